@@ -1,0 +1,94 @@
+import type { SqlRow, SqlValue } from '../../core/sql-value';
+
+/** The SQL dialect of a target database; decides quoting, parsing and prompt wording. */
+export type Dialect = 'sqlite' | 'mysql';
+
+export interface ColumnInfo {
+  name: string;
+  /** Declared type as written in the schema (may be empty in SQLite). */
+  type: string;
+  nullable: boolean;
+  primaryKey: boolean;
+}
+
+export interface ForeignKeyInfo {
+  fromTable: string;
+  fromColumns: string[];
+  toTable: string;
+  toColumns: string[];
+}
+
+export interface TableInfo {
+  name: string;
+  columns: ColumnInfo[];
+  primaryKey: string[];
+  foreignKeys: ForeignKeyInfo[];
+}
+
+export interface SchemaInfo {
+  dialect: Dialect;
+  tables: TableInfo[];
+}
+
+export interface ExecuteOptions {
+  /** Wall-clock limit; the query is stopped (not merely abandoned) when it runs out. */
+  timeoutMs: number;
+  /** At most this many rows are returned; `truncated` says when more existed. */
+  maxRows: number;
+}
+
+export interface QueryResult {
+  columns: string[];
+  rows: SqlRow[];
+  truncated: boolean;
+  elapsedMs: number;
+}
+
+/** What a statement produced, before timing is added: the engines' common internal result. */
+export type StatementRows = Omit<QueryResult, 'elapsedMs'>;
+
+export interface ValueCount {
+  value: SqlValue;
+  count: number;
+}
+
+export interface ColumnStats {
+  rowCount: number;
+  nullCount: number;
+  distinctCount: number;
+  min: SqlValue;
+  max: SqlValue;
+}
+
+/**
+ * One target database (the user's data). Every method only reads; `execute` runs
+ * untrusted SQL and must reject anything that could write, before it reaches the engine.
+ */
+export interface TargetDatabase {
+  readonly dialect: Dialect;
+  /** A stable identifier for search attributes and artifact keys (file name or host/db). */
+  readonly name: string;
+  schema(): Promise<SchemaInfo>;
+  rowCount(table: string): Promise<number>;
+  columnStats(table: string, column: string): Promise<ColumnStats>;
+  mostFrequentValues(table: string, column: string, limit: number): Promise<ValueCount[]>;
+  sampleValues(table: string, column: string, limit: number): Promise<SqlValue[]>;
+  execute(sql: string, options: ExecuteOptions): Promise<QueryResult>;
+  close(): Promise<void>;
+}
+
+/** Thrown for SQL that tries to change anything; never retried. */
+export class ReadOnlyViolation extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReadOnlyViolation';
+  }
+}
+
+/** Thrown when a query is stopped at its timeout. */
+export class QueryTimeout extends Error {
+  constructor(public readonly timeoutMs: number) {
+    super(`query stopped after its ${timeoutMs} ms timeout`);
+    this.name = 'QueryTimeout';
+  }
+}

@@ -1,0 +1,118 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { ApplicationFailure } from '@temporalio/common';
+import OpenAI from 'openai';
+
+/**
+ * Why an LLM call failed. The first four are transient (Temporal retries them); the others
+ * need a person (a key, a model name, a prompt or schema) and are never retried:
+ * - `config`: decodex itself is not configured for the role (no model, bad env value);
+ * - `malformed`: the model kept answering outside the schema after repair attempts.
+ */
+export type LlmErrorKind =
+  | 'rate_limited'
+  | 'server'
+  | 'timeout'
+  | 'connection'
+  | 'auth'
+  | 'bad_request'
+  | 'malformed'
+  | 'config';
+
+const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['rate_limited', 'server', 'timeout', 'connection']);
+
+export class LlmError extends Error {
+  readonly retryable: boolean;
+  constructor(
+    readonly kind: LlmErrorKind,
+    message: string,
+    /** Extra facts for the trace (HTTP status, validation problems, tokens already spent). */
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'LlmError';
+    this.retryable = RETRYABLE.has(kind);
+  }
+}
+
+/** The ApplicationFailure type of each kind, e.g. `LlmRateLimited`, `LlmAuth`. */
+export function failureTypeOf(kind: LlmErrorKind): string {
+  return 'Llm' + kind.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+}
+
+/** What the failing call was, so messages can name the endpoint, model and env vars to fix. */
+export interface CallContext {
+  provider: 'openai' | 'anthropic';
+  baseUrl: string;
+  model: string;
+  timeoutMs: number;
+  /** How long the call ran before failing. */
+  elapsedMs: number;
+}
+
+const KEY_VARS = { openai: 'DECODEX_LLM_API_KEY (or OPENAI_API_KEY)', anthropic: 'DECODEX_LLM_API_KEY (or ANTHROPIC_API_KEY)' };
+
+/** The innermost cause's message: undici's "fetch failed" hides ECONNREFUSED one level down. */
+function rootCause(err: unknown): string {
+  // Duck-typed: errors from another realm (fetch's, in a test sandbox) fail `instanceof Error`.
+  type ErrorLike = { message?: unknown; cause?: unknown };
+  let e = err as ErrorLike | undefined;
+  while (e && typeof e === 'object' && e.cause && typeof e.cause === 'object') e = e.cause as ErrorLike;
+  const message = e && typeof e === 'object' ? e.message : e;
+  return typeof message === 'string' && message !== '' && message !== '{}' ? message : 'no detail from the HTTP client';
+}
+
+/** The error message the server put in its JSON body, without the SDKs' "400 {...}" wrapping. */
+function serverMessage(err: unknown): string {
+  const body = (err as { error?: { message?: unknown; error?: { message?: unknown } } }).error;
+  const message = body?.error?.message ?? body?.message;
+  const text = typeof message === 'string' ? message : err instanceof Error ? err.message : String(err);
+  // Our messages continue after it; "...access to it.. Check" reads badly.
+  return text.replace(/\.\s*$/, '');
+}
+
+/** Turns whatever an SDK threw into an LlmError whose message says what to do about it. */
+export function classifyProviderError(err: unknown, ctx: CallContext): LlmError {
+  if (err instanceof LlmError) return err;
+  const at = ctx.baseUrl;
+
+  const timedOut = err instanceof OpenAI.APIConnectionTimeoutError || err instanceof Anthropic.APIConnectionTimeoutError;
+  const connectionFailed = err instanceof OpenAI.APIConnectionError || err instanceof Anthropic.APIConnectionError;
+  // Some fetch implementations (and test sandboxes) hide the abort behind a plain connection
+  // error; one that happens at the deadline is the timeout firing.
+  if (timedOut || (connectionFailed && ctx.elapsedMs >= ctx.timeoutMs)) {
+    return new LlmError('timeout', `no answer from ${at} (model "${ctx.model}") within ${ctx.timeoutMs} ms; raise DECODEX_LLM_TIMEOUT_MS if the model is slow`, { timeoutMs: ctx.timeoutMs });
+  }
+  if (connectionFailed) {
+    return new LlmError('connection', `cannot reach ${at} (${rootCause(err)}); check DECODEX_LLM_BASE_URL and that the server is running`);
+  }
+  const status = err instanceof OpenAI.APIError || err instanceof Anthropic.APIError ? err.status : undefined;
+  if (typeof status !== 'number') {
+    // Not an HTTP answer at all (e.g. the SDK refused the request before sending it).
+    return new LlmError('bad_request', `the ${ctx.provider} client refused the call to model "${ctx.model}" at ${at}: ${rootCause(err)}`);
+  }
+  const serverSays = serverMessage(err);
+  const details = { status };
+  if (status === 429) {
+    return new LlmError('rate_limited', `${at} is rate-limiting requests (HTTP 429): ${serverSays}. Temporal retries; lower the llm worker's concurrency if this persists`, details);
+  }
+  if (status >= 500) return new LlmError('server', `${at} failed with HTTP ${status}: ${serverSays}`, details);
+  if (status === 408) return new LlmError('timeout', `${at} timed out the request (HTTP 408): ${serverSays}`, details);
+  if (status === 401 || status === 403) {
+    return new LlmError('auth', `the API key in ${KEY_VARS[ctx.provider]} was rejected by ${at} (HTTP ${status}): ${serverSays}. Set a valid key`, details);
+  }
+  // Servers answer an unknown model with 404 (OpenAI, vLLM, Ollama) or a 400 that names it.
+  const modelHint =
+    status === 404 || /model/i.test(serverSays) ? '. Check the model name (DECODEX_LLM_MODEL or DECODEX_LLM_<ROLE>_MODEL) and that this endpoint serves it' : '';
+  return new LlmError('bad_request', `${at} rejected the request for model "${ctx.model}" (HTTP ${status}): ${serverSays}${modelHint}`, details);
+}
+
+/**
+ * The Temporal view of an error thrown inside an LLM activity: an LlmError becomes an
+ * ApplicationFailure whose retryability follows its kind (so retry policies need no list of
+ * error types); anything else is passed through unchanged for Temporal's default handling.
+ */
+export function toActivityFailure(err: unknown): Error {
+  if (!(err instanceof LlmError)) return err instanceof Error ? err : new Error(String(err));
+  const type = failureTypeOf(err.kind);
+  return err.retryable ? ApplicationFailure.retryable(err.message, type, err.details) : ApplicationFailure.nonRetryable(err.message, type, err.details);
+}

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { JsonSchema } from './json-schema';
+import type { LlmSettings } from './llm-config';
+import type { ChatMessage, TokenUsage } from './llm-provider';
+
+export const LLM_CACHE_KIND = 'llm-cache';
+
+/** Everything that decides a completion; nothing else (role, API key, timeout) may enter the key. */
+export interface CacheKeyParts {
+  settings: Pick<LlmSettings, 'provider' | 'baseUrl' | 'model' | 'temperature' | 'maxTokens'>;
+  messages: ChatMessage[];
+  schema?: JsonSchema;
+}
+
+export interface CachedCompletion {
+  text: string;
+  /** What producing the answer cost originally (repairs included); a hit costs nothing. */
+  usage: TokenUsage;
+  createdAt: string;
+}
+
+/** JSON with object keys sorted, so equal content always hashes equally. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function llmCacheKey({ settings, messages, schema }: CacheKeyParts): string {
+  const content = {
+    provider: settings.provider,
+    baseUrl: settings.baseUrl ?? null,
+    model: settings.model,
+    temperature: settings.temperature,
+    maxTokens: settings.maxTokens,
+    messages: messages.map((m) => ({ role: m.role, content: m.content })),
+    schema: schema ?? null,
+  };
+  return createHash('sha256').update(canonicalJson(content)).digest('hex');
+}
+
+/** The content-addressed LLM cache: reruns of the same prompt are reproducible and free. */
+export function createLlmCache(store: ArtifactStore) {
+  return {
+    lookup: (key: string) => store.get<CachedCompletion>(LLM_CACHE_KIND, key),
+    save: (key: string, entry: CachedCompletion) => store.put(LLM_CACHE_KIND, key, entry),
+  };
+}
+
+export type LlmCache = ReturnType<typeof createLlmCache>;

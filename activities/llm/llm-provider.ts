@@ -1,0 +1,34 @@
+/** One chat message sent to a model. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface CompletionRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature: number;
+  maxTokens: number;
+  /** Ask the provider for a JSON object (where it supports that); validation happens anyway. */
+  json?: boolean;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface Completion {
+  text: string;
+  usage: TokenUsage;
+}
+
+/**
+ * One LLM API (OpenAI-compatible, Anthropic, ...). A provider makes exactly one HTTP call per
+ * `complete` and never retries by itself: retries belong to Temporal's retry policy, so they
+ * are visible in the Web UI. Errors are thrown as `LlmError` (see errors.ts) with a class.
+ */
+export interface LlmProvider {
+  readonly name: string;
+  complete(request: CompletionRequest): Promise<Completion>;
+}

@@ -1,0 +1,138 @@
+import type { LlmCallUsage } from '../../core/usage';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import { LlmError } from './errors';
+import type { JsonSchema } from './json-schema';
+import { createLlmCache, llmCacheKey } from './llm-cache';
+import { roleEnvVar, settingsForRole, type LlmConfig, type LlmSettings, type ProviderName } from './llm-config';
+import type { ChatMessage, Completion, LlmProvider, TokenUsage } from './llm-provider';
+import { providerForSettings } from './provider-for-settings';
+import { parseStructured } from './structured-output';
+
+export interface LlmCallRequest {
+  /** Which configured model answers (generator, judger, decomposer, ...). */
+  role: string;
+  messages: ChatMessage[];
+  /** When given, the answer must be JSON valid against it; `value` then holds the parsed JSON. */
+  schema?: JsonSchema;
+  /** Re-asks after an answer that fails the schema; default 2. */
+  maxRepairAttempts?: number;
+}
+
+/** The record of one call, as it goes into traces and usage totals. */
+export interface LlmCallRecord extends LlmCallUsage {
+  provider: ProviderName;
+  /** HTTP requests made (1 + repairs); 0 for a cache hit. */
+  attempts: number;
+}
+
+export interface LlmCallResult<T = unknown> {
+  text: string;
+  value?: T;
+  record: LlmCallRecord;
+}
+
+export interface LlmService {
+  call<T = unknown>(request: LlmCallRequest): Promise<LlmCallResult<T>>;
+}
+
+export interface LlmServiceOptions {
+  config: LlmConfig;
+  store: ArtifactStore;
+  /** Builds the client for a role's settings; tests may substitute one. */
+  providerFor?: (settings: LlmSettings) => LlmProvider;
+  /** Clock for latency; injectable for tests. */
+  now?: () => number;
+}
+
+const DEFAULT_MAX_REPAIR_ATTEMPTS = 2;
+
+function repairInstruction(problems: string[]): string {
+  return `Your previous answer does not match the required JSON format:\n${problems.map((p) => `- ${p}`).join('\n')}\nAnswer again with only the corrected JSON.`;
+}
+
+/** One answer that passed validation (or needed none), with what it cost to get it. */
+interface Answer {
+  text: string;
+  value?: unknown;
+  usage: TokenUsage;
+  attempts: number;
+}
+
+export function createLlmService({ config, store, providerFor = providerForSettings, now = Date.now }: LlmServiceOptions): LlmService {
+  const cache = createLlmCache(store);
+  // One client per endpoint + key + timeout: SDK clients keep connection pools worth reusing.
+  const providers = new Map<string, LlmProvider>();
+  function providerOf(settings: LlmSettings): LlmProvider {
+    const id = JSON.stringify([settings.provider, settings.baseUrl, settings.apiKey, settings.timeoutMs]);
+    let provider = providers.get(id);
+    if (!provider) providers.set(id, (provider = providerFor(settings)));
+    return provider;
+  }
+
+  /** Asks, and re-asks with the validation problems quoted, until the answer fits the schema. */
+  async function ask(settings: LlmSettings, request: LlmCallRequest): Promise<Answer> {
+    const maxRepairs = request.maxRepairAttempts ?? DEFAULT_MAX_REPAIR_ATTEMPTS;
+    if (!Number.isInteger(maxRepairs) || maxRepairs < 0) throw new LlmError('config', `maxRepairAttempts must be a non-negative integer, got ${maxRepairs}`);
+    const provider = providerOf(settings);
+    const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
+    const messages = [...request.messages];
+    let problems: string[] = [];
+    for (let attempt = 1; attempt <= maxRepairs + 1; attempt++) {
+      const completion: Completion = await provider.complete({
+        model: settings.model,
+        messages: [...messages],
+        temperature: settings.temperature,
+        maxTokens: settings.maxTokens,
+        json: request.schema?.type === 'object',
+      });
+      usage.promptTokens += completion.usage.promptTokens;
+      usage.completionTokens += completion.usage.completionTokens;
+      if (!request.schema) return { text: completion.text, usage, attempts: attempt };
+      const parsed = parseStructured(completion.text, request.schema);
+      if (parsed.ok) return { text: completion.text, value: parsed.value, usage, attempts: attempt };
+      problems = parsed.problems;
+      messages.push({ role: 'assistant', content: completion.text }, { role: 'user', content: repairInstruction(problems) });
+    }
+    throw new LlmError(
+      'malformed',
+      `the "${request.role}" model "${settings.model}" answered outside the JSON schema ${maxRepairs + 1} times (last problems: ${problems.join('; ')}); ` +
+        `check the role's prompt template and schema, or configure a stronger model with ${roleEnvVar(request.role, 'model')}`,
+      { problems, attempts: maxRepairs + 1, ...usage },
+    );
+  }
+
+  return {
+    async call<T = unknown>(request: LlmCallRequest): Promise<LlmCallResult<T>> {
+      const startedAt = now();
+      const settings = settingsForRole(config, request.role);
+      const key = llmCacheKey({ settings, messages: request.messages, schema: request.schema });
+      const record = (usage: TokenUsage, attempts: number, cacheHit: boolean): LlmCallRecord => ({
+        role: request.role,
+        provider: settings.provider,
+        model: settings.model,
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens,
+        latencyMs: now() - startedAt,
+        cacheHit,
+        attempts,
+      });
+
+      const cached = await cache.lookup(key);
+      if (cached) {
+        const parsed = request.schema ? parseStructured<T>(cached.text, request.schema) : undefined;
+        // Only valid answers are cached, so an invalid entry means the validator changed: ask again.
+        if (!parsed || parsed.ok) {
+          return { text: cached.text, ...(parsed?.ok ? { value: parsed.value } : {}), record: record({ promptTokens: 0, completionTokens: 0 }, 0, true) };
+        }
+      }
+
+      const answer = await ask(settings, request);
+      await cache.save(key, { text: answer.text, usage: answer.usage, createdAt: new Date(now()).toISOString() });
+      return {
+        text: answer.text,
+        ...(request.schema ? { value: answer.value as T } : {}),
+        record: record(answer.usage, answer.attempts, false),
+      };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
+import type { AnswerQuestionInput, AnswerQuestionResult, TraceEvent } from '../core/answer-question-types';
+import { databaseLabel, redactDatabaseSpec } from '../core/database-label';
+import { DATABASE, PRESET } from '../core/search-attributes';
+import { taskQueue } from '../core/task-queues';
+import { progressQuery, traceQuery } from '../workflows/definitions';
+import type { answerQuestion } from '../workflows/answer-question';
+
+export interface StartedQuestion {
+  workflowId: string;
+  runId: string;
+  handle: WorkflowHandle<typeof answerQuestion>;
+}
+
+/**
+ * The typed client services import to ask decodex questions:
+ *
+ *   const decodex = await DecodexClient.connect({ address: 'localhost:7233' });
+ *   const { result } = await decodex.ask({ question, database: 'mysql://ro@db/shop' });
+ */
+export class DecodexClient {
+  private constructor(
+    readonly client: Client,
+    private readonly connection: Connection,
+    private readonly queuePrefix: string,
+  ) {}
+
+  static async connect(options: { address: string; namespace?: string; queuePrefix?: string }): Promise<DecodexClient> {
+    const connection = await Connection.connect({ address: options.address });
+    const client = new Client({ connection, namespace: options.namespace ?? 'default' });
+    return new DecodexClient(client, connection, options.queuePrefix ?? '');
+  }
+
+  /** Starts a question workflow and returns at once; the run is visible in the Web UI. */
+  async startQuestion(input: AnswerQuestionInput, options: { workflowId?: string } = {}): Promise<StartedQuestion> {
+    validateQuestionInput(input);
+    const label = databaseLabel(input.database);
+    const workflowId = options.workflowId ?? `answer-${label}-${randomUUID()}`;
+    const pairs = [{ key: DATABASE, value: label }];
+    if (input.preset) pairs.push({ key: PRESET, value: input.preset });
+    const handle = await this.client.workflow.start<typeof answerQuestion>('answerQuestion', {
+      taskQueue: taskQueue('online', this.queuePrefix),
+      workflowId,
+      args: [input],
+      typedSearchAttributes: new TypedSearchAttributes(pairs),
+      staticSummary: input.question.slice(0, 200),
+      staticDetails: [
+        `**database**: ${redactDatabaseSpec(input.database)}`,
+        input.evidence ? `**evidence**: ${input.evidence}` : '',
+        input.preset ? `**preset**: ${input.preset}` : '',
+        input.ablations?.length ? `**ablations**: ${input.ablations.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    });
+    return { workflowId, runId: handle.firstExecutionRunId, handle };
+  }
+
+  /** Starts a question and waits for its answer. */
+  async ask(input: AnswerQuestionInput, options: { workflowId?: string } = {}): Promise<StartedQuestion & { result: AnswerQuestionResult }> {
+    const started = await this.startQuestion(input, options);
+    return { ...started, result: await started.handle.result() };
+  }
+
+  /** The steps a run took so far (works while it runs and after it ended). */
+  trace(workflowId: string): Promise<TraceEvent[]> {
+    return this.client.workflow.getHandle(workflowId).query(traceQuery);
+  }
+
+  progress(workflowId: string) {
+    return this.client.workflow.getHandle(workflowId).query(progressQuery);
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+}
+
+function validateQuestionInput(input: AnswerQuestionInput): void {
+  if (typeof input.question !== 'string' || !input.question.trim()) throw new Error('question must be a non-empty string');
+  if (typeof input.database !== 'string' || !input.database.trim()) {
+    throw new Error('database must be a SQLite file path or a mysql:// URL');
+  }
+}

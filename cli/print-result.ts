@@ -1,0 +1,28 @@
+import type { AnswerQuestionResult } from '../core/answer-question-types';
+import { renderSqlValue } from '../core/sql-value';
+import { totalTokens } from '../core/usage';
+
+/** A plain-text rendering of a run for the terminal: outcome, SQL, rows, usage, link. */
+export function formatResult(result: AnswerQuestionResult, uiLink: string): string {
+  const lines: string[] = [];
+  lines.push(`outcome: ${result.outcome}${result.error ? ` (${result.error.kind}: ${result.error.message})` : ''}`);
+  lines.push(`route:   ${result.route}`);
+  lines.push('', 'SQL:', result.sql ? indent(result.sql) : '  (none)');
+  if (result.columns.length) {
+    lines.push('', `rows (${result.rows.length}${result.truncated ? ', truncated' : ''}):`, indent(table(result.columns, result.rows.map((r) => r.map(renderSqlValue)))));
+  }
+  const u = result.usage;
+  lines.push('', `LLM: ${u.llmCalls} call(s), ${totalTokens(u)} tokens (${u.promptTokens} prompt + ${u.completionTokens} completion), ${u.cacheHits} cached`);
+  lines.push(`Web UI: ${uiLink}`);
+  return lines.join('\n');
+}
+
+function indent(text: string): string {
+  return text.split('\n').map((l) => '  ' + l).join('\n');
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))));
+  const line = (cells: string[]) => cells.map((c, i) => (c.length > widths[i] ? c.slice(0, widths[i] - 1) + '…' : c.padEnd(widths[i]))).join(' | ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('-+-'), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,27 @@
+import type { SchemaInfo, TableInfo } from '../activities/database/target-database';
+
+/**
+ * The schema as the model reads it: one CREATE TABLE per table with declared types, primary and
+ * foreign keys. Identifiers are quoted only when they need it, so prompts stay close to the
+ * DDL a developer would write.
+ */
+export function renderSchemaDdl(schema: SchemaInfo): string {
+  return schema.tables.map((t) => renderTable(t, schema.dialect)).join('\n\n');
+}
+
+function quote(name: string, dialect: SchemaInfo['dialect']): string {
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return name;
+  return dialect === 'mysql' ? '`' + name.replace(/`/g, '``') + '`' : '"' + name.replace(/"/g, '""') + '"';
+}
+
+function renderTable(table: TableInfo, dialect: SchemaInfo['dialect']): string {
+  const q = (n: string) => quote(n, dialect);
+  const lines = table.columns.map((c) => `  ${q(c.name)}${c.type ? ' ' + c.type : ''}`);
+  if (table.primaryKey.length) lines.push(`  PRIMARY KEY (${table.primaryKey.map(q).join(', ')})`);
+  for (const fk of table.foreignKeys) {
+    lines.push(
+      `  FOREIGN KEY (${fk.fromColumns.map(q).join(', ')}) REFERENCES ${q(fk.toTable)}(${fk.toColumns.map(q).join(', ')})`,
+    );
+  }
+  return `CREATE TABLE ${q(table.name)} (\n${lines.join(',\n')}\n);`;
+}

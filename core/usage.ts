@@ -1,0 +1,44 @@
+/** What one LLM call cost; every step that calls a model returns one of these with its result. */
+export interface LlmCallUsage {
+  role: string;
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number;
+  cacheHit: boolean;
+}
+
+/** Usage of a whole run, summed over its calls and broken down by role. */
+export interface RunUsage {
+  llmCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  cacheHits: number;
+  byRole: Record<string, { calls: number; promptTokens: number; completionTokens: number }>;
+}
+
+export function emptyUsage(): RunUsage {
+  return { llmCalls: 0, promptTokens: 0, completionTokens: 0, cacheHits: 0, byRole: {} };
+}
+
+export function addCall(usage: RunUsage, call: LlmCallUsage): RunUsage {
+  const role = usage.byRole[call.role] ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
+  return {
+    llmCalls: usage.llmCalls + 1,
+    promptTokens: usage.promptTokens + call.promptTokens,
+    completionTokens: usage.completionTokens + call.completionTokens,
+    cacheHits: usage.cacheHits + (call.cacheHit ? 1 : 0),
+    byRole: {
+      ...usage.byRole,
+      [call.role]: {
+        calls: role.calls + 1,
+        promptTokens: role.promptTokens + call.promptTokens,
+        completionTokens: role.completionTokens + call.completionTokens,
+      },
+    },
+  };
+}
+
+export function totalTokens(usage: RunUsage): number {
+  return usage.promptTokens + usage.completionTokens;
+}

@@ -1,0 +1,8 @@
+# A decodex worker: all task queues, talking to the Temporal server named by TEMPORAL_ADDRESS.
+FROM node:20-bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY . .
+CMD ["node", "bin/decodex.js", "worker"]

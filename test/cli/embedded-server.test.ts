@@ -1,0 +1,39 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { resolveRuntimeConfig } from '../../core/runtime-config';
+import { serverIsReady, startEmbeddedServer } from '../../cli/temporal/embedded-server';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+describe('embedded Temporal server (decodex server)', () => {
+  it('starts the pinned CLI with a persistent SQLite file and decodex search attributes, and stops cleanly', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-server-'));
+    const config = resolveRuntimeConfig(
+      { DECODEX_HOME: home, DECODEX_TEMPORAL_PORT: String(await freePort()), DECODEX_UI_PORT: String(await freePort()) },
+      process.cwd(),
+    );
+    const address = `127.0.0.1:${config.embeddedPort}`;
+    const first = await startEmbeddedServer(config);
+    expect(await serverIsReady(address, 'default')).toBe(true);
+    const ui = await fetch(config.uiUrl.replace('localhost', '127.0.0.1'));
+    expect(ui.status).toBe(200);
+    await first.stop!();
+    expect(await serverIsReady(address, 'default')).toBe(false);
+    expect(existsSync(path.join(home, 'temporal.sqlite'))).toBe(true);
+
+    // A restart on the same file keeps working (search attributes already registered).
+    const second = await startEmbeddedServer(config);
+    expect(await serverIsReady(address, 'default')).toBe(true);
+    await second.stop!();
+  }, 120_000);
+});

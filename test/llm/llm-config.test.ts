@@ -1,0 +1,123 @@
+import { LlmError } from '../../activities/llm/errors';
+import { loadLlmConfig, settingsForRole } from '../../activities/llm/llm-config';
+
+function configError(run: () => unknown): LlmError {
+  try {
+    run();
+  } catch (err) {
+    expect(err).toBeInstanceOf(LlmError);
+    expect((err as LlmError).kind).toBe('config');
+    expect((err as LlmError).retryable).toBe(false);
+    return err as LlmError;
+  }
+  throw new Error('expected a configuration error');
+}
+
+describe('loadLlmConfig / settingsForRole', () => {
+  it('names the env vars to set when nothing is configured', () => {
+    const config = loadLlmConfig({});
+    expect(config.default).toBeNull();
+    const err = configError(() => settingsForRole(config, 'generator'));
+    expect(err.message).toBe(
+      'No LLM is configured. Set DECODEX_LLM_BASE_URL (an OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 for Ollama), ' +
+        'DECODEX_LLM_MODEL and DECODEX_LLM_API_KEY, or DECODEX_LLM_PROVIDER=anthropic with ANTHROPIC_API_KEY and DECODEX_LLM_MODEL',
+    );
+  });
+
+  it('builds the shared settings from env vars, with built-in defaults', () => {
+    const config = loadLlmConfig({ DECODEX_LLM_BASE_URL: 'http://localhost:11434/v1/', DECODEX_LLM_MODEL: 'qwen2.5-coder' });
+    expect(settingsForRole(config, 'generator')).toEqual({
+      provider: 'openai',
+      baseUrl: 'http://localhost:11434/v1',
+      model: 'qwen2.5-coder',
+      temperature: 0,
+      maxTokens: 4096,
+      timeoutMs: 120000,
+    });
+  });
+
+  it('overrides per role, and role names match env spelling in any case', () => {
+    const env = {
+      DECODEX_LLM_BASE_URL: 'http://vllm:8000/v1',
+      DECODEX_LLM_API_KEY: 'k',
+      DECODEX_LLM_MODEL: 'small',
+      DECODEX_LLM_TEMPERATURE: '0.2',
+      DECODEX_LLM_MAX_TOKENS: '1000',
+      DECODEX_LLM_TIMEOUT_MS: '5000',
+      DECODEX_LLM_GENERATOR_MODEL: 'big',
+      DECODEX_LLM_GENERATOR_TEMPERATURE: '0.7',
+      DECODEX_LLM_SQL_FIXER_BASE_URL: 'http://other:8000/v1',
+    };
+    const config = loadLlmConfig(env);
+    expect(settingsForRole(config, 'generator')).toMatchObject({ model: 'big', temperature: 0.7, maxTokens: 1000, timeoutMs: 5000, apiKey: 'k' });
+    expect(settingsForRole(config, 'sql-fixer')).toMatchObject({ model: 'small', baseUrl: 'http://other:8000/v1', temperature: 0.2 });
+    expect(settingsForRole(config, 'judger')).toMatchObject({ model: 'small', baseUrl: 'http://vllm:8000/v1' });
+  });
+
+  it("falls back to the provider's own key var", () => {
+    expect(settingsForRole(loadLlmConfig({ OPENAI_API_KEY: 'sk-1', DECODEX_LLM_MODEL: 'gpt-4o-mini' }), 'x').apiKey).toBe('sk-1');
+    const anthropic = loadLlmConfig({ DECODEX_LLM_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'ak', OPENAI_API_KEY: 'sk', DECODEX_LLM_MODEL: 'claude' });
+    expect(settingsForRole(anthropic, 'x')).toMatchObject({ provider: 'anthropic', apiKey: 'ak' });
+    expect(settingsForRole(loadLlmConfig({ DECODEX_LLM_API_KEY: 'mine', OPENAI_API_KEY: 'sk', DECODEX_LLM_MODEL: 'm' }), 'x').apiKey).toBe('mine');
+  });
+
+  it('does not hand the shared endpoint and key to a role on another provider', () => {
+    const config = loadLlmConfig({
+      DECODEX_LLM_BASE_URL: 'http://localhost:11434/v1',
+      DECODEX_LLM_API_KEY: 'ollama',
+      DECODEX_LLM_MODEL: 'qwen',
+      DECODEX_LLM_JUDGER_PROVIDER: 'anthropic',
+      DECODEX_LLM_JUDGER_MODEL: 'claude-x',
+      ANTHROPIC_API_KEY: 'ak',
+    });
+    const judger = settingsForRole(config, 'judger');
+    expect(judger).toMatchObject({ provider: 'anthropic', model: 'claude-x', apiKey: 'ak' });
+    expect(judger.baseUrl).toBeUndefined();
+  });
+
+  it('reads a JSON config object, and env vars win over it', () => {
+    const file = {
+      default: { provider: 'openai', baseUrl: 'http://file/v1', model: 'file-model', temperature: 0.5 },
+      roles: { decomposer: { model: 'file-decomposer', maxTokens: 300 } },
+    };
+    const config = loadLlmConfig({ DECODEX_LLM_MODEL: 'env-model' }, file);
+    expect(settingsForRole(config, 'generator')).toMatchObject({ baseUrl: 'http://file/v1', model: 'env-model', temperature: 0.5 });
+    expect(settingsForRole(config, 'decomposer')).toMatchObject({ model: 'file-decomposer', maxTokens: 300 });
+  });
+
+  it('lets a role be configured without shared settings', () => {
+    const config = loadLlmConfig({ DECODEX_LLM_GENERATOR_MODEL: 'm', DECODEX_LLM_GENERATOR_BASE_URL: 'http://h/v1' });
+    expect(settingsForRole(config, 'generator')).toMatchObject({ model: 'm', baseUrl: 'http://h/v1' });
+    expect(configError(() => settingsForRole(config, 'judger')).message).toMatch(/^No LLM is configured/);
+  });
+
+  it('names the missing model or key precisely', () => {
+    expect(configError(() => settingsForRole(loadLlmConfig({ DECODEX_LLM_BASE_URL: 'http://h/v1' }), 'judger')).message).toBe(
+      'No model is configured for the LLM role "judger". Set DECODEX_LLM_MODEL (all roles) or DECODEX_LLM_JUDGER_MODEL',
+    );
+    expect(configError(() => settingsForRole(loadLlmConfig({ DECODEX_LLM_MODEL: 'gpt-4o' }), 'judger')).message).toMatch(
+      /uses the public openai API but has no API key\. Set DECODEX_LLM_API_KEY \(or OPENAI_API_KEY\)/,
+    );
+  });
+
+  it.each([
+    [{ DECODEX_LLM_TEMPERATURE: 'warm' }, 'DECODEX_LLM_TEMPERATURE must be a number from 0 to 2, got "warm"'],
+    [{ DECODEX_LLM_TEMPERATURE: '3' }, 'DECODEX_LLM_TEMPERATURE must be a number from 0 to 2, got "3"'],
+    [{ DECODEX_LLM_PROVIDER: 'gemini' }, 'DECODEX_LLM_PROVIDER must be one of openai, anthropic, got "gemini"'],
+    [{ DECODEX_LLM_JUDGER_PROVIDER: 'azure' }, 'DECODEX_LLM_JUDGER_PROVIDER must be one of openai, anthropic, got "azure"'],
+    [{ DECODEX_LLM_MAX_TOKENS: '1.5' }, 'DECODEX_LLM_MAX_TOKENS must be a positive integer, got "1.5"'],
+    [{ DECODEX_LLM_TIMEOUT_MS: '-1' }, 'DECODEX_LLM_TIMEOUT_MS must be a positive integer, got "-1"'],
+    [{ DECODEX_LLM_BASE_URL: 'localhost:11434' }, 'DECODEX_LLM_BASE_URL must be an http(s) URL such as http://localhost:11434/v1, got "localhost:11434"'],
+  ])('rejects invalid env value %j', (env, message) => {
+    expect(configError(() => loadLlmConfig(env)).message).toBe(message);
+  });
+
+  it('rejects misspelt or invalid fields in the config object', () => {
+    expect(configError(() => loadLlmConfig({}, { default: { temprature: 0 } })).message).toMatch(/LLM config file default\.temprature is not a setting/);
+    expect(configError(() => loadLlmConfig({}, { roles: { judger: { temperature: 'hot' } } })).message).toMatch(
+      /roles\.judger\.temperature must be a number from 0 to 2/,
+    );
+    expect(configError(() => loadLlmConfig({}, { model: 'x' })).message).toMatch(/unknown top-level field "model"/);
+    expect(configError(() => loadLlmConfig({}, [])).message).toMatch(/must hold a JSON object/);
+  });
+});

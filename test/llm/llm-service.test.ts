@@ -1,0 +1,188 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ArtifactStore } from '../../activities/artifacts/artifact-store';
+import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
+import { LlmError } from '../../activities/llm/errors';
+import type { JsonSchema } from '../../activities/llm/json-schema';
+import { LLM_CACHE_KIND } from '../../activities/llm/llm-cache';
+import { loadLlmConfig, type LlmConfig } from '../../activities/llm/llm-config';
+import type { ChatMessage } from '../../activities/llm/llm-provider';
+import { createLlmService } from '../../activities/llm/llm-service';
+import { countTokens } from '../scripted-llm/protocol';
+import { startScriptedLlm, type ScriptedLlm, type ScriptRule } from '../scripted-llm/server';
+
+const SQL_SCHEMA: JsonSchema = { type: 'object', properties: { sql: { type: 'string' } }, required: ['sql'], additionalProperties: false };
+const REPAIR_MARK = 'does not match the required JSON format';
+
+function ask(question: string): ChatMessage[] {
+  return [
+    { role: 'system', content: 'You write SQL. Answer with JSON {"sql": "..."}.' },
+    { role: 'user', content: question },
+  ];
+}
+
+const RULES: ScriptRule[] = [
+  { name: 'generator', when: (p) => p.user.includes('singers'), reply: () => '```json\n{"sql": "SELECT count(*) FROM singer",}\n```' },
+  // Answers badly first, and well once it is told what was wrong.
+  { name: 'sloppy', when: (p) => p.user.includes('concerts'), reply: (p) => (p.all.includes(REPAIR_MARK) ? '{"sql": "SELECT * FROM concert"}' : '{"query": "SELECT * FROM concert"}') },
+  { name: 'stubborn', when: (p) => p.user.includes('stadiums'), reply: () => 'I would rather not say.' },
+  { name: 'chat', when: () => true, reply: (p) => `echo: ${p.user}` },
+];
+
+describe('LLM service over the scripted LLM', () => {
+  let llm: ScriptedLlm;
+  let dir: string;
+  let store: ArtifactStore;
+  let config: LlmConfig;
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm({ rules: RULES });
+  });
+  afterAll(() => llm.close());
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'decodex-llm-'));
+    store = openSqliteArtifactStore(join(dir, 'artifacts.db'));
+    config = loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted-1', DECODEX_LLM_API_KEY: 'test', DECODEX_LLM_JUDGER_MODEL: 'scripted-judge' });
+    llm.requests.length = 0;
+    llm.setRules(RULES);
+    llm.setFaults(undefined);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a plain call and records it', async () => {
+    let clock = 1000;
+    const service = createLlmService({ config, store, now: () => (clock += 5) });
+    const result = await service.call({ role: 'judger', messages: [{ role: 'user', content: 'hello there' }] });
+    expect(result.text).toBe('echo: hello there');
+    expect(result.value).toBeUndefined();
+    expect(result.record).toEqual({
+      role: 'judger',
+      provider: 'openai',
+      model: 'scripted-judge',
+      promptTokens: 2,
+      completionTokens: 3,
+      latencyMs: 10,
+      cacheHit: false,
+      attempts: 1,
+    });
+    expect(llm.requests[0].model).toBe('scripted-judge');
+  });
+
+  it('returns a structured answer, repaired and validated', async () => {
+    const service = createLlmService({ config, store });
+    const result = await service.call<{ sql: string }>({ role: 'generator', messages: ask('How many singers are there?'), schema: SQL_SCHEMA });
+    expect(result.value).toEqual({ sql: 'SELECT count(*) FROM singer' });
+    expect(result.record.attempts).toBe(1);
+    // The schema asks for an object, so the provider requests JSON mode.
+    expect(llm.requests).toHaveLength(1);
+    expect(llm.requests[0].body).toMatchObject({ response_format: { type: 'json_object' }, temperature: 0, max_tokens: 4096 });
+  });
+
+  it('re-asks with the validation problems when the answer does not fit the schema', async () => {
+    const service = createLlmService({ config, store });
+    const result = await service.call({ role: 'generator', messages: ask('List all concerts'), schema: SQL_SCHEMA });
+    expect(result.value).toEqual({ sql: 'SELECT * FROM concert' });
+    expect(result.record.attempts).toBe(2);
+    expect(llm.requests).toHaveLength(2);
+    const reask = llm.requests[1].prompt!;
+    expect(reask.all).toContain('{"query": "SELECT * FROM concert"}'); // the bad answer is quoted back
+    expect(reask.user).toBe('List all concerts'); // the task stays the same
+    expect(reask.all).toContain('- $: missing required property "sql"');
+    expect(reask.all).toContain('- $: unexpected property "query"');
+    // Usage of both requests is summed (the scripted server counts whitespace-separated words).
+    expect(result.record.promptTokens).toBe(countTokens(llm.requests[0].prompt!.all) + countTokens(reask.all));
+    expect(result.record.completionTokens).toBe(countTokens('{"query": "SELECT * FROM concert"}') + countTokens('{"sql": "SELECT * FROM concert"}'));
+  });
+
+  it('fails as malformed, non-retryable, when the answer stays bad', async () => {
+    const service = createLlmService({ config, store });
+    const err = await service.call({ role: 'generator', messages: ask('Which stadiums exist?'), schema: SQL_SCHEMA }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LlmError);
+    const llmErr = err as LlmError;
+    expect(llmErr.kind).toBe('malformed');
+    expect(llmErr.retryable).toBe(false);
+    expect(llmErr.message).toMatch(/"generator" model "scripted-1" answered outside the JSON schema 3 times .*not valid JSON.*DECODEX_LLM_GENERATOR_MODEL/);
+    expect(llmErr.details).toMatchObject({ attempts: 3 });
+    expect(llm.requests).toHaveLength(3);
+    // Nothing invalid was cached.
+    expect(await store.list(LLM_CACHE_KIND)).toEqual([]);
+  });
+
+  it('honours maxRepairAttempts', async () => {
+    const service = createLlmService({ config, store });
+    await expect(service.call({ role: 'generator', messages: ask('Which stadiums exist?'), schema: SQL_SCHEMA, maxRepairAttempts: 0 })).rejects.toMatchObject({ kind: 'malformed' });
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it('treats injected malformed answers like any bad answer', async () => {
+    llm.setFaults({ rate: 1, kinds: ['malformed'] });
+    const service = createLlmService({ config, store });
+    await expect(service.call({ role: 'generator', messages: ask('How many singers are there?'), schema: SQL_SCHEMA })).rejects.toMatchObject({ kind: 'malformed' });
+    expect(llm.requests.map((r) => r.fault)).toEqual(['malformed', 'malformed', 'malformed']);
+  });
+
+  it('serves a rerun from the cache: identical answer, no request, no tokens, also after reopening the store', async () => {
+    const service = createLlmService({ config, store });
+    const request = { role: 'generator', messages: ask('List all concerts'), schema: SQL_SCHEMA };
+    const first = await service.call(request);
+    expect(llm.requests).toHaveLength(2);
+
+    const again = await service.call(request);
+    expect(llm.requests).toHaveLength(2);
+    expect(again.text).toBe(first.text);
+    expect(again.value).toEqual(first.value);
+    expect(again.record).toMatchObject({ cacheHit: true, promptTokens: 0, completionTokens: 0, attempts: 0 });
+
+    await store.close();
+    store = openSqliteArtifactStore(join(dir, 'artifacts.db'));
+    const afterReopen = await createLlmService({ config, store }).call(request);
+    expect(afterReopen).toMatchObject({ text: first.text, record: { cacheHit: true } });
+    expect(llm.requests).toHaveLength(2);
+  });
+
+  it('misses the cache when anything that decides the answer changes', async () => {
+    const service = createLlmService({ config, store });
+    await service.call({ role: 'generator', messages: ask('How many singers are there?') });
+    await service.call({ role: 'generator', messages: ask('How many singers are there?'), schema: SQL_SCHEMA });
+    await service.call({ role: 'judger', messages: ask('How many singers are there?') }); // another model
+    const warmer = loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted-1', DECODEX_LLM_TEMPERATURE: '0.5' });
+    await createLlmService({ config: warmer, store }).call({ role: 'generator', messages: ask('How many singers are there?') });
+    expect(llm.requests).toHaveLength(4);
+    // The role alone does not change the answer: same model and prompt hit the cache.
+    const hit = await service.call({ role: 'decomposer', messages: ask('How many singers are there?') });
+    expect(hit.record.cacheHit).toBe(true);
+  });
+
+  it('does not cache failures: a later good answer is fetched', async () => {
+    const service = createLlmService({ config, store });
+    const request = { role: 'generator', messages: ask('Which stadiums exist?'), schema: SQL_SCHEMA, maxRepairAttempts: 0 };
+    await expect(service.call(request)).rejects.toBeInstanceOf(LlmError);
+    llm.setRules([{ name: 'fixed', when: () => true, reply: () => '{"sql": "SELECT name FROM stadium"}' }]);
+    expect((await service.call(request)).value).toEqual({ sql: 'SELECT name FROM stadium' });
+    expect(llm.requests).toHaveLength(2);
+  });
+
+  it('talks to Anthropic roles through the Anthropic SDK', async () => {
+    const mixed = loadLlmConfig({
+      DECODEX_LLM_BASE_URL: llm.baseUrl,
+      DECODEX_LLM_MODEL: 'scripted-1',
+      DECODEX_LLM_JUDGER_PROVIDER: 'anthropic',
+      DECODEX_LLM_JUDGER_BASE_URL: llm.anthropicBaseUrl,
+      DECODEX_LLM_JUDGER_MODEL: 'claude-scripted',
+      ANTHROPIC_API_KEY: 'test',
+    });
+    const result = await createLlmService({ config: mixed, store }).call({ role: 'judger', messages: ask('How many singers are there?'), schema: SQL_SCHEMA });
+    expect(result.value).toEqual({ sql: 'SELECT count(*) FROM singer' });
+    expect(result.record).toMatchObject({ provider: 'anthropic', model: 'claude-scripted', cacheHit: false });
+    expect(llm.requests[0]).toMatchObject({ api: 'messages', model: 'claude-scripted' });
+  });
+
+  it('reports a missing configuration as a config error', async () => {
+    const service = createLlmService({ config: loadLlmConfig({}), store });
+    await expect(service.call({ role: 'generator', messages: ask('x') })).rejects.toMatchObject({ kind: 'config', message: expect.stringMatching(/^No LLM is configured/) });
+  });
+});

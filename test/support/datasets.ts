@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Benchmark data is read in place (DECODEX_DATASETS), never copied into the repo. */
+export const DATASETS = path.resolve(__dirname, '../..', process.env.DECODEX_DATASETS ?? '../shared/datasets');
+
+export function spiderDatabasePath(dbId: string): string {
+  return path.join(DATASETS, 'spider', 'database', dbId, `${dbId}.sqlite`);
+}
+
+export interface SpiderQuestion {
+  db_id: string;
+  question: string;
+  query: string;
+}
+
+export function spiderDev(): SpiderQuestion[] {
+  return JSON.parse(readFileSync(path.join(DATASETS, 'spider', 'dev.json'), 'utf8'));
+}

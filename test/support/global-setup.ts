@@ -1,0 +1,45 @@
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { findTemporalCli } from '../../cli/temporal/find-temporal-cli';
+import { ALL_SEARCH_ATTRIBUTES } from '../../core/search-attributes';
+import { startMariaDb } from './mariadb';
+
+/**
+ * Once per test run: one real Temporal dev server (the pinned CLI, nothing downloaded), one
+ * workflow bundle, one MariaDB server. Their addresses reach the test files via env vars.
+ */
+export default async function globalSetup(): Promise<void> {
+  const started: { stop(): Promise<void> }[] = [];
+  (globalThis as Record<string, unknown>).__decodexServices = started;
+
+  const cli = findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null);
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: cli },
+      searchAttributes: ALL_SEARCH_ATTRIBUTES,
+      extraArgs: ['--log-level', 'error'],
+    },
+  });
+  started.push({ stop: () => env.teardown() });
+  process.env.DECODEX_TEST_TEMPORAL_ADDRESS = env.address;
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-test-'));
+  const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietLogger() });
+  const codePath = path.join(dir, 'workflow-bundle.js');
+  writeFileSync(codePath, bundle.code);
+  process.env.DECODEX_TEST_WORKFLOW_BUNDLE = codePath;
+
+  if (!process.env.DECODEX_TEST_MYSQL_URL) {
+    const mariadb = await startMariaDb();
+    started.push(mariadb);
+    process.env.DECODEX_TEST_MYSQL_URL = mariadb.url;
+  }
+}
+
+function quietLogger() {
+  const noop = () => {};
+  return { trace: noop, debug: noop, info: noop, warn: noop, error: (m: string) => console.error(m), log: noop };
+}

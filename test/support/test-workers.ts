@@ -1,0 +1,70 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
+import { DatabaseRegistry } from '../../activities/database/database-registry';
+import { openTargetDatabase } from '../../activities/database/open-database';
+import { loadLlmConfig } from '../../activities/llm/llm-config';
+import { createLlmService } from '../../activities/llm/llm-service';
+import { DecodexClient } from '../../cli/client';
+import { ALL_TASK_QUEUES } from '../../core/task-queues';
+import { createWorkers } from '../../workers/create-workers';
+
+export interface TestStack {
+  client: DecodexClient;
+  address: string;
+  queuePrefix: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Real workers and a real client on the shared test Temporal server (started by global-setup),
+ * with the LLM configured from `llmEnv` (usually pointing at the scripted server). Each stack
+ * gets its own queue prefix, so test files running in parallel never take each other's tasks.
+ */
+let runtimeInstalled = false;
+
+/** Workers log state changes at INFO; tests only want errors (fault-injection tests fail activities on purpose). */
+function quietRuntime(): void {
+  if (runtimeInstalled) return;
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  runtimeInstalled = true;
+}
+
+export async function startTestStack(llmEnv: Record<string, string>, options: { llmConcurrency?: number } = {}): Promise<TestStack> {
+  quietRuntime();
+  const address = process.env.DECODEX_TEST_TEMPORAL_ADDRESS;
+  const codePath = process.env.DECODEX_TEST_WORKFLOW_BUNDLE;
+  if (!address || !codePath) throw new Error('test Temporal server not started: run the tests through jest (global-setup)');
+  const queuePrefix = `t${process.pid}-${Math.random().toString(36).slice(2, 8)}.`;
+  const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-stack-'));
+  const store = openSqliteArtifactStore(path.join(home, 'artifacts.sqlite'));
+  const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
+  const llm = createLlmService({ config: loadLlmConfig(llmEnv), store });
+  const connection = await NativeConnection.connect({ address });
+  const workers: Worker[] = await createWorkers({
+    connection,
+    namespace: 'default',
+    queues: ALL_TASK_QUEUES,
+    queuePrefix,
+    deps: { databases, llm },
+    workflowBundle: { codePath },
+    llmConcurrency: options.llmConcurrency,
+  });
+  const running = workers.map((w) => w.run());
+  const client = await DecodexClient.connect({ address, queuePrefix });
+  return {
+    client,
+    address,
+    queuePrefix,
+    async stop() {
+      await client.close();
+      for (const w of workers) w.shutdown();
+      await Promise.all(running);
+      await databases.closeAll();
+      await connection.close();
+      store.close?.();
+    },
+  };
+}

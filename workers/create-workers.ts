@@ -1,0 +1,42 @@
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../activities';
+import { taskQueue, type TaskQueueName } from '../core/task-queues';
+
+export interface WorkerSetup {
+  connection: NativeConnection;
+  namespace: string;
+  queues: TaskQueueName[];
+  /** Isolates this set of queues on a shared server (see core/task-queues.ts). */
+  queuePrefix?: string;
+  deps: ActivityDeps;
+  /** A prebuilt bundle (tests build one per run); otherwise workflows are bundled from source. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Concurrent LLM calls on this worker: the one knob that bounds model load. */
+  llmConcurrency?: number;
+}
+
+/** One Worker per task queue, each with the activities of that queue. */
+export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
+  const activities = createActivities(setup.deps);
+  const workflowSource = setup.workflowBundle
+    ? { workflowBundle: setup.workflowBundle }
+    : { workflowsPath: require.resolve('../workflows') };
+  const perQueue: Record<TaskQueueName, Partial<WorkerOptions>> = {
+    // Question workflows and their database activities.
+    online: { ...workflowSource, activities: activities.online },
+    // Long preparation jobs: their own workflows, so they never queue behind questions.
+    offline: { ...workflowSource, activities: activities.offline },
+    // Model calls only; no workflows.
+    llm: { activities: activities.llm, maxConcurrentActivityTaskExecutions: setup.llmConcurrency ?? 8 },
+  };
+  return Promise.all(
+    setup.queues.map((queue) =>
+      Worker.create({
+        connection: setup.connection,
+        namespace: setup.namespace,
+        taskQueue: taskQueue(queue, setup.queuePrefix),
+        ...perQueue[queue],
+      }),
+    ),
+  );
+}

@@ -1,0 +1,34 @@
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { TemporalEndpoint } from '../cli/temporal/embedded-server';
+import type { RuntimeConfig } from '../core/runtime-config';
+import type { TaskQueueName } from '../core/task-queues';
+import { buildActivityDeps } from './build-deps';
+import { createWorkers } from './create-workers';
+
+export interface RunningWorkers {
+  workers: Worker[];
+  /** Resolves when every worker has stopped. */
+  done: Promise<void>;
+  /** Drains in-flight tasks, then closes databases and the connection. */
+  stop(): Promise<void>;
+}
+
+/** Starts workers for the given queues in this process. */
+export async function runWorkers(endpoint: TemporalEndpoint, config: RuntimeConfig, queues: TaskQueueName[]): Promise<RunningWorkers> {
+  const deps = buildActivityDeps(config, process.env);
+  const connection = await NativeConnection.connect({ address: endpoint.address });
+  const llmConcurrency = process.env.DECODEX_LLM_CONCURRENCY ? Number(process.env.DECODEX_LLM_CONCURRENCY) : undefined;
+  const workers = await createWorkers({ connection, namespace: endpoint.namespace, queues, queuePrefix: config.queuePrefix, deps, llmConcurrency });
+  const done = Promise.all(workers.map((w) => w.run())).then(async () => {
+    await deps.close();
+    await connection.close();
+  });
+  return {
+    workers,
+    done,
+    async stop() {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await done;
+    },
+  };
+}

@@ -1,0 +1,2 @@
+/** Every workflow a decodex worker registers. */
+export { answerQuestion } from './answer-question';
