@@ -1,0 +1,22 @@
+import { parseArgs } from 'node:util';
+import { ALL_TASK_QUEUES, type TaskQueueName } from '../../core/task-queues';
+import { runWorkers } from '../../workers/run-workers';
+import { log, untilSignal, UsageError, type Command } from './command';
+
+export const workerCommand: Command = {
+  name: 'worker',
+  usage: 'worker [--queue online|offline|llm]   run workers (all queues by default)',
+  async run(config, args) {
+    const { values } = parseArgs({ args, options: { queue: { type: 'string', multiple: true } } });
+    const queues = (values.queue ?? ALL_TASK_QUEUES) as TaskQueueName[];
+    for (const q of queues) {
+      if (!ALL_TASK_QUEUES.includes(q)) throw new UsageError(`unknown queue "${q}" (one of ${ALL_TASK_QUEUES.join(', ')})`);
+    }
+    const address = config.temporalAddress ?? `127.0.0.1:${config.embeddedPort}`;
+    const running = await runWorkers({ address, namespace: config.namespace }, config, queues);
+    log(`workers running on ${address} for queues: ${queues.join(', ')} (Ctrl-C to stop)`);
+    await Promise.race([untilSignal(), running.done]);
+    await running.stop();
+    return 0;
+  },
+};
