@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from '@temporalio/worker';
 import Database from 'better-sqlite3';
 import { DATABASE, OUTCOME, ROUTE, TOKENS } from '../../core/search-attributes';
 import { sqlValueKey, encodeSqlValue } from '../../core/sql-value';
@@ -81,6 +82,9 @@ describe('answerQuestion on a real Temporal dev server', () => {
       .map((e) => Buffer.from(e.userMetadata?.summary?.data ?? new Uint8Array()).toString());
     expect(summaries).toHaveLength(3);
     for (const s of summaries) expect(s.length).toBeGreaterThan(5);
+
+    // The recorded history replays deterministically against the current workflow code.
+    await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.DECODEX_TEST_WORKFLOW_BUNDLE! } }, history, handle.workflowId);
   });
 
   it('serves a rerun of the same prompt from the cache: no new model request, zero new cost', async () => {

@@ -1,0 +1,10 @@
+import type { ExecuteOptions } from './target-database';
+
+/** Node timers overflow past this (about 24.8 days) and would fire at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** Refuses limits that would silently mean something else (NaN, negative, fractional rows). */
+export function checkExecuteOptions({ timeoutMs, maxRows }: ExecuteOptions): void {
+  if (!(timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) throw new RangeError(`timeoutMs must be between 1 and ${MAX_TIMEOUT_MS}, got ${timeoutMs}`);
+  if (!(Number.isSafeInteger(maxRows) && maxRows >= 0)) throw new RangeError(`maxRows must be a non-negative integer, got ${maxRows}`);
+}

@@ -1,0 +1,194 @@
+import { performance } from 'node:perf_hooks';
+import type { Connection as CoreConnection } from 'mysql2';
+import mysql, { type Pool, type PoolConnection } from 'mysql2/promise';
+import type { SqlRow, SqlValue } from '../../core/sql-value';
+import { ColumnStatistics } from './column-statistics';
+import { parseMysqlUrl, redactPassword, type MysqlConnectionSettings } from './mysql-connection-url';
+import { readMysqlSchema } from './mysql-schema';
+import { inspectMysqlServer, sessionSettingsSql, type MysqlServerInfo } from './mysql-session';
+import { streamRows } from './mysql-stream';
+import { checkExecuteOptions } from './execute-options';
+import { assertReadOnlySql } from './read-only-guard';
+import {
+  QueryTimeout,
+  ReadOnlyViolation,
+  type ColumnStats,
+  type ExecuteOptions,
+  type QueryResult,
+  type SchemaInfo,
+  type StatementRows,
+  type TargetDatabase,
+  type ValueCount,
+} from './target-database';
+
+export interface MysqlDatabaseOptions {
+  /** Statements that can run at once. Default 4. */
+  connectionLimit?: number;
+  /** Time limit for introspection and statistics queries. Default 120 s. */
+  internalTimeoutMs?: number;
+}
+
+const INTERNAL_MAX_ROWS = 10_000_000;
+
+/** Server errors that mean "stopped by a time limit or KILL QUERY". */
+const INTERRUPTED_ERRNOS = new Set([1317 /* ER_QUERY_INTERRUPTED */, 1969 /* MariaDB max_statement_time */, 3024 /* MySQL max_execution_time */]);
+const ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION = 1792;
+
+/**
+ * A MySQL or MariaDB database as a TargetDatabase. Generated SQL passes the statement guard,
+ * then runs inside START TRANSACTION READ ONLY ... ROLLBACK. At its timeout a client-side timer
+ * sends KILL QUERY from a separate connection, so the server really stops; a server-side time
+ * limit a little later is the backstop if this process dies first. The row cap is applied by
+ * the server (sql_select_limit) and, for a query with a LIMIT of its own, by a KILL QUERY.
+ *
+ * A read-only transaction does not stop DDL (CREATE/DROP commit implicitly): the guard does.
+ * The strongest protection is still an account with only SELECT privileges; use one.
+ */
+export class MysqlDatabase implements TargetDatabase {
+  readonly dialect = 'mysql' as const;
+  readonly name: string;
+  private readonly pool: Pool;
+  /** One connection kept aside for KILL QUERY, so a full pool cannot delay a kill. */
+  private readonly killPool: Pool;
+  private readonly internalTimeoutMs: number;
+  private readonly stats: ColumnStatistics;
+  private server: Promise<MysqlServerInfo> | null = null;
+  private closed = false;
+
+  /** Opens the pool and checks the server answers, so a wrong URL fails here, clearly. */
+  static async connect(url: string, options: MysqlDatabaseOptions = {}): Promise<MysqlDatabase> {
+    const db = new MysqlDatabase(parseMysqlUrl(url), options);
+    try {
+      await db.serverInfo();
+    } catch (err) {
+      await db.close();
+      throw new Error(`cannot connect to ${redactPassword(url)}: ${(err as Error).message}`);
+    }
+    return db;
+  }
+
+  private constructor(settings: MysqlConnectionSettings, options: MysqlDatabaseOptions) {
+    this.name = `${settings.host}:${settings.port}/${settings.database}`;
+    const common = {
+      ...settings,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      dateStrings: true,
+      jsonStrings: true,
+      multipleStatements: false,
+    };
+    this.pool = mysql.createPool({ ...common, connectionLimit: options.connectionLimit ?? 4 });
+    this.killPool = mysql.createPool({ ...common, connectionLimit: 1 });
+    this.internalTimeoutMs = options.internalTimeoutMs ?? 120_000;
+    this.stats = new ColumnStatistics('mysql', (sql) => this.internalQuery(sql));
+  }
+
+  schema(): Promise<SchemaInfo> {
+    return readMysqlSchema((sql) => this.internalQuery(sql));
+  }
+
+  rowCount(table: string): Promise<number> {
+    return this.stats.rowCount(table);
+  }
+
+  columnStats(table: string, column: string): Promise<ColumnStats> {
+    return this.stats.columnStats(table, column);
+  }
+
+  mostFrequentValues(table: string, column: string, limit: number): Promise<ValueCount[]> {
+    return this.stats.mostFrequentValues(table, column, limit);
+  }
+
+  sampleValues(table: string, column: string, limit: number): Promise<SqlValue[]> {
+    return this.stats.sampleValues(table, column, limit);
+  }
+
+  async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
+    checkExecuteOptions(options);
+    assertReadOnlySql(sql, 'mysql');
+    const started = performance.now();
+    const result = await this.run(sql, options);
+    return { ...result, elapsedMs: performance.now() - started };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([this.pool.end(), this.killPool.end()]);
+  }
+
+  private async internalQuery(sql: string): Promise<SqlRow[]> {
+    return (await this.run(sql, { timeoutMs: this.internalTimeoutMs, maxRows: INTERNAL_MAX_ROWS })).rows;
+  }
+
+  private serverInfo(): Promise<MysqlServerInfo> {
+    if (!this.server) {
+      this.server = this.pool.getConnection().then(async (conn) => {
+        try {
+          return await inspectMysqlServer(conn);
+        } finally {
+          conn.release();
+        }
+      });
+      this.server.catch(() => (this.server = null)); // let a later call retry
+    }
+    return this.server;
+  }
+
+  /** One statement in its own read-only transaction, with both time limits and the row cap. */
+  private async run(sql: string, limits: ExecuteOptions): Promise<StatementRows> {
+    const server = await this.serverInfo();
+    const conn = await this.pool.getConnection();
+    let reusable = false;
+    try {
+      const settings = sessionSettingsSql(server, limits.timeoutMs, limits.maxRows);
+      await conn.query(settings.sql, settings.values);
+      await conn.query('START TRANSACTION READ ONLY');
+      // At run time `.connection` is the callback-style connection (its typing says otherwise); it can stream.
+      const core = conn.connection as unknown as CoreConnection;
+      const { killed, ...rows } = await streamRows(core, sql, limits, () => this.killQuery(core.threadId));
+      // After a KILL QUERY the kill might still land on the connection's next statement: drop it.
+      reusable = !killed;
+      return rows;
+    } catch (err) {
+      reusable = isServerError(err) && !INTERRUPTED_ERRNOS.has(err.errno);
+      throw translateError(err, limits.timeoutMs);
+    } finally {
+      await this.release(conn, reusable);
+    }
+  }
+
+  private async release(conn: PoolConnection, reusable: boolean): Promise<void> {
+    if (reusable) {
+      try {
+        await conn.query('ROLLBACK');
+        conn.release();
+        return;
+      } catch {
+        // fall through: a connection that cannot roll back is not reused
+      }
+    }
+    conn.destroy();
+  }
+
+  private async killQuery(threadId: number): Promise<void> {
+    try {
+      await this.killPool.query('KILL QUERY ?', [threadId]);
+    } catch {
+      // The statement may have ended on its own (unknown thread): nothing left to stop.
+    }
+  }
+}
+
+function isServerError(err: unknown): err is Error & { errno: number } {
+  return err instanceof Error && typeof (err as { errno?: unknown }).errno === 'number' && !(err as { fatal?: boolean }).fatal;
+}
+
+function translateError(err: unknown, timeoutMs: number): unknown {
+  if (!isServerError(err)) return err;
+  if (INTERRUPTED_ERRNOS.has(err.errno)) return new QueryTimeout(timeoutMs);
+  if (err.errno === ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION) {
+    return new ReadOnlyViolation(`rejected by the server inside the read-only transaction: ${err.message}`);
+  }
+  return err;
+}

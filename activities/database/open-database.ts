@@ -1,0 +1,47 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { isMysqlUrl } from './mysql-connection-url';
+import { MysqlDatabase, type MysqlDatabaseOptions } from './mysql-database';
+import { SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database';
+import type { TargetDatabase } from './target-database';
+
+export interface OpenDatabaseOptions {
+  sqlite?: SqliteDatabaseOptions;
+  mysql?: MysqlDatabaseOptions;
+}
+
+/**
+ * Opens a target database from a spec: a `mysql://` or `mariadb://` URL
+ * (`mysql://user:pass@host:port/db`) for MySQL/MariaDB, otherwise the path of an existing
+ * SQLite file. Fails here, with a clear message, when the file is missing or not SQLite or the
+ * server cannot be reached.
+ */
+export async function openTargetDatabase(spec: string, options: OpenDatabaseOptions = {}): Promise<TargetDatabase> {
+  if (isMysqlUrl(spec)) return MysqlDatabase.connect(spec, options.mysql);
+  assertSqliteFile(spec);
+  return new SqliteDatabase(spec, options.sqlite);
+}
+
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+function assertSqliteFile(file: string): void {
+  let size: number;
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) throw new Error(`${file} is not a file`);
+    size = stat.size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error(`no SQLite database at ${file} (and it is not a mysql:// or mariadb:// URL)`);
+    }
+    throw err;
+  }
+  const header = Buffer.alloc(SQLITE_HEADER.length);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, header, 0, header.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  // An empty file is a valid (empty) SQLite database, but never a user's data: refuse it too.
+  if (size === 0 || header.toString('latin1') !== SQLITE_HEADER) throw new Error(`${file} is not a SQLite database`);
+}

@@ -1,0 +1,242 @@
+import { ReadOnlyViolation, type Dialect } from './target-database';
+import { SqlScanError, tokenizeSql, type SqlToken } from './sql-tokens';
+
+/**
+ * The statement guard: the first of several layers that keep generated SQL from changing a
+ * user's database (the others are engine-level: read-only connections and transactions).
+ *
+ * It allows exactly one statement, which must be SELECT, WITH ... SELECT, VALUES or EXPLAIN of
+ * one of those, and then refuses the few things that can still write or lock from inside a
+ * query (SELECT ... INTO, FOR UPDATE, load_extension(), ...). It works on tokens, so keywords
+ * inside strings, quoted names and comments are never mistaken for statements, and a keyword
+ * hidden after a comment is still seen.
+ */
+export function assertReadOnlySql(sql: string, dialect: Dialect): void {
+  if (sql.includes('\0')) reject('a NUL character', 'the engine may ignore everything after it');
+  let tokens: SqlToken[];
+  try {
+    tokens = tokenizeSql(sql, dialect);
+  } catch (e) {
+    if (e instanceof SqlScanError) reject('SQL that cannot be checked', e.message);
+    throw e;
+  }
+  const statements = splitStatements(tokens);
+  if (statements.length === 0) reject('empty SQL', 'there is no statement to run');
+  if (statements.length > 1) {
+    const second = statements[1][0];
+    const what = second.kind === 'word' ? `"; ${second.upper} ..."` : 'a second statement';
+    reject(`multiple statements (${what})`, 'only one statement may run, so nothing can follow the query');
+  }
+  const statement = statements[0];
+  checkStatementKind(statement);
+  checkQueryClauses(statement);
+}
+
+const ALLOWED = 'Only SELECT, WITH ... SELECT, VALUES and EXPLAIN of those may run.';
+
+function reject(what: string, why: string): never {
+  throw new ReadOnlyViolation(`rejected ${what}: ${why}. ${ALLOWED}`);
+}
+
+/** Why each non-query statement is refused, so the error tells the caller what it tried. */
+const STATEMENT_REASONS: Record<string, string> = {
+  INSERT: 'it adds rows',
+  REPLACE: 'it adds or overwrites rows',
+  UPSERT: 'it adds or overwrites rows',
+  UPDATE: 'it changes rows',
+  DELETE: 'it deletes rows',
+  MERGE: 'it changes rows',
+  CREATE: 'it changes the schema',
+  DROP: 'it changes the schema',
+  ALTER: 'it changes the schema',
+  TRUNCATE: 'it deletes rows',
+  RENAME: 'it changes the schema',
+  ATTACH: 'it opens (and may create) another database file; SQLite even reports it as read-only',
+  DETACH: 'it changes which database files the connection uses',
+  PRAGMA: 'it can change database or connection settings (journal_mode, user_version, ...)',
+  VACUUM: 'it rewrites the database file',
+  REINDEX: 'it rebuilds indexes',
+  ANALYZE: 'it writes statistics tables (or, on MariaDB, runs the statement)',
+  OPTIMIZE: 'it rewrites tables',
+  REPAIR: 'it rewrites tables',
+  BEGIN: 'it controls transactions',
+  START: 'it controls transactions',
+  COMMIT: 'it controls transactions',
+  END: 'it controls transactions',
+  ROLLBACK: 'it controls transactions',
+  SAVEPOINT: 'it controls transactions',
+  RELEASE: 'it controls transactions',
+  XA: 'it controls transactions',
+  SET: 'it changes session or server variables',
+  LOCK: 'it takes table locks',
+  UNLOCK: 'it releases table locks',
+  CALL: 'it runs a stored procedure, which may write',
+  DO: 'it evaluates expressions for their side effects',
+  HANDLER: 'it opens a low-level table cursor',
+  PREPARE: 'it prepares a statement that could then write',
+  EXECUTE: 'it runs a prepared statement, which may write',
+  DEALLOCATE: 'it manages prepared statements',
+  LOAD: 'it loads data or files',
+  GRANT: 'it changes privileges',
+  REVOKE: 'it changes privileges',
+  FLUSH: 'it changes server state',
+  RESET: 'it changes server state',
+  PURGE: 'it deletes server logs',
+  KILL: 'it stops other connections',
+  SHUTDOWN: 'it stops the server',
+  INSTALL: 'it installs server plugins',
+  UNINSTALL: 'it removes server plugins',
+  USE: 'it changes the current database',
+};
+
+function checkStatementKind(tokens: SqlToken[]): void {
+  let i = skipOpenParens(tokens, 0);
+  const first = tokens[i];
+  if (first?.kind !== 'word') reject('a statement that does not start with a keyword', 'it is not a query');
+  switch (first.upper) {
+    case 'SELECT':
+    case 'VALUES':
+      return;
+    case 'WITH': {
+      i = skipOpenParens(tokens, skipCommonTableExpressions(tokens, i + 1));
+      const main = tokens[i];
+      if (main?.kind === 'word' && (main.upper === 'SELECT' || main.upper === 'VALUES')) return;
+      const name = main?.kind === 'word' ? main.upper : 'something other than SELECT';
+      return reject(`WITH ... ${name}`, STATEMENT_REASONS[name] ?? 'the statement after the WITH clause is not a query');
+    }
+    case 'EXPLAIN': {
+      i++;
+      // SQLite: EXPLAIN [QUERY PLAN]; MySQL/MariaDB: EXPLAIN [EXTENDED|PARTITIONS|ANALYZE|FORMAT=x].
+      while (EXPLAIN_OPTIONS.has(wordAt(tokens, i))) i += wordAt(tokens, i) === 'FORMAT' ? 3 : 1;
+      const rest = tokens.slice(i);
+      const inner = wordAt(rest, skipOpenParens(rest, 0));
+      if (STATEMENT_REASONS[inner]) {
+        reject(`EXPLAIN ${inner}`, `${STATEMENT_REASONS[inner]}, and only queries may be explained`);
+      }
+      return checkStatementKind(rest);
+    }
+    default:
+      reject(first.upper, STATEMENT_REASONS[first.upper] ?? 'it is not a query');
+  }
+}
+
+const EXPLAIN_OPTIONS = new Set(['QUERY', 'PLAN', 'EXTENDED', 'PARTITIONS', 'ANALYZE', 'FORMAT']);
+
+/** Words that have no business anywhere in a query; catches writes the structure check missed. */
+const FORBIDDEN_WORDS: Record<string, string> = {
+  INTO: 'SELECT ... INTO writes a file (OUTFILE, DUMPFILE) or variables',
+  OUTFILE: 'it writes a file on the server',
+  DUMPFILE: 'it writes a file on the server',
+  INSERT: STATEMENT_REASONS.INSERT,
+  UPDATE: 'it changes rows (or, as FOR UPDATE, locks them)',
+  DELETE: STATEMENT_REASONS.DELETE,
+  CREATE: STATEMENT_REASONS.CREATE,
+  DROP: STATEMENT_REASONS.DROP,
+  ALTER: STATEMENT_REASONS.ALTER,
+  TRUNCATE: STATEMENT_REASONS.TRUNCATE,
+  ATTACH: STATEMENT_REASONS.ATTACH,
+  DETACH: STATEMENT_REASONS.DETACH,
+  PRAGMA: STATEMENT_REASONS.PRAGMA,
+  VACUUM: STATEMENT_REASONS.VACUUM,
+  REINDEX: STATEMENT_REASONS.REINDEX,
+  GRANT: STATEMENT_REASONS.GRANT,
+  REVOKE: STATEMENT_REASONS.REVOKE,
+  HANDLER: STATEMENT_REASONS.HANDLER,
+  PROCEDURE: 'SELECT ... PROCEDURE runs a procedure over the result',
+};
+
+/** Functions with side effects outside the query (files, extensions, server locks). */
+const FORBIDDEN_FUNCTIONS: Record<string, string> = {
+  LOAD_EXTENSION: 'it loads native code into the engine',
+  LOAD_FILE: 'it reads files on the database server',
+  READFILE: 'it reads files',
+  WRITEFILE: 'it writes files',
+  EDIT: 'it runs an editor',
+  FTS3_TOKENIZER: 'it can register native code',
+  GET_LOCK: 'it takes a server lock that outlives the query',
+  RELEASE_LOCK: 'it releases server locks',
+  RELEASE_ALL_LOCKS: 'it releases server locks',
+};
+
+function checkQueryClauses(tokens: SqlToken[]): void {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.kind !== 'word') continue;
+    // `t.update` is a column called update, not the keyword.
+    const prev = tokens[i - 1];
+    if (prev?.kind === 'symbol' && prev.text === '.') continue;
+    const next = tokens[i + 1];
+    const nextWord = wordAt(tokens, i + 1);
+    if (t.upper === 'FOR' && (nextWord === 'UPDATE' || nextWord === 'SHARE')) {
+      reject(`SELECT ... FOR ${nextWord}`, 'it locks rows');
+    }
+    if (t.upper === 'LOCK' && nextWord === 'IN') reject('SELECT ... LOCK IN SHARE MODE', 'it locks rows');
+    if (FORBIDDEN_WORDS[t.upper]) reject(t.upper, FORBIDDEN_WORDS[t.upper]);
+    if (next?.kind === 'symbol' && next.text === '(' && FORBIDDEN_FUNCTIONS[t.upper]) {
+      reject(`${t.upper.toLowerCase()}()`, FORBIDDEN_FUNCTIONS[t.upper]);
+    }
+  }
+}
+
+function splitStatements(tokens: SqlToken[]): SqlToken[][] {
+  const statements: SqlToken[][] = [];
+  let current: SqlToken[] = [];
+  for (const t of tokens) {
+    if (t.kind === 'symbol' && t.text === ';') {
+      if (current.length > 0) statements.push(current);
+      current = [];
+    } else {
+      current.push(t);
+    }
+  }
+  if (current.length > 0) statements.push(current);
+  return statements;
+}
+
+function skipOpenParens(tokens: SqlToken[], i: number): number {
+  while (isSymbol(tokens[i], '(')) i++;
+  return i;
+}
+
+/** `[RECURSIVE] name [(cols)] AS [NOT] [MATERIALIZED] (...) [, ...]`: returns the index after it. */
+function skipCommonTableExpressions(tokens: SqlToken[], i: number): number {
+  if (isWord(tokens[i], 'RECURSIVE')) i++;
+  for (;;) {
+    const name = tokens[i];
+    if (!name || name.kind === 'symbol' || name.kind === 'number') reject('a WITH clause that cannot be checked', 'a common table expression name was expected');
+    i++;
+    if (isSymbol(tokens[i], '(')) i = skipParenthesised(tokens, i);
+    if (!isWord(tokens[i], 'AS')) reject('a WITH clause that cannot be checked', 'AS was expected after the name');
+    i++;
+    if (isWord(tokens[i], 'NOT')) i++;
+    if (isWord(tokens[i], 'MATERIALIZED')) i++;
+    if (!isSymbol(tokens[i], '(')) reject('a WITH clause that cannot be checked', '"(" was expected after AS');
+    i = skipParenthesised(tokens, i);
+    if (!isSymbol(tokens[i], ',')) return i;
+    i++;
+  }
+}
+
+/** `tokens[i]` is "("; returns the index just after its matching ")". */
+function skipParenthesised(tokens: SqlToken[], i: number): number {
+  let depth = 0;
+  for (; i < tokens.length; i++) {
+    if (isSymbol(tokens[i], '(')) depth++;
+    else if (isSymbol(tokens[i], ')') && --depth === 0) return i + 1;
+  }
+  reject('SQL with unbalanced parentheses', 'it cannot be checked');
+}
+
+/** The upper-cased word at `i`, or '' when there is none. */
+function wordAt(tokens: SqlToken[], i: number): string {
+  const t = tokens[i];
+  return t?.kind === 'word' ? t.upper : '';
+}
+
+function isWord(t: SqlToken | undefined, upper: string): boolean {
+  return t?.kind === 'word' && t.upper === upper;
+}
+
+function isSymbol(t: SqlToken | undefined, text: string): boolean {
+  return t?.kind === 'symbol' && t.text === text;
+}

@@ -1,0 +1,135 @@
+import type { Dialect } from './target-database';
+
+/**
+ * A lexical scan of SQL that knows exactly what the engine treats as a comment, a string or
+ * a quoted name, so a checker can look at keywords without being fooled by `'DELETE'`,
+ * `"DROP"` or `-- ; DELETE`. Only the read-only guard uses it; it is not a parser.
+ */
+export type SqlToken =
+  /** A bare word: keyword, unquoted identifier, function name. `upper` is for matching. */
+  | { kind: 'word'; upper: string; start: number }
+  /** `"name"`, `` `name` ``, `[name]` (double quotes are strings in MySQL, see below). */
+  | { kind: 'quoted'; start: number }
+  | { kind: 'string'; start: number }
+  | { kind: 'number'; start: number }
+  /** Any other single character: `;`, `(`, `)`, `,`, `=`, `@`, ... */
+  | { kind: 'symbol'; text: string; start: number };
+
+/** Why a text could not be scanned; the guard turns it into a ReadOnlyViolation. */
+export class SqlScanError extends Error {}
+
+/** Both engines' whitespace is ASCII only; U+00A0 and friends are identifier characters to them. */
+const SPACE = /[ \t\n\r\f\v]/;
+/** MySQL starts a `--` comment only before a space or control character. */
+const SPACE_OR_CONTROL = /[\x00-\x20]/;
+const WORD_START = /[A-Za-z_\u0080-\uffff]/;
+const WORD_PART = /[A-Za-z0-9_$\u0080-\uffff]/;
+const DIGIT = /[0-9]/;
+
+/**
+ * Splits `sql` into tokens, dropping whitespace and comments.
+ *
+ * MySQL rules assumed (the MySQL connection pins a session sql_mode that makes them true):
+ * backslash escapes inside '...' and "..." (no NO_BACKSLASH_ESCAPES), "..." is a string (no
+ * ANSI_QUOTES), `#` starts a comment, `--` starts one only before whitespace. MySQL's
+ * executable comments (`/*! ... *\/`, `/*M! ... *\/`) hide code from a scanner, so they are refused.
+ */
+export function tokenizeSql(sql: string, dialect: Dialect): SqlToken[] {
+  const tokens: SqlToken[] = [];
+  const mysql = dialect === 'mysql';
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i];
+    const next = sql[i + 1];
+    if (SPACE.test(c)) {
+      i++;
+    } else if (c === '-' && next === '-' && (!mysql || i + 2 >= sql.length || SPACE_OR_CONTROL.test(sql[i + 2]))) {
+      i = endOfLine(sql, i);
+    } else if (c === '#' && mysql) {
+      i = endOfLine(sql, i);
+    } else if (c === '/' && next === '*') {
+      if (mysql && (sql[i + 2] === '!' || (sql[i + 2] === 'M' && sql[i + 3] === '!'))) {
+        throw new SqlScanError('an executable comment (/*! ... */) hides SQL from checking');
+      }
+      const end = sql.indexOf('*/', i + 2);
+      // SQLite accepts an unterminated block comment at the end of the text; MySQL rejects it.
+      i = end < 0 ? sql.length : end + 2;
+    } else if (c === "'") {
+      tokens.push({ kind: 'string', start: i });
+      i = endOfQuoted(sql, i, "'", mysql);
+    } else if (c === '"') {
+      const start = i;
+      i = endOfQuoted(sql, i, '"', mysql);
+      tokens.push(mysql ? { kind: 'string', start } : { kind: 'quoted', start });
+    } else if (c === '`') {
+      const start = i;
+      i = endOfQuoted(sql, i, '`', false);
+      tokens.push({ kind: 'quoted', start });
+    } else if (c === '[' && !mysql) {
+      const end = sql.indexOf(']', i + 1);
+      if (end < 0) throw new SqlScanError('unterminated [quoted name]');
+      tokens.push({ kind: 'quoted', start: i });
+      i = end + 1;
+    } else if (WORD_START.test(c) || (mysql && DIGIT.test(c) && startsIdentifierWithDigits(sql, i))) {
+      const start = i;
+      while (i < sql.length && WORD_PART.test(sql[i])) i++;
+      tokens.push({ kind: 'word', upper: sql.slice(start, i).toUpperCase(), start });
+    } else if (DIGIT.test(c) || (c === '.' && next !== undefined && DIGIT.test(next))) {
+      const start = i;
+      i = endOfNumber(sql, i);
+      tokens.push({ kind: 'number', start });
+    } else {
+      tokens.push({ kind: 'symbol', text: c, start: i });
+      i++;
+    }
+  }
+  return tokens;
+}
+
+function endOfLine(sql: string, i: number): number {
+  const end = sql.indexOf('\n', i);
+  return end < 0 ? sql.length : end + 1;
+}
+
+/** Index just past a quoted run opened at `i`; a doubled quote is an escaped quote. */
+function endOfQuoted(sql: string, i: number, quote: string, backslashEscapes: boolean): number {
+  let j = i + 1;
+  while (j < sql.length) {
+    const c = sql[j];
+    if (backslashEscapes && c === '\\') {
+      j += 2;
+    } else if (c === quote) {
+      if (sql[j + 1] === quote) j += 2;
+      else return j + 1;
+    } else {
+      j++;
+    }
+  }
+  throw new SqlScanError(`unterminated ${quote === "'" ? 'string literal' : 'quoted name'}`);
+}
+
+function endOfNumber(sql: string, i: number): number {
+  let j = i;
+  if (sql[j] === '0' && /[xX]/.test(sql[j + 1] ?? '')) {
+    j += 2;
+    while (j < sql.length && /[0-9a-fA-F]/.test(sql[j])) j++;
+    return j;
+  }
+  while (j < sql.length && /[0-9.]/.test(sql[j])) j++;
+  if (/[eE]/.test(sql[j] ?? '') && /[-+0-9]/.test(sql[j + 1] ?? '')) {
+    j += 2;
+    while (j < sql.length && DIGIT.test(sql[j])) j++;
+  }
+  return j;
+}
+
+/** MySQL allows names such as `1st_place` that begin with digits but are not numbers. */
+function startsIdentifierWithDigits(sql: string, i: number): boolean {
+  let j = i;
+  while (j < sql.length && DIGIT.test(sql[j])) j++;
+  if (j >= sql.length) return false;
+  const c = sql[j];
+  if (/[eE]/.test(c) && /[-+0-9]/.test(sql[j + 1] ?? '')) return false; // 1e5, 1e-5
+  if (/[xX]/.test(c) && sql[i] === '0' && j === i + 1) return false; // 0x1F
+  return /[A-Za-z_$\u0080-\uffff]/.test(c);
+}

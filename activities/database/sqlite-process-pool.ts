@@ -1,0 +1,198 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import type { SqlValue } from '../../core/sql-value';
+import type { ChildMessage, ParentMessage } from './sqlite-process-protocol';
+import { QueryTimeout, ReadOnlyViolation, type StatementRows } from './target-database';
+
+export interface SqliteProcessPoolOptions {
+  /** Child processes, i.e. SQLite statements that can run at once. Default 2. */
+  size?: number;
+}
+
+export interface SqliteRunRequest {
+  path: string;
+  sql: string;
+  params?: SqlValue[];
+  maxRows: number;
+  /** Counted from when a process starts the statement (queueing for a free process is not counted). */
+  timeoutMs: number;
+}
+
+interface Job {
+  request: SqliteRunRequest;
+  resolve(rows: StatementRows): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  child: ChildProcess;
+  ready: boolean;
+  job: Job | null;
+  jobId: number;
+  timer: NodeJS.Timeout | null;
+  exited: Promise<void>;
+}
+
+/**
+ * Runs SQLite statements in a few long-lived child processes (see sqlite-query-process.ts).
+ * A statement that outlives its timeout is stopped for real: its process is SIGKILLed and a
+ * fresh one takes its place, while statements on the other processes and this process's event
+ * loop carry on. Processes are started on first use and kept, so start-up is paid once.
+ * Idle processes do not keep Node alive; `close()` ends them.
+ */
+export class SqliteProcessPool {
+  readonly size: number;
+  private slots: Slot[] = [];
+  private queue: Job[] = [];
+  private nextJobId = 1;
+  private closed = false;
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Ids of the live child processes (for diagnostics and tests). */
+  get processIds(): number[] {
+    return this.slots.map((s) => s.child.pid).filter((pid): pid is number => pid !== undefined);
+  }
+
+  constructor(options: SqliteProcessPoolOptions = {}) {
+    this.size = options.size ?? 2;
+    if (!Number.isInteger(this.size) || this.size < 1) throw new Error(`SQLite process pool size must be a positive integer, got ${this.size}`);
+  }
+
+  run(request: SqliteRunRequest): Promise<StatementRows> {
+    if (this.closed) return Promise.reject(new Error('the SQLite process pool is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request, resolve, reject });
+      while (this.slots.length < this.size) this.startProcess();
+      this.dispatch();
+    });
+  }
+
+  /** Lets every process close its connection to `path`. */
+  forget(path: string): void {
+    for (const slot of this.slots) if (slot.ready) this.send(slot, { type: 'forget', path });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error('the SQLite process pool was closed'));
+    const slots = this.slots.splice(0);
+    for (const slot of slots) {
+      this.finish(slot, (job) => job.reject(new Error('the SQLite process pool was closed')));
+      slot.child.kill('SIGKILL');
+    }
+    await Promise.all(slots.map((s) => s.exited));
+  }
+
+  private startProcess(): void {
+    // Under tsx or ts-jest the entry point is TypeScript: the child needs tsx to load it.
+    const entry = require.resolve('./sqlite-query-process');
+    const execArgv = entry.endsWith('.ts') ? ['--require', require.resolve('tsx/cjs')] : [];
+    const child = fork(entry, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
+    const slot: Slot = { child, ready: false, job: null, jobId: 0, timer: null, exited: new Promise((r) => child.once('exit', () => r())) };
+    this.slots.push(slot);
+    child.on('message', (message: ChildMessage) => this.onMessage(slot, message));
+    child.once('exit', (code, signal) => this.onExit(slot, code, signal));
+    child.on('error', () => {}); // a failed send or spawn also ends in 'exit', handled there
+    this.updateRefs();
+  }
+
+  private onMessage(slot: Slot, message: ChildMessage): void {
+    if (message.type === 'ready') {
+      slot.ready = true;
+    } else if (message.id === slot.jobId) {
+      if (message.type === 'result') this.finish(slot, (job) => job.resolve(message.result));
+      else this.finish(slot, (job) => job.reject(rebuildError(message.error)));
+    }
+    this.dispatch();
+  }
+
+  private onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
+    if (!this.slots.includes(slot)) return; // closed, or killed for a timeout: already settled
+    const wasReady = slot.ready;
+    this.slots = this.slots.filter((s) => s !== slot);
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    this.finish(slot, (job) => job.reject(new Error(`the SQLite query process died (${how}) while running the statement`)));
+    if (!wasReady) {
+      // Start-up itself fails (its stderr says why): fail waiting work instead of respawning forever.
+      const err = new Error(`the SQLite query process exited (${how}) before it was ready`);
+      for (const job of this.queue.splice(0)) job.reject(err);
+    } else if (this.slots.length < this.size) {
+      this.startProcess();
+    }
+    this.updateRefs();
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) break;
+      if (!slot.ready || slot.job) continue;
+      const job = this.queue.shift()!;
+      const { path, sql, params = [], maxRows, timeoutMs } = job.request;
+      slot.job = job;
+      slot.jobId = this.nextJobId++;
+      slot.timer = setTimeout(() => this.killForTimeout(slot), timeoutMs);
+      this.send(slot, { type: 'run', id: slot.jobId, path, sql, params, maxRows, timeoutMs });
+    }
+    this.updateRefs();
+  }
+
+  private killForTimeout(slot: Slot): void {
+    const timeoutMs = slot.job?.request.timeoutMs ?? 0;
+    this.slots = this.slots.filter((s) => s !== slot);
+    slot.child.kill('SIGKILL');
+    this.finish(slot, (job) => job.reject(new QueryTimeout(timeoutMs)));
+    if (!this.closed) this.startProcess();
+    this.dispatch();
+  }
+
+  private finish(slot: Slot, settle: (job: Job) => void): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    const job = slot.job;
+    slot.job = null;
+    if (job) settle(job);
+  }
+
+  private send(slot: Slot, message: ParentMessage): void {
+    try {
+      slot.child.send(message);
+    } catch {
+      // The channel closed under us: the 'exit' handler settles the job.
+    }
+  }
+
+  /** Children keep Node alive only while there is work, so a forgotten pool does not hang exit. */
+  private updateRefs(): void {
+    const busy = this.queue.length > 0 || this.slots.some((s) => s.job);
+    for (const { child } of this.slots) {
+      if (busy) {
+        child.ref();
+        child.channel?.ref();
+      } else {
+        child.unref();
+        child.channel?.unref();
+      }
+    }
+  }
+}
+
+function rebuildError(error: { name: string; message: string; code?: string }): Error {
+  if (error.name === 'ReadOnlyViolation') return new ReadOnlyViolation(error.message);
+  const err = new Error(error.message) as Error & { code?: string };
+  err.name = error.name;
+  if (error.code) err.code = error.code;
+  return err;
+}
+
+let shared: SqliteProcessPool | null = null;
+
+/**
+ * The process-wide pool that SQLite databases use unless given one: a worker that serves many
+ * databases then runs `size` child processes in all, not `size` per database.
+ */
+export function sharedSqliteProcessPool(): SqliteProcessPool {
+  if (!shared || shared.isClosed) shared = new SqliteProcessPool();
+  return shared;
+}

@@ -1,0 +1,44 @@
+import Database from 'better-sqlite3';
+import { encodeSqlValue, type SqlRow, type SqlValue } from '../../core/sql-value';
+import { ReadOnlyViolation, type StatementRows } from './target-database';
+
+/**
+ * Engine-level read-only protection for SQLite, below the statement guard: even SQL that got
+ * past the guard cannot change the file, because
+ * - the file is opened read-only (SQLITE_OPEN_READONLY) and must already exist;
+ * - `PRAGMA query_only` makes the connection refuse any change, attached databases included;
+ * - a statement the engine itself reports as writing (`sqlite3_stmt_readonly`) is not run, nor
+ *   one that returns no rows (ATTACH, DETACH and setting PRAGMAs, which SQLite calls read-only).
+ */
+export function openReadOnlySqlite(path: string): Database.Database {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  db.pragma('query_only = ON');
+  // Integers beyond 2^53 must reach encodeSqlValue as bigint, not as a rounded double.
+  db.defaultSafeIntegers(true);
+  return db;
+}
+
+/** Runs one statement, reading at most `maxRows + 1` rows so `truncated` is exact and cheap. */
+export function runReadOnlyStatement(db: Database.Database, sql: string, params: SqlValue[], maxRows: number): StatementRows {
+  const stmt = db.prepare(sql);
+  // Flag pragmas act while being prepared: `PRAGMA query_only=OFF` would disarm the connection
+  // for every later statement. (The guard never lets a PRAGMA through; this is the layer below.)
+  if (db.pragma('query_only', { simple: true }) !== 1n) {
+    db.pragma('query_only = ON');
+    throw new ReadOnlyViolation('rejected a statement that switched query_only off');
+  }
+  if (!stmt.readonly) throw new ReadOnlyViolation('rejected a statement that SQLite reports as writing');
+  if (!stmt.reader) throw new ReadOnlyViolation('rejected a statement that returns no rows: it is not a query');
+  stmt.raw(true);
+  const columns = stmt.columns().map((c) => c.name);
+  const rows: SqlRow[] = [];
+  let truncated = false;
+  for (const row of stmt.iterate(...params) as IterableIterator<unknown[]>) {
+    if (rows.length === maxRows) {
+      truncated = true;
+      break; // leaving the loop resets the statement: SQLite computes no further rows
+    }
+    rows.push(row.map(encodeSqlValue));
+  }
+  return { columns, rows, truncated };
+}

@@ -1,0 +1,48 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseMysqlUrl, redactPassword } from '../../activities/database/mysql-connection-url';
+import { openTargetDatabase } from '../../activities/database/open-database';
+import { sharedSqliteProcessPool } from '../../activities/database/sqlite-process-pool';
+import { spiderDbPath, removeTempDirs, tempDir } from './spider-files';
+
+afterAll(async () => {
+  await sharedSqliteProcessPool().close();
+  removeTempDirs();
+});
+
+test('a path opens SQLite, named after the file', async () => {
+  const db = await openTargetDatabase(spiderDbPath('pets_1'));
+  expect(db.dialect).toBe('sqlite');
+  expect(db.name).toBe('pets_1');
+  expect((await db.execute('SELECT count(*) FROM Pets', { timeoutMs: 5000, maxRows: 1 })).rows).toEqual([[3]]);
+  await db.close();
+  await expect(db.execute('SELECT 1', { timeoutMs: 5000, maxRows: 1 })).rejects.toThrow(/closed/);
+});
+
+test('a missing file, a directory, an empty file and a non-SQLite file are refused clearly', async () => {
+  const dir = tempDir('open');
+  await expect(openTargetDatabase(path.join(dir, 'missing.sqlite'))).rejects.toThrow(/no SQLite database at .*missing\.sqlite/);
+  await expect(openTargetDatabase(dir)).rejects.toThrow(/is not a file/);
+  writeFileSync(path.join(dir, 'empty.sqlite'), '');
+  await expect(openTargetDatabase(path.join(dir, 'empty.sqlite'))).rejects.toThrow(/is not a SQLite database/);
+  writeFileSync(path.join(dir, 'notes.txt'), 'SELECT 1; -- hello, this is not a database');
+  await expect(openTargetDatabase(path.join(dir, 'notes.txt'))).rejects.toThrow(/is not a SQLite database/);
+});
+
+test('MySQL URLs: parsed, both schemes, password never shown', async () => {
+  expect(parseMysqlUrl('mysql://reader:s%40cret@db.example:3307/shop')).toEqual({
+    host: 'db.example',
+    port: 3307,
+    user: 'reader',
+    password: 's@cret',
+    database: 'shop',
+  });
+  expect(parseMysqlUrl('mariadb://127.0.0.1/x')).toMatchObject({ host: '127.0.0.1', port: 3306, user: 'root', password: '', database: 'x' });
+  expect(() => parseMysqlUrl('mysql://root@127.0.0.1:3306/')).toThrow(/names no database/);
+  expect(redactPassword('mysql://u:topsecret@h/db')).toBe('mysql://u:***@h/db');
+  // Nothing listens on port 1: the error says where, without the password.
+  const failure = await openTargetDatabase('mysql://u:topsecret@127.0.0.1:1/db').catch((e: Error) => e);
+  expect(failure).toBeInstanceOf(Error);
+  expect((failure as Error).message).toMatch(/cannot connect to mysql:\/\/u:\*\*\*@127\.0\.0\.1:1\/db/);
+  expect((failure as Error).message).not.toMatch(/topsecret/);
+});

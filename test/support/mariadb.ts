@@ -1,0 +1,129 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import mysql from 'mysql2/promise';
+
+export interface RunningMariaDb {
+  /** `mysql://root@127.0.0.1:PORT/`: no database; add one to the path. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A MariaDB server for tests: the one named by DECODEX_TEST_MYSQL_URL when set (then `stop` does
+ * nothing), otherwise a throw-away server from the Debian packages: a fresh data directory in
+ * a temp dir, passwordless root on 127.0.0.1, a free port. Table names are case-insensitive
+ * (lower_case_table_names=1) as SQLite's are, so Spider SQL that spells a table in another case
+ * still runs.
+ */
+export async function startMariaDb(): Promise<RunningMariaDb> {
+  const external = process.env.DECODEX_TEST_MYSQL_URL;
+  if (external) return { url: external, stop: async () => {} };
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-mariadb-'));
+  const dataDir = path.join(dir, 'data');
+  const errorLog = path.join(dir, 'error.log');
+  const serverOptions = ['--lower-case-table-names=1', '--innodb-log-file-size=16M'];
+  const install = spawnSync(
+    findProgram('mariadb-install-db', ['/usr/bin', '/usr/local/bin', '/usr/local/mysql/scripts']),
+    ['--no-defaults', `--datadir=${dataDir}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve', ...serverOptions],
+    { encoding: 'utf8' },
+  );
+  if (install.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`mariadb-install-db failed (${install.status}): ${install.stderr || install.stdout}`);
+  }
+
+  const port = await freePort();
+  const server = spawn(
+    findProgram('mariadbd', ['/usr/sbin', '/usr/bin', '/usr/local/bin']),
+    [
+      '--no-defaults',
+      `--datadir=${dataDir}`,
+      '--user=root',
+      `--port=${port}`,
+      '--bind-address=127.0.0.1',
+      '--skip-networking=0',
+      `--socket=${path.join(dir, 'mariadb.sock')}`,
+      `--pid-file=${path.join(dir, 'mariadb.pid')}`,
+      `--log-error=${errorLog}`,
+      '--skip-log-bin',
+      '--character-set-server=utf8mb4',
+      // A test server: durability is not worth the fsyncs.
+      '--innodb-flush-log-at-trx-commit=0',
+      '--innodb-doublewrite=0',
+      '--innodb-buffer-pool-size=128M',
+      ...serverOptions,
+    ],
+    { stdio: 'ignore' },
+  );
+  const url = `mysql://root@127.0.0.1:${port}/`;
+  try {
+    await waitUntilAnswering(server, port, errorLog);
+  } catch (err) {
+    server.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const killOnExit = () => server.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  return {
+    url,
+    stop: async () => {
+      process.removeListener('exit', killOnExit);
+      await stopProcess(server);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function findProgram(name: string, dirs: string[]): string {
+  for (const dir of [...(process.env.PATH ?? '').split(':'), ...dirs]) {
+    const candidate = path.join(dir, name);
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  throw new Error(`${name} not found; install the mariadb-server package or set DECODEX_TEST_MYSQL_URL`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilAnswering(server: ChildProcess, port: number, errorLog: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  let exited = false;
+  server.once('exit', () => (exited = true));
+  for (;;) {
+    try {
+      const conn = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root' });
+      await conn.query('SELECT 1');
+      await conn.end();
+      return;
+    } catch (err) {
+      if (exited || Date.now() > deadline) {
+        const log = existsSync(errorLog) ? readFileSync(errorLog, 'utf8').slice(-2000) : '(no error log)';
+        throw new Error(`MariaDB did not start (${exited ? 'it exited' : (err as Error).message}):\n${log}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** SIGTERM is MariaDB's clean shutdown; SIGKILL only if it hangs. */
+async function stopProcess(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  server.kill('SIGTERM');
+  const timer = setTimeout(() => server.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
