@@ -6,6 +6,7 @@
  *   npx tsx bench/sql-parse.ts            # name: value lines on stdout
  *   npx tsx bench/sql-parse.ts --failures # also every failing query on stderr
  */
+import { datasetsRoot } from '../core/datasets-root';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CHOSEN_SQL_ANALYZER, SQL_ANALYZER_FACTORIES } from '../core/sql-analysis/create-sql-analyzer';
@@ -22,13 +23,10 @@ interface Tally {
   total: number;
 }
 
-function datasetsDir(): string {
-  return process.env.DECODEX_DATASETS ?? path.resolve(__dirname, '..', '..', 'shared', 'datasets');
-}
 
 /** `SQL<TAB>db_id` per line; the db id is after the last tab. */
 function readGoldSql(file: string): string[] {
-  return readFileSync(path.join(datasetsDir(), file), 'utf8')
+  return readFileSync(path.join(datasetsRoot(), file), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => line.slice(0, line.lastIndexOf('\t') >= 0 ? line.lastIndexOf('\t') : line.length));

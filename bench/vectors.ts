@@ -13,11 +13,12 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { datasetsRoot } from '../core/datasets-root';
 import { HashedEmbedder } from '../activities/embeddings/hashed-embedder';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
 import type { VectorPoint } from '../activities/vectors/vector-store';
 
-const SPIDER_DATABASES = '/work/shared/datasets/spider/database';
+const SPIDER_DATABASES = join(datasetsRoot(), 'spider', 'database');
 const VALUES_PER_COLUMN = 10_000;
 const UPSERT_BATCH = 1_000;
 

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DATASETS } from '../support/datasets';
 import { assertReadOnlySql } from '../../activities/database/read-only-guard';
 import { ReadOnlyViolation, type Dialect } from '../../activities/database/target-database';
 
-const SPIDER = '/work/shared/datasets/spider';
+const SPIDER = path.join(DATASETS, 'spider');
 const both: Dialect[] = ['sqlite', 'mysql'];
 
 function rejection(sql: string, dialect: Dialect): string {

@@ -3,11 +3,10 @@ import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 
-export const SPIDER_DIR = '/work/shared/datasets/spider';
+import { DATASETS, spiderDatabasePath } from '../support/datasets';
 
-export function spiderDbPath(name: string): string {
-  return path.join(SPIDER_DIR, 'database', name, `${name}.sqlite`);
-}
+export const SPIDER_DIR = path.join(DATASETS, 'spider');
+export const spiderDbPath = spiderDatabasePath;
 
 const created: string[] = [];
 

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { datasetsRoot } from '../../core/datasets-root';
+
 /** Benchmark data is read in place (DECODEX_DATASETS), never copied into the repo. */
-export const DATASETS = path.resolve(__dirname, '../..', process.env.DECODEX_DATASETS ?? '../shared/datasets');
+export const DATASETS = datasetsRoot();
 
 export function spiderDatabasePath(dbId: string): string {
   return path.join(DATASETS, 'spider', 'database', dbId, `${dbId}.sqlite`);
