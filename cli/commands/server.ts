@@ -1,14 +1,20 @@
-import { startEmbeddedServer } from '../temporal/embedded-server';
+import { parseArgs } from 'node:util';
+import { startEmbeddedServer, stopBackgroundServer } from '../temporal/embedded-server';
 import { log, untilSignal, UsageError, type Command } from './command';
 
 export const serverCommand: Command = {
   name: 'server',
-  usage: 'server                            run the embedded Temporal dev server (Web UI on :8233)',
-  async run(config) {
+  usage: 'server [--stop]                   run the embedded Temporal dev server (Web UI on :8233); --stop ends a background one',
+  async run(config, args) {
+    const { values } = parseArgs({ args, options: { stop: { type: 'boolean' } } });
+    if (values.stop) {
+      log((await stopBackgroundServer(config)) ? 'stopped the background Temporal dev server' : 'no background Temporal dev server was running');
+      return 0;
+    }
     if (config.temporalAddress) {
       throw new UsageError(`TEMPORAL_ADDRESS=${config.temporalAddress} is set: decodex uses that server, there is nothing to start`);
     }
-    const endpoint = await startEmbeddedServer(config, log);
+    const endpoint = await startEmbeddedServer(config, { log });
     log('Press Ctrl-C to stop.');
     await untilSignal();
     await endpoint.stop?.();

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { ALL_SEARCH_ATTRIBUTES, devServerSearchAttributeArgs } from '../../core/search-attributes';
@@ -9,16 +9,32 @@ import { findTemporalCli } from './find-temporal-cli';
 export interface TemporalEndpoint {
   address: string;
   namespace: string;
-  /** Set when this process started the server; stopping it is then our job. */
+  /** Set when this process started the server in the foreground; stopping it is then our job. */
   stop?: () => Promise<void>;
+  /** Set when this process started the server in the background, where it keeps running. */
+  backgroundPid?: number;
 }
+
+export interface StartOptions {
+  /**
+   * Leave the server running after this process exits (detached, output to
+   * `<home>/temporal.log`, pid in `<home>/temporal.pid`), so the Web UI links a command prints
+   * keep working. `decodex server --stop` stops it.
+   */
+  background?: boolean;
+  log?: (line: string) => void;
+}
+
+export const serverPidFile = (config: RuntimeConfig) => path.join(config.home, 'temporal.pid');
+export const serverLogFile = (config: RuntimeConfig) => path.join(config.home, 'temporal.log');
 
 /**
  * Starts `temporal server start-dev` with a persistent SQLite file in the data directory, the
  * Web UI, and decodex's search attributes; resolves once the server answers and the attributes
  * are registered.
  */
-export async function startEmbeddedServer(config: RuntimeConfig, log: (line: string) => void = () => {}): Promise<TemporalEndpoint> {
+export async function startEmbeddedServer(config: RuntimeConfig, options: StartOptions = {}): Promise<TemporalEndpoint> {
+  const log = options.log ?? (() => {});
   const cli = findTemporalCli(config.temporalCli);
   mkdirSync(config.home, { recursive: true });
   const address = `127.0.0.1:${config.embeddedPort}`;
@@ -32,27 +48,38 @@ export async function startEmbeddedServer(config: RuntimeConfig, log: (line: str
     '--log-level', 'error',
     ...devServerSearchAttributeArgs(),
   ];
-  const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  let child: ChildProcess;
+  if (options.background) {
+    const logFd = openSync(serverLogFile(config), 'a');
+    child = spawn(cli, args, { stdio: ['ignore', logFd, logFd], detached: true });
+    closeSync(logFd);
+    child.unref();
+    writeFileSync(serverPidFile(config), String(child.pid));
+  } else {
+    child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-4000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+  }
+  const recentOutput = () => (options.background ? readFileSync(serverLogFile(config), 'utf8').slice(-4000) : output);
   let exited: number | null = null;
   child.on('exit', (code) => (exited = code ?? -1));
 
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (exited !== null) throw new Error(`temporal server start-dev exited with code ${exited}:\n${output}`);
+    if (exited !== null) throw new Error(`temporal server start-dev exited with code ${exited}:\n${recentOutput()}`);
     if (await serverIsReady(address, config.namespace)) {
       log(`Temporal dev server on ${address}, Web UI on ${config.uiUrl}`);
+      if (options.background) return { address, namespace: config.namespace, backgroundPid: child.pid };
       return { address, namespace: config.namespace, stop: () => stopChild(child) };
     }
     await sleep(250);
   }
   await stopChild(child);
-  throw new Error(`temporal server start-dev did not answer on ${address} within 60 s:\n${output}`);
+  throw new Error(`temporal server start-dev did not answer on ${address} within 60 s:\n${recentOutput()}`);
 }
 
 /** True once the server answers and knows decodex's search attributes. */
@@ -77,7 +104,31 @@ export async function ensureTemporal(config: RuntimeConfig, log?: (line: string)
   if (config.temporalAddress) return { address: config.temporalAddress, namespace: config.namespace };
   const local = `127.0.0.1:${config.embeddedPort}`;
   if (await serverIsReady(local, config.namespace)) return { address: local, namespace: config.namespace };
-  return startEmbeddedServer(config, log);
+  return startEmbeddedServer(config, { background: true, log });
+}
+
+/** Stops a server left running by `startEmbeddedServer({ background: true })`; false if none. */
+export async function stopBackgroundServer(config: RuntimeConfig): Promise<boolean> {
+  const pidFile = serverPidFile(config);
+  if (!existsSync(pidFile)) return false;
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  rmSync(pidFile);
+  if (!isAlive(pid)) return false;
+  process.kill(pid, 'SIGTERM');
+  for (let waited = 0; isAlive(pid); waited += 100) {
+    if (waited >= 10_000) process.kill(pid, 'SIGKILL');
+    await sleep(100);
+  }
+  return true;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveRuntimeConfig } from '../../core/runtime-config';
-import { serverIsReady, startEmbeddedServer } from '../../cli/temporal/embedded-server';
+import { serverIsReady, serverPidFile, startEmbeddedServer, stopBackgroundServer } from '../../cli/temporal/embedded-server';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -35,5 +35,25 @@ describe('embedded Temporal server (decodex server)', () => {
     const second = await startEmbeddedServer(config);
     expect(await serverIsReady(address, 'default')).toBe(true);
     await second.stop!();
+  }, 120_000);
+
+  it('can leave the server running in the background (so printed UI links work) and stop it later', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-server-bg-'));
+    const config = resolveRuntimeConfig(
+      { DECODEX_HOME: home, DECODEX_TEMPORAL_PORT: String(await freePort()), DECODEX_UI_PORT: String(await freePort()) },
+      process.cwd(),
+    );
+    const address = `127.0.0.1:${config.embeddedPort}`;
+    const endpoint = await startEmbeddedServer(config, { background: true });
+    try {
+      expect(endpoint.stop).toBeUndefined();
+      expect(endpoint.backgroundPid).toBeGreaterThan(0);
+      expect(existsSync(serverPidFile(config))).toBe(true);
+      expect(await serverIsReady(address, 'default')).toBe(true);
+    } finally {
+      expect(await stopBackgroundServer(config)).toBe(true);
+    }
+    expect(await serverIsReady(address, 'default')).toBe(false);
+    expect(await stopBackgroundServer(config)).toBe(false);
   }, 120_000);
 });
