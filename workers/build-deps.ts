@@ -4,8 +4,10 @@ import type { ActivityDeps } from '../activities';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
 import { DatabaseRegistry } from '../activities/database/database-registry';
 import { openTargetDatabase } from '../activities/database/open-database';
+import { embedderFromEnv, vectorStoreFromEnv } from '../activities/indexing/index-backends';
 import { loadLlmConfig, type LlmConfig } from '../activities/llm/llm-config';
 import { createLlmService } from '../activities/llm/llm-service';
+import { disposeLocalModels } from '../activities/llm/local/model-runtime';
 import type { RuntimeConfig } from '../core/runtime-config';
 
 /** The optional JSON config file (DECODEX_CONFIG), parsed once, with a clear error if broken. */
@@ -24,18 +26,32 @@ export function loadWorkerLlmConfig(config: RuntimeConfig, env: Record<string, s
   return loadLlmConfig(env, file?.llm);
 }
 
-/** Real dependencies for a worker process: databases, the artifact store, the LLM service. */
-export function buildActivityDeps(config: RuntimeConfig, env: Record<string, string | undefined>): ActivityDeps & { close(): Promise<void> } {
+/**
+ * Real dependencies for a worker process: databases, the artifact store, the LLM service (and
+ * the LLM configuration it was built from, which also sizes the `llm` worker).
+ */
+export function buildActivityDeps(
+  config: RuntimeConfig,
+  env: Record<string, string | undefined>,
+): ActivityDeps & { llmConfig: LlmConfig; close(): Promise<void> } {
   mkdirSync(config.home, { recursive: true });
   const store = openSqliteArtifactStore(path.join(config.home, 'artifacts.sqlite'));
-  const llm = createLlmService({ config: loadWorkerLlmConfig(config, env), store });
+  const llmConfig = loadWorkerLlmConfig(config, env);
+  const llm = createLlmService({ config: llmConfig, store });
   const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
+  const vectors = vectorStoreFromEnv(config.home, env);
   return {
     databases,
     llm,
+    artifacts: store,
+    embedder: embedderFromEnv(env),
+    vectors,
+    llmConfig,
     async close() {
       await databases.closeAll();
+      await vectors.close();
       store.close?.();
+      await disposeLocalModels();
     },
   };
 }

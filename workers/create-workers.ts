@@ -1,6 +1,9 @@
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { taskQueue, type TaskQueueName } from '../core/task-queues';
+
+/** Concurrent LLM calls of one worker when nothing else is said (DECODEX_LLM_CONCURRENCY). */
+export const DEFAULT_LLM_CONCURRENCY = 8;
 
 export interface WorkerSetup {
   connection: NativeConnection;
@@ -15,19 +18,26 @@ export interface WorkerSetup {
   llmConcurrency?: number;
 }
 
+async function bundleWorkflows(): Promise<NonNullable<WorkerOptions['workflowBundle']>> {
+  const quiet = () => {};
+  const logger = { trace: quiet, debug: quiet, info: quiet, warn: console.warn, error: console.error, log: quiet };
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger });
+  return { code };
+}
+
 /** One Worker per task queue, each with the activities of that queue. */
 export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
   const activities = createActivities(setup.deps);
-  const workflowSource = setup.workflowBundle
-    ? { workflowBundle: setup.workflowBundle }
-    : { workflowsPath: require.resolve('../workflows') };
+  // Workflows are bundled once per process and shared by the online and offline workers.
+  const hostsWorkflows = setup.queues.some((q) => q !== 'llm');
+  const workflowSource = { workflowBundle: setup.workflowBundle ?? (hostsWorkflows ? await bundleWorkflows() : undefined) };
   const perQueue: Record<TaskQueueName, Partial<WorkerOptions>> = {
     // Question workflows and their database activities.
     online: { ...workflowSource, activities: activities.online },
     // Long preparation jobs: their own workflows, so they never queue behind questions.
     offline: { ...workflowSource, activities: activities.offline },
     // Model calls only; no workflows.
-    llm: { activities: activities.llm, maxConcurrentActivityTaskExecutions: setup.llmConcurrency ?? 8 },
+    llm: { activities: activities.llm, maxConcurrentActivityTaskExecutions: setup.llmConcurrency ?? DEFAULT_LLM_CONCURRENCY },
   };
   return Promise.all(
     setup.queues.map((queue) =>

@@ -4,6 +4,7 @@ import type { RuntimeConfig } from '../core/runtime-config';
 import type { TaskQueueName } from '../core/task-queues';
 import { buildActivityDeps } from './build-deps';
 import { createWorkers } from './create-workers';
+import { llmWorkerConcurrency } from './llm-concurrency';
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -17,7 +18,7 @@ export interface RunningWorkers {
 export async function runWorkers(endpoint: TemporalEndpoint, config: RuntimeConfig, queues: TaskQueueName[]): Promise<RunningWorkers> {
   const deps = buildActivityDeps(config, process.env);
   const connection = await NativeConnection.connect({ address: endpoint.address });
-  const llmConcurrency = process.env.DECODEX_LLM_CONCURRENCY ? Number(process.env.DECODEX_LLM_CONCURRENCY) : undefined;
+  const llmConcurrency = llmWorkerConcurrency(deps.llmConfig, process.env);
   const workers = await createWorkers({ connection, namespace: endpoint.namespace, queues, queuePrefix: config.queuePrefix, deps, llmConcurrency });
   const done = Promise.all(workers.map((w) => w.run())).then(async () => {
     await deps.close();

@@ -1,2 +1,4 @@
 /** Every workflow a decodex worker registers. */
 export { answerQuestion } from './answer-question';
+export { runBenchmark } from './run-benchmark';
+export { prepareDatabase } from './prepare-database';

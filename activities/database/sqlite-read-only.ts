@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { encodeSqlValue, type SqlRow, type SqlValue } from '../../core/sql-value';
+import { prepareWithLegacyStrings } from './sqlite-legacy-strings';
 import { ReadOnlyViolation, type StatementRows } from './target-database';
 
 /**
@@ -20,7 +21,7 @@ export function openReadOnlySqlite(path: string): Database.Database {
 
 /** Runs one statement, reading at most `maxRows + 1` rows so `truncated` is exact and cheap. */
 export function runReadOnlyStatement(db: Database.Database, sql: string, params: SqlValue[], maxRows: number): StatementRows {
-  const stmt = db.prepare(sql);
+  const stmt = prepareWithLegacyStrings(db, sql);
   // Flag pragmas act while being prepared: `PRAGMA query_only=OFF` would disarm the connection
   // for every later statement. (The guard never lets a PRAGMA through; this is the layer below.)
   if (db.pragma('query_only', { simple: true }) !== 1n) {

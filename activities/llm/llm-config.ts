@@ -1,9 +1,14 @@
-import { LlmError } from './errors';
+import { configError, parsePositiveInteger } from './config-values';
+import { LOCAL_ENV_PREFIX, loadLocalLlmConfig, type LocalLlmConfig } from './local/local-llm-config';
 
-export type ProviderName = 'openai' | 'anthropic';
-const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic'];
+/** `local` runs a GGUF model in the worker process (node-llama-cpp); the others are HTTP APIs. */
+export type ProviderName = 'openai' | 'anthropic' | 'local';
+const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic', 'local'];
 
-/** Everything needed to call one model. `baseUrl` absent means the provider's public API. */
+/**
+ * Everything needed to call one model. `baseUrl` absent means the provider's public API. For the
+ * `local` provider, `model` is a GGUF file path or a model URI, and `baseUrl` / `apiKey` are unused.
+ */
 export interface LlmSettings {
   provider: ProviderName;
   baseUrl?: string;
@@ -16,12 +21,20 @@ export interface LlmSettings {
 
 /**
  * The model configuration of a worker: settings shared by every role, and per-role overrides
- * (e.g. a cheap model for the judger, a strong one for the generator). `default` is null when
- * nothing at all was configured at the shared level. Role keys are normalised (see roleKey).
+ * (e.g. a cheap model for the judger, a strong one for the generator). Role keys are normalised
+ * (see roleKey). Nothing configured at all means the local model for every role.
  */
 export interface LlmConfig {
+  /** What was set at the shared level (DECODEX_LLM_* and the file's "default"), nothing more. */
+  shared: Partial<LlmSettings>;
+  /**
+   * The shared settings completed with built-in defaults, or null when the shared level names no
+   * provider, model, endpoint or key (roles then run the local model unless they name a remote one).
+   */
   default: LlmSettings | null;
   roles: Record<string, Partial<LlmSettings>>;
+  /** The local provider's default model and runtime (DECODEX_LLM_LOCAL_*). */
+  local: LocalLlmConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -29,6 +42,9 @@ type Env = Record<string, string | undefined>;
 // Deterministic answers by default (reruns are comparable and cacheable); an HTTP timeout well
 // below the LLM activity's start-to-close timeout so a hung call is retried, not abandoned.
 const BUILT_IN = { provider: 'openai' as ProviderName, temperature: 0, maxTokens: 4096, timeoutMs: 120_000 };
+// A CPU model writes tens of tokens per second: a smaller cap keeps a rambling answer (a small
+// model can repeat itself inside a JSON string until the cap) well inside the call timeout.
+const LOCAL_BUILT_IN = { ...BUILT_IN, maxTokens: 512 };
 
 /** The env-var / file field of each setting; the env var is `DECODEX_LLM_[<ROLE>_]<SUFFIX>`. */
 const FIELDS = {
@@ -43,15 +59,8 @@ const FIELDS = {
 type Field = keyof typeof FIELDS;
 const FIELD_NAMES = Object.keys(FIELDS) as Field[];
 
-const PROVIDER_KEY_VAR: Record<ProviderName, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
-
-const NOT_CONFIGURED =
-  'No LLM is configured. Set DECODEX_LLM_BASE_URL (an OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 for Ollama), ' +
-  'DECODEX_LLM_MODEL and DECODEX_LLM_API_KEY, or DECODEX_LLM_PROVIDER=anthropic with ANTHROPIC_API_KEY and DECODEX_LLM_MODEL';
-
-function configError(message: string): LlmError {
-  return new LlmError('config', message);
-}
+/** The key var each remote provider falls back to; the local provider needs no key. */
+const PROVIDER_KEY_VAR: Partial<Record<ProviderName, string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
 /** `sql-fixer`, `SQL_FIXER` and `sql_fixer` name the same role. */
 export function roleKey(role: string): string {
@@ -83,11 +92,8 @@ function parseField(field: Field, raw: unknown, source: string): LlmSettings[Fie
       throw configError(`${source} must be a number from 0 to 2, got ${JSON.stringify(raw)}`);
     }
     case 'maxTokens':
-    case 'timeoutMs': {
-      const n = typeof raw === 'string' ? Number(raw) : raw;
-      if (typeof n === 'number' && Number.isInteger(n) && n > 0) return n;
-      throw configError(`${source} must be a positive integer, got ${JSON.stringify(raw)}`);
-    }
+    case 'timeoutMs':
+      return parsePositiveInteger(raw, source);
   }
 }
 
@@ -119,6 +125,7 @@ function rolesInEnv(env: Env): string[] {
   const pattern = new RegExp(`^DECODEX_LLM_([A-Z0-9_]+?)_(${suffixes})$`);
   const roles = new Set<string>();
   for (const name of Object.keys(env)) {
+    if (name.startsWith(LOCAL_ENV_PREFIX)) continue; // the local runtime's settings, not a role called "local"
     const m = pattern.exec(name);
     if (m && env[name] !== '') roles.add(m[1]);
   }
@@ -140,11 +147,10 @@ export function loadLlmConfig(env: Env, fileJson?: unknown): LlmConfig {
   }
 
   const shared = { ...settingsFromJson(file.default, 'LLM config file default'), ...settingsFromEnv(env, 'DECODEX_LLM_') };
-  const sharedProvider = shared.provider ?? BUILT_IN.provider;
-  if (shared.apiKey === undefined) {
-    const fallback = env[PROVIDER_KEY_VAR[sharedProvider]];
-    if (fallback) shared.apiKey = fallback;
-  }
+  // Decided before the key fallback: an OPENAI_API_KEY left in the shell names no model.
+  const sharedProvider = namedProvider(shared);
+  const sharedKey = shared.apiKey ?? keyFallback(env, sharedProvider);
+  if (sharedKey) shared.apiKey = sharedKey;
 
   const roles: Record<string, Partial<LlmSettings>> = {};
   const fileRoles = file.roles ?? {};
@@ -156,30 +162,59 @@ export function loadLlmConfig(env: Env, fileJson?: unknown): LlmConfig {
   }
   // A role on another provider cannot use the shared key; give it that provider's own key var.
   for (const settings of Object.values(roles)) {
-    if (settings.provider && settings.provider !== sharedProvider && settings.apiKey === undefined) {
-      const fallback = env[PROVIDER_KEY_VAR[settings.provider]];
+    const provider = roleProvider(sharedProvider, settings);
+    if (provider !== sharedProvider && settings.apiKey === undefined) {
+      const fallback = keyFallback(env, provider);
       if (fallback) settings.apiKey = fallback;
     }
   }
 
-  const anythingShared = shared.provider ?? shared.baseUrl ?? shared.apiKey ?? shared.model;
-  const defaultSettings: LlmSettings | null = anythingShared === undefined ? null : { ...BUILT_IN, model: '', ...shared };
-  return { default: defaultSettings, roles };
+  const local = loadLocalLlmConfig(env);
+  const defaultSettings = sharedProvider === undefined ? null : complete(sharedProvider, shared, local);
+  return { shared, default: defaultSettings, roles, local };
+}
+
+function keyFallback(env: Env, provider: ProviderName | undefined): string | undefined {
+  const name = provider && PROVIDER_KEY_VAR[provider];
+  return (name && env[name]) || undefined;
+}
+
+/**
+ * The provider a group of settings names: its own, or OpenAI-compatible when it names a model,
+ * endpoint or key without one (as before the local provider existed); undefined when it names none.
+ */
+function namedProvider(settings: Partial<LlmSettings>): ProviderName | undefined {
+  if (settings.provider) return settings.provider;
+  return (settings.model ?? settings.baseUrl ?? settings.apiKey) !== undefined ? 'openai' : undefined;
+}
+
+/** A role's provider: its own, else the shared one, else the one its settings imply, else local. */
+function roleProvider(sharedProvider: ProviderName | undefined, own: Partial<LlmSettings>): ProviderName {
+  return own.provider ?? sharedProvider ?? namedProvider(own) ?? 'local';
+}
+
+/** Settings on top of the provider's built-in defaults; a local model left unnamed is DECODEX_LLM_LOCAL_MODEL's. */
+function complete(provider: ProviderName, settings: Partial<LlmSettings>, local: LocalLlmConfig): LlmSettings {
+  if (provider !== 'local') return { ...BUILT_IN, model: '', ...settings, provider };
+  // Endpoint and key mean nothing to an in-process model; leaving them out keeps cache keys clean.
+  const { baseUrl: _baseUrl, apiKey: _apiKey, ...own } = settings;
+  return { ...LOCAL_BUILT_IN, ...own, provider, model: settings.model || local.model };
 }
 
 /**
  * The complete settings of one role: its overrides on top of the shared settings. A role that
- * switches provider inherits neither the shared base URL nor the shared key (they belong to
- * the other provider). Throws an LlmError of kind `config` naming the env vars to set.
+ * switches provider inherits neither the shared base URL, key nor model (they belong to the
+ * other provider), only sampling and limits. With nothing configured, a role runs the local
+ * model. Throws an LlmError of kind `config` naming the env vars to set.
  */
 export function settingsForRole(config: LlmConfig, role: string): LlmSettings {
   const own = config.roles[roleKey(role)] ?? {};
-  if (config.default === null && own.model === undefined) throw configError(NOT_CONFIGURED);
-
-  const shared = config.default ?? { ...BUILT_IN, model: '' };
-  const switchesProvider = own.provider !== undefined && own.provider !== shared.provider;
-  const inherited: LlmSettings = switchesProvider ? { ...shared, baseUrl: undefined, apiKey: undefined } : { ...shared };
-  const settings: LlmSettings = { ...inherited, ...own };
+  const sharedProvider = namedProvider(config.shared);
+  const provider = roleProvider(sharedProvider, own);
+  const { baseUrl: _baseUrl, apiKey: _apiKey, model: _model, ...sharedTuning } = config.shared;
+  const inherited = sharedProvider === undefined || sharedProvider === provider ? config.shared : sharedTuning;
+  const settings = complete(provider, { ...inherited, ...own }, config.local);
+  if (provider === 'local') return settings;
 
   if (!settings.model) {
     throw configError(`No model is configured for the LLM role "${role}". Set DECODEX_LLM_MODEL (all roles) or ${roleEnvVar(role, 'model')}`);
@@ -187,8 +222,17 @@ export function settingsForRole(config: LlmConfig, role: string): LlmSettings {
   if (!settings.baseUrl && !settings.apiKey) {
     throw configError(
       `The LLM role "${role}" uses the public ${settings.provider} API but has no API key. ` +
-        `Set DECODEX_LLM_API_KEY (or ${PROVIDER_KEY_VAR[settings.provider]}), or DECODEX_LLM_BASE_URL for a local OpenAI-compatible server`,
+        `Set DECODEX_LLM_API_KEY (or ${PROVIDER_KEY_VAR[settings.provider]}), DECODEX_LLM_BASE_URL for a local OpenAI-compatible server, ` +
+        'or DECODEX_LLM_PROVIDER=local to run a GGUF model in-process',
     );
   }
   return settings;
+}
+
+/** True when some role may run on the local provider (its sequences then bound the `llm` worker). */
+export function usesLocalProvider(config: LlmConfig): boolean {
+  // With no shared provider, every role that names no remote model of its own runs locally.
+  const sharedProvider = namedProvider(config.shared);
+  if (sharedProvider === undefined || sharedProvider === 'local') return true;
+  return Object.values(config.roles).some((role) => role.provider === 'local');
 }

@@ -1,3 +1,5 @@
+import type { JsonSchema } from './json-schema';
+
 /** One chat message sent to a model. */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -11,6 +13,8 @@ export interface CompletionRequest {
   maxTokens: number;
   /** Ask the provider for a JSON object (where it supports that); validation happens anyway. */
   json?: boolean;
+  /** The answer's schema, for providers that can constrain decoding to it (local); validation happens anyway. */
+  schema?: JsonSchema;
 }
 
 export interface TokenUsage {
@@ -24,9 +28,10 @@ export interface Completion {
 }
 
 /**
- * One LLM API (OpenAI-compatible, Anthropic, ...). A provider makes exactly one HTTP call per
- * `complete` and never retries by itself: retries belong to Temporal's retry policy, so they
- * are visible in the Web UI. Errors are thrown as `LlmError` (see errors.ts) with a class.
+ * One LLM API (OpenAI-compatible, Anthropic, a local GGUF model). A provider makes exactly one
+ * HTTP call (or one local generation) per `complete` and never retries by itself: retries
+ * belong to Temporal's retry policy, so they are visible in the Web UI. Errors are thrown as
+ * `LlmError` (see errors.ts) with a class.
  */
 export interface LlmProvider {
   readonly name: string;

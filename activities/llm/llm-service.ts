@@ -6,6 +6,7 @@ import { createLlmCache, llmCacheKey } from './llm-cache';
 import { roleEnvVar, settingsForRole, type LlmConfig, type LlmSettings, type ProviderName } from './llm-config';
 import type { ChatMessage, Completion, LlmProvider, TokenUsage } from './llm-provider';
 import { providerForSettings } from './provider-for-settings';
+import type { LocalRuntimeOptions } from './local/local-llm-config';
 import { parseStructured } from './structured-output';
 
 export interface LlmCallRequest {
@@ -38,8 +39,8 @@ export interface LlmService {
 export interface LlmServiceOptions {
   config: LlmConfig;
   store: ArtifactStore;
-  /** Builds the client for a role's settings; tests may substitute one. */
-  providerFor?: (settings: LlmSettings) => LlmProvider;
+  /** Builds the client for a role's settings (local ones run with `config.local`); tests may substitute one. */
+  providerFor?: (settings: LlmSettings, local: LocalRuntimeOptions) => LlmProvider;
   /** Clock for latency; injectable for tests. */
   now?: () => number;
 }
@@ -65,7 +66,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
   function providerOf(settings: LlmSettings): LlmProvider {
     const id = JSON.stringify([settings.provider, settings.baseUrl, settings.apiKey, settings.timeoutMs]);
     let provider = providers.get(id);
-    if (!provider) providers.set(id, (provider = providerFor(settings)));
+    if (!provider) providers.set(id, (provider = providerFor(settings, config.local)));
     return provider;
   }
 
@@ -84,6 +85,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
         temperature: settings.temperature,
         maxTokens: settings.maxTokens,
         json: request.schema?.type === 'object',
+        schema: request.schema,
       });
       usage.promptTokens += completion.usage.promptTokens;
       usage.completionTokens += completion.usage.completionTokens;

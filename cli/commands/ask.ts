@@ -1,19 +1,14 @@
 import { parseArgs } from 'node:util';
-import { settingsForRole } from '../../activities/llm/llm-config';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
 import { ALL_TASK_QUEUES } from '../../core/task-queues';
-import { loadWorkerLlmConfig } from '../../workers/build-deps';
 import { runWorkers } from '../../workers/run-workers';
 import { DecodexClient } from '../client';
 import { formatResult } from '../print-result';
 import { SAMPLE_QUESTION, ensureSampleDatabase } from '../sample-database';
 import { ensureTemporal } from '../temporal/embedded-server';
 import { log, UsageError, type Command } from './command';
-
-/** Fails fast, before any server starts, when no model is configured. */
-function checkLlmConfigured(config: RuntimeConfig): void {
-  settingsForRole(loadWorkerLlmConfig(config, process.env), 'generator');
-}
+import { prepareLlm } from './prepare-llm';
 
 async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -24,9 +19,14 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
   const question = positionals.join(' ').trim();
   if (!values.db) throw new UsageError('ask needs --db <sqlite path | mysql://user:pass@host:port/db>');
   if (!question) throw new UsageError('ask needs a question, e.g. decodex ask --db shop.sqlite "How many customers are there?"');
-  checkLlmConfigured(config);
+  await prepareLlm(config, !values['no-worker'], log);
 
+  // The in-process worker's routine INFO lines would bury the answer; warnings still show.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
   const endpoint = await ensureTemporal(config, log);
+  if (endpoint.backgroundPid) {
+    log(`The Temporal dev server keeps running in the background (pid ${endpoint.backgroundPid}) so the Web UI link stays valid; stop it with \`npx decodex server --stop\`.`);
+  }
   const workers = values['no-worker'] ? null : await runWorkers(endpoint, config, ALL_TASK_QUEUES);
   const client = await DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix });
   try {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ALL_TASK_QUEUES, type TaskQueueName } from '../../core/task-queues';
 import { runWorkers } from '../../workers/run-workers';
 import { log, untilSignal, UsageError, type Command } from './command';
+import { prepareLlm } from './prepare-llm';
 
 export const workerCommand: Command = {
   name: 'worker',
@@ -12,6 +13,7 @@ export const workerCommand: Command = {
     for (const q of queues) {
       if (!ALL_TASK_QUEUES.includes(q)) throw new UsageError(`unknown queue "${q}" (one of ${ALL_TASK_QUEUES.join(', ')})`);
     }
+    if (queues.includes('llm')) await prepareLlm(config, true, log);
     const address = config.temporalAddress ?? `127.0.0.1:${config.embeddedPort}`;
     const running = await runWorkers({ address, namespace: config.namespace }, config, queues);
     log(`workers running on ${address} for queues: ${queues.join(', ')} (Ctrl-C to stop)`);

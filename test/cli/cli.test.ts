@@ -9,13 +9,29 @@ import { runCli } from '../support/run-cli';
 describe('the decodex command', () => {
   const home = () => mkdtempSync(path.join(os.tmpdir(), 'decodex-cli-'));
 
-  it('demo with no LLM configured stops at once and names what to set', async () => {
-    const run = await runCli(['demo'], { DECODEX_HOME: home() });
+  it('demo with a local model file that is not there stops at once and says how to get a model', async () => {
+    const run = await runCli(['demo'], { DECODEX_HOME: home(), DECODEX_LLM_LOCAL_MODEL: '/nowhere/model.gguf' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/DECODEX_LLM_BASE_URL/);
-    expect(run.stderr).toMatch(/DECODEX_LLM_MODEL/);
+    expect(run.stderr).toMatch(/the local model file \/nowhere\/model\.gguf does not exist/);
+    expect(run.stderr).toMatch(/npm run setup/);
+    expect(run.stderr).toMatch(/DECODEX_LLM_LOCAL_MODEL/);
+    expect(run.stderr).not.toMatch(/Temporal dev server/); // it failed before starting anything
     expect(run.ms).toBeLessThan(20_000);
   });
+
+  it('demo with no LLM configured answers with the local model through Temporal and prints SQL, rows and the UI link', async () => {
+    const run = await runCli(['demo'], {
+      DECODEX_HOME: home(),
+      TEMPORAL_ADDRESS: process.env.DECODEX_TEST_TEMPORAL_ADDRESS!,
+      DECODEX_QUEUE_PREFIX: `clilocal${process.pid}.`,
+    }, 240_000);
+    expect(run.stderr).toMatch(/llm: local model .*gemma-3-270m-q4_k_m\.gguf/);
+    // A 270M model's SQL may well fail on the database; then the error is the honest answer.
+    expect(run.stdout).toMatch(/outcome: (answered|execution_error)/);
+    expect(run.stdout).toMatch(/SQL:\n\s+SELECT/i);
+    expect(run.stdout).toMatch(/\(\d+ prompt \+ \d+ completion\)/);
+    expect(run.stdout).toMatch(/Web UI: http:\/\/localhost:8233\/namespaces\/default\/workflows\/answer-shop-/);
+  }, 300_000);
 
   it('ask without --db explains its usage', async () => {
     const run = await runCli(['ask', 'How many singers?'], { DECODEX_HOME: home() });

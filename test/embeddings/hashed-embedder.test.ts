@@ -65,13 +65,4 @@ describe('HashedEmbedder', () => {
     expect(new HashedEmbedder({ dimension: 64 }).embedOne('abc')).toHaveLength(64);
     expect(() => new HashedEmbedder({ dimension: 0 })).toThrow(RangeError);
   });
-
-  it('embeds tens of thousands of short values per second', () => {
-    const values = Array.from({ length: 20000 }, (_, i) => `Value ${i} of Column ${i % 97}`);
-    const started = performance.now();
-    for (const value of values) embedder.embedOne(value);
-    const perSecond = values.length / ((performance.now() - started) / 1000);
-    // Generous floor (the design target is 9,000 values/s including indexing) so slow CI passes.
-    expect(perSecond).toBeGreaterThan(20000);
-  });
 });

@@ -1,5 +1,6 @@
 import { LlmError } from '../../activities/llm/errors';
-import { loadLlmConfig, settingsForRole } from '../../activities/llm/llm-config';
+import { loadLlmConfig, settingsForRole, usesLocalProvider } from '../../activities/llm/llm-config';
+import { defaultLocalModel } from '../../activities/llm/local/local-llm-config';
 
 function configError(run: () => unknown): LlmError {
   try {
@@ -14,14 +15,53 @@ function configError(run: () => unknown): LlmError {
 }
 
 describe('loadLlmConfig / settingsForRole', () => {
-  it('names the env vars to set when nothing is configured', () => {
+  it('runs the local model when nothing is configured', () => {
     const config = loadLlmConfig({});
     expect(config.default).toBeNull();
-    const err = configError(() => settingsForRole(config, 'generator'));
-    expect(err.message).toBe(
-      'No LLM is configured. Set DECODEX_LLM_BASE_URL (an OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 for Ollama), ' +
-        'DECODEX_LLM_MODEL and DECODEX_LLM_API_KEY, or DECODEX_LLM_PROVIDER=anthropic with ANTHROPIC_API_KEY and DECODEX_LLM_MODEL',
-    );
+    expect(settingsForRole(config, 'generator')).toEqual({ provider: 'local', model: defaultLocalModel(), temperature: 0, maxTokens: 512, timeoutMs: 120000 });
+    expect(usesLocalProvider(config)).toBe(true);
+  });
+
+  it('keeps running locally when only sampling settings or a stray OPENAI_API_KEY are set', () => {
+    const config = loadLlmConfig({ DECODEX_LLM_MAX_TOKENS: '200', DECODEX_LLM_TEMPERATURE: '0.3', OPENAI_API_KEY: 'sk-left-over' });
+    expect(settingsForRole(config, 'generator')).toEqual({ provider: 'local', model: defaultLocalModel(), temperature: 0.3, maxTokens: 200, timeoutMs: 120000 });
+  });
+
+  it('reads the local model and runtime from DECODEX_LLM_LOCAL_*, which names no role', () => {
+    const config = loadLlmConfig({
+      DECODEX_LLM_PROVIDER: 'local',
+      DECODEX_LLM_LOCAL_MODEL: '/models/coder.gguf',
+      DECODEX_LLM_LOCAL_CONTEXT_SIZE: '2048',
+      DECODEX_LLM_LOCAL_THREADS: '3',
+      DECODEX_LLM_LOCAL_SEQUENCES: '4',
+    });
+    expect(config.roles).toEqual({});
+    expect(config.local).toEqual({ model: '/models/coder.gguf', contextSize: 2048, threads: 3, sequences: 4 });
+    expect(settingsForRole(config, 'judger')).toMatchObject({ provider: 'local', model: '/models/coder.gguf' });
+    // DECODEX_LLM_MODEL names the model of every role, local ones included.
+    expect(settingsForRole(loadLlmConfig({ DECODEX_LLM_PROVIDER: 'local', DECODEX_LLM_MODEL: 'hf:org/repo/x.gguf' }), 'judger').model).toBe('hf:org/repo/x.gguf');
+  });
+
+  it('lets one role run locally beside a remote default, without the remote endpoint, key or model', () => {
+    const config = loadLlmConfig({
+      DECODEX_LLM_BASE_URL: 'http://vllm:8000/v1',
+      DECODEX_LLM_API_KEY: 'k',
+      DECODEX_LLM_MODEL: 'big',
+      DECODEX_LLM_TEMPERATURE: '0.2',
+      DECODEX_LLM_JUDGER_PROVIDER: 'local',
+      DECODEX_LLM_LOCAL_MODEL: '/models/small.gguf',
+    });
+    expect(settingsForRole(config, 'judger')).toEqual({ provider: 'local', model: '/models/small.gguf', temperature: 0.2, maxTokens: 512, timeoutMs: 120000 });
+    expect(settingsForRole(config, 'generator')).toMatchObject({ provider: 'openai', model: 'big' });
+    expect(usesLocalProvider(config)).toBe(true);
+    expect(usesLocalProvider(loadLlmConfig({ DECODEX_LLM_BASE_URL: 'http://vllm:8000/v1', DECODEX_LLM_MODEL: 'big' }))).toBe(false);
+  });
+
+  it.each([
+    [{ DECODEX_LLM_LOCAL_CONTEXT_SIZE: 'big' }, 'DECODEX_LLM_LOCAL_CONTEXT_SIZE must be a positive integer, got "big"'],
+    [{ DECODEX_LLM_LOCAL_SEQUENCES: '0' }, 'DECODEX_LLM_LOCAL_SEQUENCES must be a positive integer, got "0"'],
+  ])('rejects invalid local runtime value %j', (env, message) => {
+    expect(configError(() => loadLlmConfig(env)).message).toBe(message);
   });
 
   it('builds the shared settings from env vars, with built-in defaults', () => {
@@ -87,8 +127,8 @@ describe('loadLlmConfig / settingsForRole', () => {
 
   it('lets a role be configured without shared settings', () => {
     const config = loadLlmConfig({ DECODEX_LLM_GENERATOR_MODEL: 'm', DECODEX_LLM_GENERATOR_BASE_URL: 'http://h/v1' });
-    expect(settingsForRole(config, 'generator')).toMatchObject({ model: 'm', baseUrl: 'http://h/v1' });
-    expect(configError(() => settingsForRole(config, 'judger')).message).toMatch(/^No LLM is configured/);
+    expect(settingsForRole(config, 'generator')).toMatchObject({ provider: 'openai', model: 'm', baseUrl: 'http://h/v1' });
+    expect(settingsForRole(config, 'judger')).toMatchObject({ provider: 'local', model: defaultLocalModel() });
   });
 
   it('names the missing model or key precisely', () => {
@@ -103,8 +143,8 @@ describe('loadLlmConfig / settingsForRole', () => {
   it.each([
     [{ DECODEX_LLM_TEMPERATURE: 'warm' }, 'DECODEX_LLM_TEMPERATURE must be a number from 0 to 2, got "warm"'],
     [{ DECODEX_LLM_TEMPERATURE: '3' }, 'DECODEX_LLM_TEMPERATURE must be a number from 0 to 2, got "3"'],
-    [{ DECODEX_LLM_PROVIDER: 'gemini' }, 'DECODEX_LLM_PROVIDER must be one of openai, anthropic, got "gemini"'],
-    [{ DECODEX_LLM_JUDGER_PROVIDER: 'azure' }, 'DECODEX_LLM_JUDGER_PROVIDER must be one of openai, anthropic, got "azure"'],
+    [{ DECODEX_LLM_PROVIDER: 'gemini' }, 'DECODEX_LLM_PROVIDER must be one of openai, anthropic, local, got "gemini"'],
+    [{ DECODEX_LLM_JUDGER_PROVIDER: 'azure' }, 'DECODEX_LLM_JUDGER_PROVIDER must be one of openai, anthropic, local, got "azure"'],
     [{ DECODEX_LLM_MAX_TOKENS: '1.5' }, 'DECODEX_LLM_MAX_TOKENS must be a positive integer, got "1.5"'],
     [{ DECODEX_LLM_TIMEOUT_MS: '-1' }, 'DECODEX_LLM_TIMEOUT_MS must be a positive integer, got "-1"'],
     [{ DECODEX_LLM_BASE_URL: 'localhost:11434' }, 'DECODEX_LLM_BASE_URL must be an http(s) URL such as http://localhost:11434/v1, got "localhost:11434"'],

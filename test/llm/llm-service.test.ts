@@ -182,7 +182,16 @@ describe('LLM service over the scripted LLM', () => {
   });
 
   it('reports a missing configuration as a config error', async () => {
-    const service = createLlmService({ config: loadLlmConfig({}), store });
-    await expect(service.call({ role: 'generator', messages: ask('x') })).rejects.toMatchObject({ kind: 'config', message: expect.stringMatching(/^No LLM is configured/) });
+    const service = createLlmService({ config: loadLlmConfig({ DECODEX_LLM_MODEL: 'gpt-4o' }), store });
+    await expect(service.call({ role: 'generator', messages: ask('x') })).rejects.toMatchObject({ kind: 'config', message: expect.stringMatching(/has no API key/) });
+  });
+
+  it('reports a missing local model file as a config error, before loading anything', async () => {
+    const service = createLlmService({ config: loadLlmConfig({ DECODEX_LLM_LOCAL_MODEL: '/nowhere/model.gguf' }), store });
+    await expect(service.call({ role: 'generator', messages: ask('x') })).rejects.toMatchObject({
+      kind: 'config',
+      retryable: false,
+      message: expect.stringMatching(/^the local model file \/nowhere\/model\.gguf does not exist.*npm run setup.*DECODEX_LLM_LOCAL_MODEL/),
+    });
   });
 });

@@ -1,0 +1,51 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { BenchmarkQuestion, EvaluatorName, LoadedDataset } from '../../../core/datasets/benchmark-question';
+import { databaseLabel } from '../../../core/database-label';
+
+/**
+ * A user's own question set, one JSON object per line:
+ *
+ *   {"question": "How many singers?", "sql": "SELECT count(*) FROM singer", "database": "dbs/concert.sqlite",
+ *    "evidence": "...", "difficulty": "simple", "id": "q1"}
+ *
+ * `question`, `sql` (the gold) and `database` (a SQLite path, relative to the JSONL file, or a
+ * mysql:// URL) are required. Blank lines are skipped; any other bad line stops the load with
+ * its line number.
+ */
+export function loadJsonlDataset(file: string, evaluator: EvaluatorName = 'bird'): LoadedDataset {
+  if (!existsSync(file)) throw new Error(`question file ${file} not found`);
+  const base = path.dirname(path.resolve(file));
+  const questions: BenchmarkQuestion[] = [];
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((line, lineIndex) => {
+      if (line.trim() === '') return;
+      const where = `${file}:${lineIndex + 1}`;
+      let item: Record<string, unknown>;
+      try {
+        item = JSON.parse(line);
+      } catch (err) {
+        throw new Error(`${where}: not JSON (${(err as Error).message})`);
+      }
+      for (const field of ['question', 'sql', 'database']) {
+        if (typeof item[field] !== 'string' || !(item[field] as string).trim()) throw new Error(`${where}: "${field}" must be a non-empty string`);
+      }
+      const spec = item.database as string;
+      const database = /^(mysql|mariadb):\/\//i.test(spec) ? spec : path.resolve(base, spec);
+      const index = questions.length;
+      questions.push({
+        index,
+        id: typeof item.id === 'string' || typeof item.id === 'number' ? String(item.id) : String(index),
+        question: item.question as string,
+        ...(typeof item.evidence === 'string' && item.evidence ? { evidence: item.evidence } : {}),
+        goldSql: item.sql as string,
+        dbId: typeof item.db_id === 'string' ? item.db_id : databaseLabel(database),
+        database,
+        evaluationDatabases: [],
+        ...(typeof item.difficulty === 'string' ? { difficulty: item.difficulty } : {}),
+      });
+    });
+  if (questions.length === 0) throw new Error(`${file} holds no questions`);
+  return { name: path.basename(file), evaluator, questions, schemas: {}, missingDatabases: [], notes: {} };
+}

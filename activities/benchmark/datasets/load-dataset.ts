@@ -1,0 +1,46 @@
+import path from 'node:path';
+import type { EvaluatorName, LoadedDataset } from '../../../core/datasets/benchmark-question';
+import { loadBird } from './bird-dataset';
+import { markMissingDatabases } from './dataset-files';
+import { loadJsonlDataset } from './jsonl-dataset';
+import { loadSpiderDev } from './spider-dataset';
+
+export const NAMED_DATASETS = ['spider-dev', 'bird-dev', 'bird-mini-dev'] as const;
+
+export interface DatasetRequest {
+  /** `spider-dev`, `bird-dev`, `bird-mini-dev`, or the path of a `.jsonl` question file. */
+  dataset: string;
+  /** Folder holding spider/ and bird/ (DECODEX_DATASETS). */
+  root: string;
+  /** Only the first `limit` questions. */
+  limit?: number;
+  /** Replaces the dataset's own evaluator (JSONL default: bird). */
+  evaluator?: EvaluatorName;
+  /** Databases from elsewhere, e.g. Spider's test-suite databases. */
+  databaseDir?: string;
+}
+
+/** Loads a dataset, keeps the first `limit` questions, and marks those whose database is missing. */
+export function loadDataset(request: DatasetRequest): LoadedDataset {
+  const loaded = loadAll(request);
+  const evaluator = request.evaluator ?? loaded.evaluator;
+  const questions = request.limit !== undefined ? loaded.questions.slice(0, request.limit) : loaded.questions;
+  const missingDatabases = markMissingDatabases(questions, loaded.name === 'spider-dev');
+  const used = new Set(questions.map((q) => q.dbId));
+  const schemas = Object.fromEntries(Object.entries(loaded.schemas).filter(([dbId]) => used.has(dbId)));
+  return { ...loaded, evaluator, questions, schemas, missingDatabases };
+}
+
+function loadAll(request: DatasetRequest): LoadedDataset {
+  const options = { databaseDir: request.databaseDir };
+  switch (request.dataset) {
+    case 'spider-dev':
+      return loadSpiderDev(request.root, options);
+    case 'bird-dev':
+    case 'bird-mini-dev':
+      return loadBird(request.root, request.dataset, options);
+    default:
+      if (request.dataset.endsWith('.jsonl')) return loadJsonlDataset(path.resolve(request.dataset), request.evaluator);
+      throw new Error(`unknown dataset "${request.dataset}": use ${NAMED_DATASETS.join(', ')} or a .jsonl file`);
+  }
+}

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import type { BenchmarkQuestion, LoadedDataset } from '../../../core/datasets/benchmark-question';
+import { parseTablesJson } from '../../../core/datasets/tables-json';
+import { spiderHardness, type SpiderSqlDict } from '../../../core/evaluation/spider-hardness';
+import { readGoldFile, readJsonFile } from './dataset-files';
+
+interface SpiderItem {
+  db_id: string;
+  question: string;
+  query: string;
+  sql: SpiderSqlDict;
+}
+
+/**
+ * Spider dev: questions from dev.json, gold SQL from dev_gold.sql (what the official evaluation
+ * reads; checked to line up with dev.json), hardness from each item's parsed SQL, schemas from
+ * tables.json. `databaseDir` may point at test-suite databases instead of spider/database.
+ */
+/** Missing databases are marked later, after --limit (see load-dataset.ts). */
+export function loadSpiderDev(root: string, options: { databaseDir?: string } = {}): LoadedDataset {
+  const dir = path.join(root, 'spider');
+  const items = readJsonFile<SpiderItem[]>(path.join(dir, 'dev.json'));
+  const gold = readGoldFile(path.join(dir, 'dev_gold.sql'));
+  if (gold.length !== items.length) throw new Error(`spider/dev_gold.sql has ${gold.length} queries for ${items.length} questions in dev.json`);
+  const databaseDir = options.databaseDir ?? path.join(dir, 'database');
+
+  const questions: BenchmarkQuestion[] = items.map((item, index) => {
+    if (gold[index].dbId !== item.db_id) throw new Error(`spider/dev_gold.sql line ${index + 1} is for ${gold[index].dbId}, dev.json says ${item.db_id}`);
+    return {
+      index,
+      id: String(index),
+      question: item.question,
+      goldSql: gold[index].sql,
+      dbId: item.db_id,
+      database: path.join(databaseDir, item.db_id, `${item.db_id}.sqlite`),
+      evaluationDatabases: [],
+      difficulty: spiderHardness(item.sql),
+    };
+  });
+  return {
+    name: 'spider-dev',
+    evaluator: 'spider',
+    questions,
+    schemas: parseTablesJson(readJsonFile(path.join(dir, 'tables.json'))),
+    missingDatabases: [],
+    notes: {},
+  };
+}

@@ -1,0 +1,63 @@
+import type { EvaluationSettings, PredictionForEvaluation } from '../../core/benchmark/benchmark-types';
+import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
+import { linkingScore, type LinkingScore } from '../../core/evaluation/schema-linking';
+import type { PairVerdict } from '../../core/evaluation/verdict';
+import { createSqlAnalyzer, type SqlAnalyzer } from '../../core/sql-analysis';
+import type { TargetDatabase } from '../database/target-database';
+import { evaluateBirdPair } from './evaluate-bird-pair';
+import { evaluateSpiderPair } from './evaluate-spider-pair';
+import { timePair } from './time-pair';
+
+export interface QuestionEvaluation extends PairVerdict {
+  upperBoundCorrect: boolean;
+  candidatesEvaluated: number;
+  timeRatio?: number;
+  linking?: LinkingScore | null;
+}
+
+export type OpenDatabase = (spec: string) => Promise<TargetDatabase>;
+
+/**
+ * Everything measured for one question: the EX verdict of the final SQL under the dataset's
+ * official rule, UB-EX over the run's candidates, the VES time ratio of a correct answer, and
+ * schema-linking recall when the run reported its focused schema.
+ */
+export async function evaluateAnswer(
+  question: BenchmarkQuestion,
+  prediction: PredictionForEvaluation,
+  settings: EvaluationSettings,
+  open: OpenDatabase,
+): Promise<QuestionEvaluation> {
+  if (question.notExecutable) return { verdict: 'not_executable', detail: question.notExecutable, upperBoundCorrect: false, candidatesEvaluated: 0 };
+  const databases = await Promise.all(question.evaluationDatabases.map(open));
+  const judge = (sql: string): Promise<PairVerdict> =>
+    settings.evaluator === 'spider'
+      ? evaluateSpiderPair(databases, sql, question.goldSql, { timeoutMs: settings.timeoutMs, keepDistinct: settings.keepDistinct })
+      : evaluateBirdPair(databases[0], sql, question.goldSql, settings.timeoutMs);
+
+  const final: PairVerdict = prediction.sql === null ? { verdict: 'no_prediction', detail: prediction.error ?? prediction.outcome } : await judge(prediction.sql);
+  const others = [...new Set(prediction.candidates ?? [])].filter((c) => c !== prediction.sql);
+  let upperBoundCorrect = final.verdict === 'correct';
+  for (const candidate of others) {
+    if (upperBoundCorrect) break;
+    upperBoundCorrect = (await judge(candidate)).verdict === 'correct';
+  }
+  const result: QuestionEvaluation = { ...final, upperBoundCorrect, candidatesEvaluated: others.length + (prediction.sql === null ? 0 : 1) };
+
+  if (settings.vesRepetitions > 0) {
+    result.timeRatio = final.verdict === 'correct' ? (await timePair(databases[0], prediction.sql!, question.goldSql, settings.vesRepetitions, settings.timeoutMs)).timeRatio : 0;
+  }
+  if (prediction.focusedSchema) result.linking = await goldLinking(question, databases[0], prediction.focusedSchema);
+  return result;
+}
+
+let analyzer: Promise<SqlAnalyzer> | null = null;
+
+/** Gold columns from the parsed gold SQL (the live schema decides unqualified names) vs. the focused schema. */
+async function goldLinking(question: BenchmarkQuestion, db: TargetDatabase, focused: NonNullable<PredictionForEvaluation['focusedSchema']>): Promise<LinkingScore | null> {
+  analyzer ??= createSqlAnalyzer();
+  const schema = await db.schema();
+  const hint = { tables: schema.tables.map((t) => ({ name: t.name, columns: t.columns.map((c) => c.name) })) };
+  const analysis = (await analyzer).analyze(question.goldSql, db.dialect, hint);
+  return analysis.ok ? linkingScore(analysis.columns, focused) : null;
+}

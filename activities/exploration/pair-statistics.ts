@@ -1,0 +1,103 @@
+import { describePath, type JoinStep } from '../../core/exploration/join-paths';
+import type { JoinStatistics, ValueOverlap } from '../../core/exploration/pair-types';
+import type { ColumnRef } from '../../core/preparation/column-ref';
+import type { SqlValue } from '../../core/sql-value';
+import { quoteIdentifier } from '../database/sql-identifiers';
+import type { TargetDatabase } from '../database/target-database';
+
+/**
+ * The deep-investigation measurements of DexterSQL §3.1.3 Step 3, as plain SQL on the target
+ * database (read-only `execute`, each query bounded by `timeoutMs`). Deterministic: the same
+ * data always gives the same numbers.
+ */
+export class PairStatistics {
+  constructor(
+    private readonly db: TargetDatabase,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /**
+   * Jaccard overlap of the distinct non-NULL value sets; with `lowerCase`, of the lower-cased
+   * sets (the case-insensitive version the paper asks for on text columns).
+   */
+  async overlap(a: ColumnRef, b: ColumnRef, lowerCase: boolean): Promise<ValueOverlap> {
+    const value = (alias: string, ref: ColumnRef) => (lowerCase ? `LOWER(${this.col(alias, ref.column)})` : this.col(alias, ref.column));
+    const from = (alias: string, ref: ColumnRef) => `${this.id(ref.table)} AS ${alias} WHERE ${this.col(alias, ref.column)} IS NOT NULL`;
+    const row = await this.one(
+      `SELECT (SELECT COUNT(DISTINCT ${value('a', a)}) FROM ${from('a', a)}), ` +
+        `(SELECT COUNT(DISTINCT ${value('b', b)}) FROM ${from('b', b)}), ` +
+        `(SELECT COUNT(DISTINCT ${value('a', a)}) FROM ${from('a', a)} AND ${value('a', a)} IN (SELECT ${value('b', b)} FROM ${from('b', b)}))`,
+    );
+    const [distinctA, distinctB, intersection] = row.map(count);
+    const union = distinctA + distinctB - intersection;
+    return { distinctA, distinctB, intersection, union, jaccard: ratio(intersection, union) ?? 0 };
+  }
+
+  /**
+   * Coverage, fan-out and agreement of `from` (in the path's first table, Ti) and `to` (in its
+   * last, Tj) over the join path, with the definitions of §3.1.3 (see JoinStatistics).
+   */
+  async join(path: JoinStep[], from: ColumnRef, to: ColumnRef, textual: boolean): Promise<JoinStatistics> {
+    const last = `t${path.length}`;
+    const joins = path
+      .map((step, k) => {
+        const on = step.leftColumns.map((c, i) => `${this.col(`t${k}`, c)} = ${this.col(`t${k + 1}`, step.rightColumns[i])}`).join(' AND ');
+        return `JOIN ${this.id(step.right)} AS t${k + 1} ON ${on}`;
+      })
+      .join(' ');
+    const joined = `${this.id(path[0].left)} AS t0 ${joins}`;
+    const keys = path[0].leftColumns.map((c) => this.col('t0', c)).join(', ');
+    const [a, b] = [this.col('t0', from.column), this.col(last, to.column)];
+    // One pass over the join for the row counts, and (with a one-column key, the common case)
+    // the distinct joined keys too: on many-to-many paths the join is the expensive part.
+    // COUNT(CASE ...) rather than SUM: an integer in both engines (MySQL's SUM is DECIMAL).
+    const singleKey = path[0].leftColumns.length === 1;
+    const parts = [
+      'COUNT(*)',
+      `COUNT(CASE WHEN ${a} = ${b} THEN 1 END)`,
+      textual ? `COUNT(CASE WHEN LOWER(${a}) = LOWER(${b}) THEN 1 END)` : '0',
+      singleKey ? `COUNT(DISTINCT ${keys})` : '0',
+    ];
+    const [joinedRows, agreeingRows, agreeingIgnoringCase, distinctJoinedKeys] = (await this.one(`SELECT ${parts.join(', ')} FROM ${joined}`)).map(count);
+    // Composite keys: SQLite's COUNT(DISTINCT ...) takes one argument, so count distinct tuples apart.
+    const keysJoined = singleKey
+      ? distinctJoinedKeys
+      : count((await this.one(`SELECT COUNT(*) FROM (SELECT DISTINCT ${keys} FROM ${joined}) AS joined_keys`))[0]);
+    const keysInTable = count((await this.one(`SELECT COUNT(*) FROM (SELECT DISTINCT ${keys} FROM ${this.id(path[0].left)} AS t0) AS table_keys`))[0]);
+    return {
+      from,
+      to,
+      path,
+      pathText: describePath(path),
+      keysInTable,
+      keysJoined,
+      joinedRows,
+      agreeingRows,
+      coverage: ratio(keysJoined, keysInTable),
+      fanout: ratio(joinedRows, keysJoined),
+      agreement: ratio(agreeingRows, joinedRows),
+      agreementCaseInsensitive: textual ? ratio(agreeingIgnoringCase, joinedRows) : null,
+    };
+  }
+
+  private async one(sql: string): Promise<SqlValue[]> {
+    return (await this.db.execute(sql, { timeoutMs: this.timeoutMs, maxRows: 1 })).rows[0];
+  }
+
+  private id(name: string): string {
+    return quoteIdentifier(name, this.db.dialect);
+  }
+
+  private col(alias: string, column: string): string {
+    return `${alias}.${this.id(column)}`;
+  }
+}
+
+function ratio(numerator: number, denominator: number): number | null {
+  return denominator === 0 ? null : Math.round((numerator / denominator) * 1e6) / 1e6;
+}
+
+function count(v: SqlValue): number {
+  if (typeof v !== 'number') throw new Error(`expected a count, got ${JSON.stringify(v)}`);
+  return v;
+}

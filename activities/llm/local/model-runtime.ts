@@ -1,0 +1,83 @@
+import path from 'node:path';
+import type { GbnfJsonSchema, LlamaContextSequence, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
+import { configError } from '../config-values';
+import { LlmError } from '../errors';
+import type { JsonSchema } from '../json-schema';
+import { grammarSchemaOf } from './json-schema-grammar';
+import type { LocalRuntimeOptions } from './local-llm-config';
+import { resolveLocalModelFile } from './model-file';
+import { getSharedLlama, loadNodeLlamaCpp, type NodeLlamaCpp } from './node-llama-cpp';
+import { createPool, type Pool } from './sequence-pool';
+
+/** A model loaded in this process, ready to serve up to `sequences` generations at once. */
+export interface LocalModel {
+  /** The GGUF file, and its name for messages. */
+  file: string;
+  name: string;
+  lib: NodeLlamaCpp;
+  model: LlamaModel;
+  sequences: Pool<LlamaContextSequence>;
+  /** The decoding grammar of a schema, built once per schema. */
+  grammarFor(schema: JsonSchema): Promise<LlamaGrammar>;
+}
+
+// Process-wide, so every provider object, role and activity shares one copy of each model's
+// weights; keyed by the runtime options too, since they shape the context.
+const loaded = new Map<string, Promise<LocalModel>>();
+
+async function load(reference: string, options: LocalRuntimeOptions): Promise<LocalModel> {
+  const file = await resolveLocalModelFile(reference);
+  const name = path.basename(file);
+  const [lib, llama] = await Promise.all([loadNodeLlamaCpp(), getSharedLlama()]).catch((err: unknown) => {
+    throw configError(`node-llama-cpp cannot start on this machine (${(err as Error).message}); use a remote provider (DECODEX_LLM_BASE_URL) instead`);
+  });
+  let model: LlamaModel;
+  try {
+    model = await llama.loadModel({ modelPath: file });
+  } catch (err) {
+    throw configError(`cannot load the local model ${file}: ${(err as Error).message}. Is it a GGUF file (DECODEX_LLM_LOCAL_MODEL)?`);
+  }
+  try {
+    const context = await model.createContext({ contextSize: options.contextSize, sequences: options.sequences, threads: options.threads });
+    const grammars = new Map<string, Promise<LlamaGrammar>>();
+    return {
+      file,
+      name,
+      lib,
+      model,
+      sequences: createPool(Array.from({ length: options.sequences }, () => context.getSequence())),
+      grammarFor(schema) {
+        const key = JSON.stringify(schema);
+        let grammar = grammars.get(key);
+        if (!grammar) grammars.set(key, (grammar = llama.createGrammarForJsonSchema<GbnfJsonSchema>(grammarSchemaOf(schema))));
+        return grammar;
+      },
+    };
+  } catch (err) {
+    await model.dispose();
+    if (err instanceof LlmError) throw err;
+    throw configError(
+      `cannot create a context of ${options.contextSize} tokens x ${options.sequences} sequences for ${name}: ${(err as Error).message}. ` +
+        'Lower DECODEX_LLM_LOCAL_CONTEXT_SIZE or DECODEX_LLM_LOCAL_SEQUENCES',
+    );
+  }
+}
+
+/** The loaded model for a reference, loading it on first use (concurrent first uses share one load). */
+export function loadLocalModel(reference: string, options: LocalRuntimeOptions): Promise<LocalModel> {
+  const key = JSON.stringify([reference, options.contextSize, options.threads, options.sequences]);
+  let model = loaded.get(key);
+  if (!model) {
+    loaded.set(key, (model = load(reference, options)));
+    // A failed load is forgotten, so the next call (a Temporal retry) tries again.
+    model.catch(() => loaded.delete(key));
+  }
+  return model;
+}
+
+/** Frees every loaded model (worker shutdown); the next call loads again. */
+export async function disposeLocalModels(): Promise<void> {
+  const models = [...loaded.values()];
+  loaded.clear();
+  for (const model of await Promise.allSettled(models)) if (model.status === 'fulfilled') await model.value.model.dispose();
+}

@@ -1,0 +1,79 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { SchemaInfo } from '../database/target-database';
+import { databaseLabel } from '../../core/database-label';
+import { preparedDatabaseId } from '../../core/preparation/database-id';
+import type { PreparationConfig } from '../../core/preparation/preparation-config';
+import type { DatabaseInspection, PreparedDatabaseManifest, TableOverview } from '../../core/preparation/preparation-types';
+import type { DatabaseDocumentation } from '../../core/profiling/documentation';
+import { databaseFingerprint } from './database-fingerprint';
+import { openDatabaseOrFail, type PreparationDeps } from './preparation-deps';
+import { ARTIFACT_KINDS, artifactKeys } from './preparation-artifacts';
+import { preparationVersions } from './preparation-versions';
+import { readDocumentation } from './read-documentation';
+
+export interface InspectDatabaseInput {
+  database: string;
+  documentation?: string;
+  config: PreparationConfig;
+  queryTimeoutMs: number;
+}
+
+/** The schema as read once per profile version: every later step reads this, not the database. */
+export interface StoredSchema {
+  schema: SchemaInfo;
+  documentation: DatabaseDocumentation | null;
+  tables: TableOverview[];
+}
+
+/**
+ * First step of `prepareDatabase`: who the database is (id, content fingerprint), which
+ * artifact versions the current data + configuration + code map to, and what of that is
+ * already stored — the whole preparation when nothing changed, or the tables already profiled
+ * when a run was interrupted.
+ */
+export async function inspectDatabase(deps: PreparationDeps, input: InspectDatabaseInput): Promise<DatabaseInspection> {
+  const db = await openDatabaseOrFail(deps.databases, input.database);
+  const schema = await db.schema();
+  const databaseId = preparedDatabaseId(input.database);
+  const fingerprint = await databaseFingerprint(db, input.database, schema, input.queryTimeoutMs);
+  const { documentation, source } = readDocumentationOrFail(input.documentation, input.database, db.dialect);
+  const versions = preparationVersions({ databaseId, fingerprint, documentation, config: input.config, embedder: deps.embedder.name });
+
+  const schemaKey = artifactKeys.schema(databaseId, versions);
+  let stored = await deps.store.get<StoredSchema>(ARTIFACT_KINDS.schema, schemaKey);
+  if (!stored) {
+    const tables: TableOverview[] = [];
+    for (const table of schema.tables) tables.push({ name: table.name, rowCount: await db.rowCount(table.name), columnCount: table.columns.length });
+    stored = { schema, documentation, tables };
+    await deps.store.put(ARTIFACT_KINDS.schema, schemaKey, stored);
+  }
+
+  const prefix = artifactKeys.tableProfilePrefix(databaseId, versions);
+  const profiledTables = (await deps.store.list(ARTIFACT_KINDS.tableProfile, prefix)).map((key) => key.slice(prefix.length));
+  const manifest = await deps.store.get<PreparedDatabaseManifest>(ARTIFACT_KINDS.manifest, databaseId);
+  const current = manifest && manifest.complete && sameVersions(manifest.versions, versions) ? manifest : null;
+  return {
+    databaseId,
+    label: databaseLabel(input.database),
+    dialect: db.dialect,
+    fingerprint,
+    versions,
+    tables: stored.tables,
+    profiledTables,
+    documentationSource: source,
+    current,
+  };
+}
+
+function sameVersions(a: DatabaseInspection['versions'], b: DatabaseInspection['versions']): boolean {
+  return a.profile === b.profile && a.index === b.index && a.exploration === b.exploration;
+}
+
+/** Broken documentation needs a person, not a retry. */
+function readDocumentationOrFail(...args: Parameters<typeof readDocumentation>): ReturnType<typeof readDocumentation> {
+  try {
+    return readDocumentation(...args);
+  } catch (err) {
+    throw ApplicationFailure.nonRetryable((err as Error).message, 'DocumentationUnreadable');
+  }
+}

@@ -1,0 +1,40 @@
+import { findCandidatePairs, type FindCandidatePairsInput } from '../exploration/find-candidate-pairs';
+import { measurePairStatistics, type MeasurePairStatisticsInput } from '../exploration/measure-pair-statistics';
+import { synthesizeNote, type SynthesizeNoteInput } from '../exploration/synthesize-note';
+import { triageAmbiguousPair, type ExplorationLlmDeps, type TriageAmbiguousPairInput } from '../exploration/triage-ambiguous-pair';
+import { buildProfileIndex, type BuildProfileIndexInput } from '../indexing/build-profile-index';
+import { buildValueIndex, type BuildValueIndexInput } from '../indexing/build-value-index';
+import { profileTable, type ProfileTableInput } from '../profiling/profile-table';
+import { keepAlive } from './activity-heartbeat';
+import { inspectDatabase, type InspectDatabaseInput } from './inspect-database';
+import type { PreparationDeps } from './preparation-deps';
+import { publishPreparation, type PublishPreparationInput } from './publish-preparation';
+
+/**
+ * The offline preparation's activities (DexterSQL Phase 1), registered on the `offline` queue.
+ * Each stage lives in the folder named after it (profiling/, indexing/, exploration/); this
+ * only binds them to their dependencies. Every offline activity keeps its heartbeat alive while
+ * it works (see keepAlive), so the workflow gives all of them one heartbeat timeout.
+ */
+export function createPreparationActivities(deps: PreparationDeps) {
+  return {
+    inspectDatabase: (input: InspectDatabaseInput) => keepAlive(() => inspectDatabase(deps, input)),
+    profileTable: (input: ProfileTableInput) => keepAlive(() => profileTable(deps, input)),
+    buildProfileIndex: (input: BuildProfileIndexInput) => keepAlive(() => buildProfileIndex(deps, input)),
+    buildValueIndex: (input: BuildValueIndexInput) => keepAlive(() => buildValueIndex(deps, input)),
+    findCandidatePairs: (input: FindCandidatePairsInput) => keepAlive(() => findCandidatePairs(deps, input)),
+    measurePairStatistics: (input: MeasurePairStatisticsInput) => keepAlive(() => measurePairStatistics(deps, input)),
+    publishPreparation: (input: PublishPreparationInput) => keepAlive(() => publishPreparation(deps, input)),
+  };
+}
+
+/** The exploration steps that ask a model, registered on the `llm` queue (bounded there). */
+export function createExplorationLlmActivities(deps: ExplorationLlmDeps) {
+  return {
+    triageAmbiguousPair: (input: TriageAmbiguousPairInput) => triageAmbiguousPair(deps, input),
+    synthesizeNote: (input: SynthesizeNoteInput) => synthesizeNote(deps, input),
+  };
+}
+
+export type PreparationActivities = ReturnType<typeof createPreparationActivities>;
+export type ExplorationLlmActivities = ReturnType<typeof createExplorationLlmActivities>;

@@ -1,0 +1,178 @@
+/**
+ * The offline preparation (DexterSQL §3.1.1–3.1.3) of every shipped Spider database, through
+ * the real `prepareDatabase` workflow on a real Temporal dev server, with in-process workers
+ * and the scripted LLM standing in for triage and notes (test/support/scripted-exploration-rules,
+ * served from a process of its own, as a model server would be).
+ *
+ *   npm run bench:prepare [-- --limit 20] [--parallel 8]
+ *
+ * Prints `name: value` lines:
+ * - prepare_seconds: wall time from the first start to the last result over all databases:
+ *   profiling + indexing + statistics, plus triage and notes answered by the scripted model in
+ *   about a millisecond each (no model time to speak of; phase times are printed apart);
+ * - rows_per_second: rows of all databases / prepare_seconds;
+ * - values_indexed: distinct text values embedded into the value indices;
+ * - values_per_second, peak_rss_mib: the value index alone, rebuilt for every database in a
+ *   fresh process with nothing else running (bench/value-index-alone.ts): reading values +
+ *   embedding + upserting, and that process's peak memory with its SQLite query processes;
+ * - peak_rss_prepare_mib: peak memory of the whole preparation run (workers, client, SQLite
+ *   query processes; not the Temporal server, printed apart).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
+import { DatabaseRegistry } from '../activities/database/database-registry';
+import { openTargetDatabase } from '../activities/database/open-database';
+import { HashedEmbedder } from '../activities/embeddings/hashed-embedder';
+import { loadLlmConfig } from '../activities/llm/llm-config';
+import { createLlmService } from '../activities/llm/llm-service';
+import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
+import { DecodexClient } from '../cli/client';
+import { findTemporalCli } from '../cli/temporal/find-temporal-cli';
+import { datasetsRoot } from '../core/datasets/datasets-root';
+import { mapWithConcurrency } from '../core/map-with-concurrency';
+import type { PrepareDatabaseResult } from '../core/preparation/preparation-types';
+import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
+import { ALL_TASK_QUEUES } from '../core/task-queues';
+import { createWorkers } from '../workers/create-workers';
+import { childPids, commandOf, cpuSeconds, peakRssKib, watchQueryProcesses } from './process-stats';
+import type { ValueIndexJob } from './value-index-alone';
+
+const PHASES = ['inspect', 'profile', 'index', 'candidates', 'triage', 'statistics', 'notes', 'publish'];
+
+function argument(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
+function spiderDatabases(limit: number): string[] {
+  const root = path.join(datasetsRoot(process.env), 'spider', 'database');
+  return (
+    readdirSync(root)
+      .sort()
+      .map((db) => path.join(root, db, `${db}.sqlite`))
+      // wta_1 ships without data (see the datasets' SOURCES.md); an empty file may stand in for it.
+      .filter((file) => existsSync(file) && statSync(file).size > 0)
+      .slice(0, limit)
+  );
+}
+
+function runTsx(script: string, args: string[], options: { stdio: 'inherit' | 'pipe' }): string {
+  return execFileSync(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, script), ...args], { stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }) ?? '';
+}
+
+/** The scripted model in a child process (see bench/scripted-llm-process.ts). */
+async function startScriptedLlmProcess(): Promise<{ baseUrl: string; process: ChildProcess }> {
+  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'scripted-llm-process.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  return { baseUrl: chunk.toString().trim(), process: child };
+}
+
+async function main(): Promise<void> {
+  const databases = spiderDatabases(argument('limit', Infinity));
+  const parallel = argument('parallel', 8);
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) }, searchAttributes: ALL_SEARCH_ATTRIBUTES, extraArgs: ['--log-level', 'error'] },
+  });
+  const llm = await startScriptedLlmProcess();
+  const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-prepare-'));
+  // Workflows are bundled beforehand in another process, as a production deployment does: a
+  // worker then starts in a fraction of a second and without webpack's memory.
+  const bundle = path.join(home, 'workflows.js');
+  runTsx('../scripts/bundle-workflows.ts', [bundle], { stdio: 'inherit' });
+  const artifactsFile = path.join(home, 'artifacts.sqlite');
+  const store = openSqliteArtifactStore(artifactsFile);
+  const vectors = new EmbeddedVectorStore(path.join(home, 'vectors'));
+  const registry = new DatabaseRegistry((spec) => openTargetDatabase(spec));
+  const llmService = createLlmService({ config: loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'bench' }), store });
+  const connection = await NativeConnection.connect({ address: env.address });
+  const queuePrefix = 'bench.';
+  const workers = await createWorkers({
+    connection,
+    namespace: 'default',
+    queues: ALL_TASK_QUEUES,
+    queuePrefix,
+    deps: { databases: registry, llm: llmService, artifacts: store, embedder: new HashedEmbedder(), vectors },
+    workflowBundle: { codePath: bundle },
+  });
+  const running = workers.map((w) => w.run());
+  const client = await DecodexClient.connect({ address: env.address, queuePrefix });
+  const temporalPids = childPids(process.pid).filter((pid) => commandOf(pid).includes('temporal'));
+  const watch = watchQueryProcesses();
+  const results: { database: string; result: PrepareDatabaseResult }[] = [];
+  const failures: string[] = [];
+  try {
+    const cpuBefore = process.cpuUsage();
+    const serverCpuBefore = temporalPids.reduce((n, pid) => n + cpuSeconds(pid), 0);
+    const started = performance.now();
+    await mapWithConcurrency(databases, parallel, async (database) => {
+      try {
+        results.push({ database, result: (await client.prepare({ database })).result });
+      } catch (err) {
+        failures.push(`${path.basename(database)}: ${(err as Error).message}`);
+      }
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const prepareKib = process.resourceUsage().maxRSS + watch.peakKib();
+    const sum = (f: (r: PrepareDatabaseResult) => number) => results.reduce((n, r) => n + f(r.result), 0);
+    const rows = sum((r) => r.manifest.counts.rows);
+
+    // The value index alone, in a fresh process over the profiles just stored.
+    const jobs: ValueIndexJob[] = results.map(({ database, result }) => ({ database, databaseId: result.databaseId, versions: result.manifest.versions }));
+    const jobsFile = path.join(home, 'value-index-jobs.json');
+    writeFileSync(jobsFile, JSON.stringify(jobs));
+    const alone = Object.fromEntries(
+      runTsx('value-index-alone.ts', [artifactsFile, jobsFile], { stdio: 'pipe' })
+        .trim()
+        .split('\n')
+        .map((line) => line.split(': ') as [string, string]),
+    );
+
+    for (const f of failures) console.error(`failed: ${f}`);
+    console.log(`databases: ${results.length}`);
+    console.log(`failed_databases: ${failures.length}`);
+    console.log(`tables: ${sum((r) => r.manifest.counts.tables)}`);
+    console.log(`columns: ${sum((r) => r.manifest.counts.columns)}`);
+    console.log(`rows: ${rows}`);
+    console.log(`prepare_seconds: ${seconds.toFixed(1)}`);
+    console.log(`rows_per_second: ${Math.round(rows / seconds)}`);
+    console.log(`values_indexed: ${sum((r) => r.manifest.counts.valuesIndexed)}`);
+    console.log(`values_per_second: ${alone.values_per_second}`);
+    console.log(`peak_rss_mib: ${alone.peak_rss_mib}`);
+    console.log(`peak_rss_prepare_mib: ${Math.round(prepareKib / 1024)}`);
+    console.log(`candidate_pairs: ${sum((r) => r.manifest.counts.candidatePairs)}`);
+    console.log(`confirmed_pairs: ${sum((r) => r.manifest.counts.confirmedPairs)}`);
+    console.log(`notes: ${sum((r) => r.manifest.counts.notes)}`);
+    console.log(`llm_calls: ${sum((r) => r.usage.llmCalls)}`);
+    for (const step of PHASES) {
+      console.log(`phase_${step}_seconds_summed: ${(sum((r) => r.steps.filter((s) => s.step === step).reduce((n, s) => n + s.elapsedMs, 0)) / 1000).toFixed(1)}`);
+    }
+    console.log(`cpu_seconds_decodex: ${((cpu.user + cpu.system) / 1e6).toFixed(1)}`);
+    console.log(`cpu_seconds_temporal_server: ${(temporalPids.reduce((n, pid) => n + cpuSeconds(pid), 0) - serverCpuBefore).toFixed(1)}`);
+    console.log(`temporal_server_rss_mib: ${Math.round(temporalPids.reduce((n, pid) => n + peakRssKib(pid), 0) / 1024)}`);
+  } finally {
+    watch.stop();
+    await client.close();
+    for (const w of workers) w.shutdown();
+    await Promise.all(running);
+    await registry.closeAll();
+    await vectors.close();
+    await store.close();
+    await connection.close();
+    llm.process.stdin?.end();
+    await env.teardown();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+import { readFileSync, readdirSync } from 'node:fs';
+
+/**
+ * Memory and CPU of processes, read from /proc (Linux), for the benchmarks' `peak_rss_mib`
+ * and CPU lines.
+ */
+
+/** Peak resident memory (VmHWM) of a process, in KiB; 0 when it is gone. */
+export function peakRssKib(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Children of every thread of `pid` (the Temporal core starts the dev server from its own thread). */
+export function childPids(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+export function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** CPU seconds (user + system) a process used so far. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Follows the peak memory of this process's SQLite query processes (decodex runs every SQLite
+ * statement in one; they are replaced after a timeout, so each one's peak is kept).
+ */
+export function watchQueryProcesses(intervalMs = 200): { peakKib(): number; stop(): void } {
+  const peaks = new Map<number, number>();
+  const sample = () => {
+    for (const pid of childPids(process.pid)) {
+      if (commandOf(pid).includes('sqlite-query-process')) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, peakRssKib(pid)));
+    }
+  };
+  const timer = setInterval(sample, intervalMs);
+  return {
+    peakKib: () => {
+      sample();
+      return [...peaks.values()].reduce((n, k) => n + k, 0);
+    },
+    stop: () => clearInterval(timer),
+  };
+}

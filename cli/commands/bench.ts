@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { settingsForRole } from '../../activities/llm/llm-config';
+import type { RunBenchmarkInput } from '../../core/benchmark/benchmark-types';
+import { validatePriceTable, type PriceTable } from '../../core/benchmark/cost';
+import { summaryLines } from '../../core/benchmark/summary-lines';
+import { datasetsRoot } from '../../core/datasets/datasets-root';
+import type { EvaluatorName } from '../../core/datasets/benchmark-question';
+import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
+import { ALL_TASK_QUEUES } from '../../core/task-queues';
+import { loadWorkerLlmConfig, readConfigFile } from '../../workers/build-deps';
+import { runWorkers } from '../../workers/run-workers';
+import { startBenchmark, waitForBenchmark } from '../benchmark-client';
+import { defaultBenchmarkId } from '../benchmark-id';
+import { modelsByRole } from '../benchmark-models';
+import { DecodexClient } from '../client';
+import { ensureTemporal } from '../temporal/embedded-server';
+import { log, UsageError, type Command } from './command';
+
+const OFFICIAL_TIMEOUT_MS = 30_000;
+const OFFICIAL_VES_REPETITIONS = 100;
+
+function nonNegativeInt(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+/** --prices file, else the `prices` section of DECODEX_CONFIG, else none (cost n/a). */
+function loadPrices(config: RuntimeConfig, file: string | undefined): PriceTable | undefined {
+  if (file) return validatePriceTable(JSON.parse(readFileSync(path.resolve(file), 'utf8')), file);
+  const fromConfig = (readConfigFile(config) as { prices?: unknown } | undefined)?.prices;
+  return fromConfig === undefined ? undefined : validatePriceTable(fromConfig, 'DECODEX_CONFIG prices');
+}
+
+async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      dataset: { type: 'string' },
+      preset: { type: 'string' },
+      ablation: { type: 'string', multiple: true },
+      limit: { type: 'string' },
+      'gold-as-prediction': { type: 'boolean' },
+      evaluator: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      ves: { type: 'string' },
+      'keep-distinct': { type: 'boolean' },
+      concurrency: { type: 'string' },
+      'questions-per-run': { type: 'string' },
+      databases: { type: 'string' },
+      out: { type: 'string' },
+      id: { type: 'string' },
+      fresh: { type: 'boolean' },
+      label: { type: 'string' },
+      prices: { type: 'string' },
+      json: { type: 'boolean' },
+      'no-worker': { type: 'boolean' },
+    },
+  });
+  if (!values.dataset) throw new UsageError('bench needs --dataset spider-dev | bird-dev | bird-mini-dev | <file.jsonl>');
+  if (values.evaluator !== undefined && values.evaluator !== 'bird' && values.evaluator !== 'spider') throw new UsageError('--evaluator is bird or spider');
+  const gold = values['gold-as-prediction'] ?? false;
+  const llmConfig = loadWorkerLlmConfig(config, process.env);
+  // Without a model nothing can be asked: say so now (the error names what to set), not after the server started.
+  if (!gold) settingsForRole(llmConfig, 'generator');
+  const prices = loadPrices(config, values.prices);
+
+  const dataset = values.dataset.endsWith('.jsonl') ? path.resolve(values.dataset) : values.dataset;
+  // Each named dataset's official rules; a JSONL file is scored by BIRD's unless --evaluator says otherwise.
+  const evaluator = (values.evaluator as EvaluatorName | undefined) ?? (dataset === 'spider-dev' ? 'spider' : 'bird');
+  const base: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'> = {
+    dataset,
+    datasetsRoot: datasetsRoot(process.env),
+    ...(values.databases ? { databaseDir: path.resolve(values.databases) } : {}),
+    ...(values.limit !== undefined ? { limit: nonNegativeInt(values.limit, '--limit') } : {}),
+    evaluation: {
+      evaluator,
+      timeoutMs: nonNegativeInt(values['timeout-ms'], '--timeout-ms') ?? OFFICIAL_TIMEOUT_MS,
+      // VES is BIRD's metric: measured by default there, on request elsewhere.
+      vesRepetitions: nonNegativeInt(values.ves, '--ves') ?? (evaluator === 'bird' ? OFFICIAL_VES_REPETITIONS : 0),
+      ...(values['keep-distinct'] ? { keepDistinct: true } : {}),
+    },
+    goldAsPrediction: gold,
+    ...(values.preset ? { preset: values.preset } : {}),
+    ...(values.ablation?.length ? { ablations: values.ablation } : {}),
+    concurrency: nonNegativeInt(values.concurrency, '--concurrency') || (gold ? 8 : 4),
+    ...(values['questions-per-run'] ? { questionsPerRun: nonNegativeInt(values['questions-per-run'], '--questions-per-run') } : {}),
+    ...(values.label ? { label: values.label } : {}),
+    ...(gold ? {} : { roleModels: modelsByRole(llmConfig) }),
+    ...(prices ? { prices } : {}),
+  };
+  // A gold self-check is cheap and should reflect the evaluator as it is now: fresh by default.
+  const freshSuffix = values.fresh || gold ? `-${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}` : '';
+  const benchmarkId = values.id ?? defaultBenchmarkId(base) + freshSuffix;
+  const input: RunBenchmarkInput = { ...base, benchmarkId, reportDir: path.resolve(values.out ?? path.join(config.home, 'benchmarks', benchmarkId)) };
+
+  const endpoint = await ensureTemporal(config, log);
+  // Gold as prediction asks no model: the offline queue (benchmark workflow, evaluation) is all it needs.
+  const workers = values['no-worker'] ? null : await runWorkers(endpoint, config, gold ? ['offline'] : ALL_TASK_QUEUES);
+  const decodex = await DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix });
+  try {
+    const handle = await startBenchmark(decodex.client, input, config.queuePrefix);
+    log(`benchmark ${benchmarkId}\n  ${workflowUiLink(config, handle.workflowId)}`);
+    const { summary, files } = await waitForBenchmark(decodex.client, handle.workflowId, (p) => log(`  ${p.done}/${p.total} evaluated, ${p.correct} correct`));
+    console.log(values.json ? JSON.stringify({ summary, files }, null, 2) : summaryLines(summary, { ...files }).join('\n'));
+    if (gold && summary.executableQuestions === 0) log('gold self-check: no executable question (every database file is missing)');
+    return gold && (summary.executableQuestions === 0 || summary.exExecutable < 1) ? 1 : 0;
+  } finally {
+    await decodex.close();
+    await workers?.stop();
+    await endpoint.stop?.();
+  }
+}
+
+export const benchCommand: Command = {
+  name: 'bench',
+  usage:
+    'bench --dataset spider-dev|bird-dev|bird-mini-dev|<file.jsonl> [--preset P] [--ablation A]... [--limit N] [--gold-as-prediction]\n' +
+    '        [--evaluator bird|spider] [--ves N] [--timeout-ms MS] [--concurrency N] [--out DIR] [--id ID | --fresh] [--prices FILE] [--json]',
+  run: bench,
+};

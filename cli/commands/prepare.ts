@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { settingsForRole } from '../../activities/llm/llm-config';
+import { isMysqlUrl } from '../../activities/database/mysql-connection-url';
+import type { PrepareDatabaseResult } from '../../core/preparation/preparation-types';
+import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
+import { ALL_TASK_QUEUES } from '../../core/task-queues';
+import { loadWorkerLlmConfig } from '../../workers/build-deps';
+import { runWorkers } from '../../workers/run-workers';
+import { DecodexClient } from '../client';
+import { ProgressBar } from '../progress-bar';
+import { ensureTemporal } from '../temporal/embedded-server';
+import { log, UsageError, type Command } from './command';
+
+/** The models exploration asks (triage, notes): checked before any server starts. */
+const EXPLORATION_ROLES = ['triager', 'note_writer'];
+
+async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { db: { type: 'string' }, docs: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' }, 'no-worker': { type: 'boolean' } },
+  });
+  if (!values.db) throw new UsageError('prepare needs --db <sqlite path | mysql://user:pass@host:port/db>');
+  // A relative path means the same file to every worker only once it is absolute.
+  const database = isMysqlUrl(values.db) ? values.db : path.resolve(values.db);
+  const documentation = values.docs ? path.resolve(values.docs) : undefined;
+  const llmConfig = loadWorkerLlmConfig(config, process.env);
+  for (const role of EXPLORATION_ROLES) settingsForRole(llmConfig, role);
+
+  const endpoint = await ensureTemporal(config, log);
+  const workers = values['no-worker'] ? null : await runWorkers(endpoint, config, ALL_TASK_QUEUES);
+  const client = await DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix });
+  try {
+    const started = await client.startPreparation({ database, documentation, force: values.force });
+    const link = workflowUiLink(config, started.workflowId, started.runId);
+    log(`preparing ${database}\n  ${link}`);
+    const bar = new ProgressBar();
+    let finished = false;
+    const outcome = started.handle.result().finally(() => (finished = true));
+    while (!finished) {
+      await Promise.race([outcome.catch(() => undefined), sleep(500)]);
+      if (!finished) bar.update(await client.progress(started.workflowId).catch(() => ({ step: 'starting', done: 0, total: 1 })));
+    }
+    bar.finish();
+    const result = await outcome;
+    console.log(values.json ? JSON.stringify({ workflowId: started.workflowId, uiLink: link, ...result }, null, 2) : formatPreparation(result, link));
+    return result.status === 'budget_exhausted' ? 1 : 0;
+  } finally {
+    await client.close();
+    await workers?.stop();
+    await endpoint.stop?.();
+  }
+}
+
+export function formatPreparation(r: PrepareDatabaseResult, link: string): string {
+  const c = r.manifest.counts;
+  return [
+    `status: ${r.status}${r.budgetMessage ? ` (${r.budgetMessage})` : ''}`,
+    `database: ${r.manifest.database} (id ${r.databaseId})`,
+    `tables: ${c.tables} (${r.profiledTables} profiled now, ${r.reusedTables} reused), columns: ${c.columns}, rows: ${c.rows}`,
+    `values indexed: ${c.valuesIndexed}`,
+    `ambiguous pairs: ${c.confirmedPairs} confirmed of ${c.candidatePairs} candidates, notes: ${c.notes}`,
+    `llm: ${r.usage.llmCalls} calls, ${r.usage.promptTokens + r.usage.completionTokens} tokens (${r.usage.cacheHits} cached)`,
+    ...r.steps.map((s) => `  ${s.step.padEnd(10)} ${(s.elapsedMs / 1000).toFixed(1).padStart(6)} s  ${s.summary}`),
+    `Web UI: ${link}`,
+  ].join('\n');
+}
+
+export const prepareCommand: Command = {
+  name: 'prepare',
+  usage: 'prepare --db <sqlite path | mysql://url> [--docs <folder|file>] [--force] [--json] [--no-worker]',
+  run: prepare,
+};

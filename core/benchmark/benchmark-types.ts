@@ -1,0 +1,129 @@
+import type { AnswerQuestionInput } from '../answer-question-types';
+import type { BenchmarkQuestion, EvaluatorName } from '../datasets/benchmark-question';
+import type { FocusedTable, LinkingScore } from '../evaluation/schema-linking';
+import type { Verdict } from '../evaluation/verdict';
+import type { RunUsage } from '../usage';
+import type { PriceTable } from './cost';
+
+/** How each question is evaluated; the same settings for every question of a run. */
+export interface EvaluationSettings {
+  evaluator: EvaluatorName;
+  /** Per query (Spider) or per pair (BIRD: both queries share it). Official: 30 s. */
+  timeoutMs: number;
+  /** VES timing repetitions of each correct pair (official 100); 0 skips VES and R-VES. */
+  vesRepetitions: number;
+  /** Spider only: keep DISTINCT (exec_eval.py --keep_distinct). */
+  keepDistinct?: boolean;
+}
+
+export interface RunBenchmarkInput {
+  /** Names the run everywhere: workflow id, child ids, stored records. Same id = resume. */
+  benchmarkId: string;
+  dataset: string;
+  /** Folder with spider/ and bird/ as the worker sees it. */
+  datasetsRoot: string;
+  databaseDir?: string;
+  limit?: number;
+  evaluation: EvaluationSettings;
+  /** Score each dataset's gold SQL as the prediction (no LLM), through the same evaluation. */
+  goldAsPrediction?: boolean;
+  /** Passed through to answerQuestion, never interpreted here. */
+  preset?: string;
+  ablations?: string[];
+  questionLimits?: AnswerQuestionInput['limits'];
+  /** Questions (child workflows or evaluations) in flight at once. */
+  concurrency: number;
+  /** Questions per workflow run before continue-as-new (keeps histories small). */
+  questionsPerRun?: number;
+  /** Where the worker writes report.json, summary.md and chart.svg. */
+  reportDir: string;
+  /** The line's name in charts and comparisons (default: preset + ablations). */
+  label?: string;
+  /** For the cost estimate: model of each role, and prices by model. */
+  roleModels?: Record<string, string>;
+  prices?: PriceTable;
+}
+
+/** What the workflow carries across continue-as-new. */
+export interface RunBenchmarkState {
+  prepared: PreparedBenchmark;
+  /** The first question index not yet handed out. */
+  nextIndex: number;
+  done: number;
+  correct: number;
+  runs: number;
+}
+
+export interface PreparedBenchmark {
+  total: number;
+  executable: number;
+  dataset: string;
+  evaluator: EvaluatorName;
+  missingDatabases: { dbId: string; path: string; questions: number }[];
+  notes: Record<string, string | number>;
+}
+
+/** What the pipeline produced for one question, as the evaluator needs it. */
+export interface PredictionForEvaluation {
+  sql: string | null;
+  /** answerQuestion's outcome, or `gold` in gold-as-prediction mode, or `workflow_failed`. */
+  outcome: string;
+  route: string;
+  error?: string;
+  usage: RunUsage;
+  latencyMs: number | null;
+  workflowId?: string;
+  /** Every SQL candidate the run considered (for UB-EX); the final SQL alone when absent. */
+  candidates?: string[];
+  /** The schema the run finally focused on (for linking recall); absent: not measured. */
+  focusedSchema?: FocusedTable[];
+}
+
+/** One evaluated question: what the report's JSON lists, one per question. */
+export interface BenchmarkRecord {
+  index: number;
+  id: string;
+  dbId: string;
+  difficulty?: string;
+  question: string;
+  evidence?: string;
+  goldSql: string;
+  predictedSql: string | null;
+  outcome: string;
+  route: string;
+  verdict: Verdict;
+  detail?: string;
+  usage: RunUsage;
+  latencyMs: number | null;
+  workflowId?: string;
+  /** UB-EX: whether any candidate was correct, and how many candidates were evaluated. */
+  upperBoundCorrect: boolean;
+  candidatesEvaluated: number;
+  /** VES time ratio (0 unless correct); absent when VES was not measured. */
+  timeRatio?: number;
+  linking?: LinkingScore | null;
+  predictedMs?: number;
+  goldMs?: number;
+}
+
+export interface EvaluateAnswerInput {
+  benchmarkId: string;
+  question: BenchmarkQuestion;
+  prediction: PredictionForEvaluation;
+  settings: EvaluationSettings;
+}
+
+/** What the workflow keeps of an evaluation: enough for progress, nothing bulky. */
+export interface EvaluatedBrief {
+  index: number;
+  verdict: Verdict;
+  tokens: number;
+}
+
+export interface BenchmarkProgress {
+  total: number;
+  done: number;
+  correct: number;
+  inFlight: number;
+  runs: number;
+}

@@ -1,0 +1,87 @@
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadBirdDescriptions } from '../../activities/benchmark/datasets/bird-descriptions';
+import { loadDataset } from '../../activities/benchmark/datasets/load-dataset';
+import { parseCsv } from '../../core/datasets/csv';
+import { DATASETS, spiderDatabasePath, spiderDev } from '../support/datasets';
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'decodex-datasets-'));
+
+describe('benchmark dataset loaders', () => {
+  it('Spider dev: 1034 questions, gold from dev_gold.sql, hardness, wta_1 reported missing', () => {
+    const spider = loadDataset({ dataset: 'spider-dev', root: DATASETS });
+    expect(spider.evaluator).toBe('spider');
+    expect(spider.questions).toHaveLength(1034);
+    expect(spider.questions.map((q) => q.goldSql)).toEqual(spiderDev().map((q) => q.query.trim()));
+    expect(spider.missingDatabases).toEqual([{ dbId: 'wta_1', path: spiderDatabasePath('wta_1'), questions: 62 }]);
+    const notExecutable = spider.questions.filter((q) => q.notExecutable);
+    expect(notExecutable).toHaveLength(62);
+    expect(notExecutable[0].notExecutable).toMatch(/wta_1\.sqlite is missing/);
+    const first = spider.questions[0];
+    expect(first).toMatchObject({ index: 0, dbId: 'concert_singer', difficulty: 'easy', evaluationDatabases: [spiderDatabasePath('concert_singer')] });
+    expect(Object.keys(spider.schemas)).toHaveLength(20);
+    expect(spider.schemas.concert_singer.tables.map((t) => t.name)).toEqual(['stadium', 'singer', 'concert', 'singer_in_concert']);
+  });
+
+  it('keeps the first --limit questions and reports only their missing databases', () => {
+    const five = loadDataset({ dataset: 'spider-dev', root: DATASETS, limit: 5 });
+    expect(five.questions.map((q) => q.index)).toEqual([0, 1, 2, 3, 4]);
+    expect(five.missingDatabases).toEqual([]);
+    expect(Object.keys(five.schemas)).toEqual(['concert_singer']);
+  });
+
+  it('evaluates Spider on every .sqlite variant in the database folder (test-suite layout)', () => {
+    const dir = tmp();
+    mkdirSync(path.join(dir, 'concert_singer'));
+    copyFileSync(spiderDatabasePath('concert_singer'), path.join(dir, 'concert_singer', 'concert_singer.sqlite'));
+    copyFileSync(spiderDatabasePath('concert_singer'), path.join(dir, 'concert_singer', 'concert_singer_1.sqlite'));
+    const spider = loadDataset({ dataset: 'spider-dev', root: DATASETS, limit: 1, databaseDir: dir });
+    expect(spider.questions[0].evaluationDatabases.map((f) => path.basename(f))).toEqual(['concert_singer.sqlite', 'concert_singer_1.sqlite']);
+  });
+
+  it('BIRD dev: 1534 questions with evidence and difficulty; no database present, all reported', () => {
+    const bird = loadDataset({ dataset: 'bird-dev', root: DATASETS });
+    expect(bird.evaluator).toBe('bird');
+    expect(bird.questions).toHaveLength(1534);
+    expect(bird.questions[0]).toMatchObject({ id: '0', dbId: 'california_schools', difficulty: 'simple' });
+    expect(bird.questions[0].evidence).toMatch(/Eligible free rate/);
+    expect(bird.missingDatabases).toHaveLength(11);
+    expect(bird.missingDatabases.reduce((n, m) => n + m.questions, 0)).toBe(1534);
+    expect(bird.notes.description_tables).toBe(75);
+    expect(Number(bird.notes.described_columns)).toBeGreaterThan(500);
+    expect(loadDataset({ dataset: 'bird-mini-dev', root: DATASETS }).questions).toHaveLength(500);
+  });
+
+  it('reads BIRD column descriptions, quoted multi-line fields included', () => {
+    const descriptions = loadBirdDescriptions(path.join(DATASETS, 'bird', 'dev_databases', 'california_schools'));
+    expect(Object.keys(descriptions).sort()).toEqual(['frpm', 'satscores', 'schools']);
+    expect(descriptions.frpm[0]).toMatchObject({ column: 'CDSCode', description: 'CDSCode', dataFormat: 'integer' });
+    expect(parseCsv('a,b\n"x, ""y""\nz",2\r\n\n')).toEqual([['a', 'b'], ['x, "y"\nz', '2']]);
+  });
+
+  it('JSONL: paths relative to the file, missing databases marked, bad lines named', () => {
+    const dir = tmp();
+    copyFileSync(spiderDatabasePath('pets_1'), path.join(dir, 'pets.sqlite'));
+    const file = path.join(dir, 'questions.jsonl');
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ id: 'a', question: 'How many pets?', sql: 'SELECT count(*) FROM pets', database: 'pets.sqlite', difficulty: 'simple' }),
+        '',
+        JSON.stringify({ question: 'Gone?', sql: 'SELECT 1', database: 'gone.sqlite', evidence: 'none' }),
+      ].join('\n'),
+    );
+    const set = loadDataset({ dataset: file, root: DATASETS });
+    expect(set.evaluator).toBe('bird');
+    expect(set.questions.map((q) => [q.id, q.dbId, q.database, q.notExecutable ?? null])).toEqual([
+      ['a', 'pets', path.join(dir, 'pets.sqlite'), null],
+      ['1', 'gone', path.join(dir, 'gone.sqlite'), `database file ${path.join(dir, 'gone.sqlite')} is missing`],
+    ]);
+    expect(loadDataset({ dataset: file, root: DATASETS, evaluator: 'spider' }).evaluator).toBe('spider');
+
+    writeFileSync(file, `${JSON.stringify({ question: 'q', database: 'pets.sqlite' })}\n`);
+    expect(() => loadDataset({ dataset: file, root: DATASETS })).toThrow(/questions\.jsonl:1: "sql" must be a non-empty string/);
+    expect(() => loadDataset({ dataset: 'spider-test', root: DATASETS })).toThrow(/unknown dataset/);
+  });
+});

@@ -1,0 +1,33 @@
+import type { JsonSchema } from '../../activities/llm/json-schema';
+import { grammarSchemaOf } from '../../activities/llm/local/json-schema-grammar';
+
+describe('grammarSchemaOf', () => {
+  it('maps nested objects, arrays and enums to node-llama-cpp grammar schemas', () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      description: 'a table',
+      properties: {
+        kind: { type: 'string', enum: ['fact', 'dimension'] },
+        columns: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, rows: { type: 'integer' } }, required: ['name'] } },
+        ok: { type: 'boolean' },
+      },
+      required: ['kind'],
+      additionalProperties: false,
+    };
+    expect(grammarSchemaOf(schema)).toEqual({
+      type: 'object',
+      description: 'a table',
+      additionalProperties: false,
+      properties: {
+        kind: { enum: ['fact', 'dimension'] },
+        columns: { type: 'array', items: { type: 'object', additionalProperties: false, properties: { name: { type: 'string' }, rows: { type: 'integer' } } } },
+        ok: { type: 'boolean' },
+      },
+    });
+  });
+
+  it('lets an object that lists no properties hold any, and an array without items hold anything', () => {
+    expect(grammarSchemaOf({ type: 'object' })).toEqual({ type: 'object', properties: {}, additionalProperties: true });
+    expect(grammarSchemaOf({ type: 'array' })).toEqual({ type: 'array' });
+  });
+});

@@ -1,0 +1,131 @@
+import Database from 'better-sqlite3';
+import { resolvePreparationLimits } from '../../core/preparation/preparation-config';
+import type { PairEvidence } from '../../core/exploration/pair-types';
+import { spiderDatabasePath } from '../support/datasets';
+import { createRunningExampleDatabase, RUNNING_EXAMPLE } from '../support/running-example-database';
+import { startPreparationHarness, type PreparationHarness } from './preparation-harness';
+
+/**
+ * Deep investigation (DexterSQL §3.1.3 Step 3) against statistics computed here, independently:
+ * value sets and joins are read with plain better-sqlite3 and counted in JavaScript, not with
+ * the SQL decodex generates.
+ */
+interface KnownPair {
+  db: string;
+  /** The key side Ti: table, its key X, its ambiguous column. */
+  keySide: { table: string; key: string; column: string };
+  /** Tj: table, the foreign key referencing X, its ambiguous column. */
+  otherSide: { table: string; foreignKey: string; column: string };
+}
+
+/** Same-named columns of two tables joined by a declared foreign key, in real Spider databases. */
+const SPIDER_PAIRS: KnownPair[] = [
+  { db: 'chinook_1', keySide: { table: 'Employee', key: 'EmployeeId', column: 'Country' }, otherSide: { table: 'Customer', foreignKey: 'SupportRepId', column: 'Country' } },
+  { db: 'world_1', keySide: { table: 'country', key: 'Code', column: 'Name' }, otherSide: { table: 'city', foreignKey: 'CountryCode', column: 'Name' } },
+  { db: 'insurance_policies', keySide: { table: 'Claims', key: 'Claim_ID', column: 'Date_Claim_Settled' }, otherSide: { table: 'Settlements', foreignKey: 'Claim_ID', column: 'Date_Claim_Settled' } },
+  { db: 'csu_1', keySide: { table: 'Campuses', key: 'Id', column: 'Year' }, otherSide: { table: 'faculty', foreignKey: 'Campus', column: 'Year' } },
+];
+
+type Row = Record<string, unknown>;
+
+/** Coverage, fan-out, agreement and overlap by the paper's definitions, computed in JavaScript. */
+function independentStatistics(file: string, pair: KnownPair) {
+  const db = new Database(file, { readonly: true });
+  try {
+    const keyRows = db.prepare(`SELECT * FROM "${pair.keySide.table}"`).all() as Row[];
+    const otherRows = db.prepare(`SELECT * FROM "${pair.otherSide.table}"`).all() as Row[];
+    const byForeignKey = new Map<unknown, Row[]>();
+    for (const row of otherRows) {
+      const k = row[pair.otherSide.foreignKey];
+      if (k === null) continue;
+      byForeignKey.set(k, [...(byForeignKey.get(k) ?? []), row]);
+    }
+    let joined = 0;
+    let agreeing = 0;
+    const participating = new Set<unknown>();
+    for (const row of keyRows) {
+      for (const match of byForeignKey.get(row[pair.keySide.key]) ?? []) {
+        joined++;
+        participating.add(row[pair.keySide.key]);
+        const [a, b] = [row[pair.keySide.column], match[pair.otherSide.column]];
+        if (a !== null && a === b) agreeing++;
+      }
+    }
+    const keys = new Set(keyRows.map((r) => r[pair.keySide.key]));
+    const values = (rows: Row[], column: string) => new Set(rows.map((r) => r[column]).filter((v) => v !== null));
+    const [va, vb] = [values(keyRows, pair.keySide.column), values(otherRows, pair.otherSide.column)];
+    const shared = [...va].filter((v) => vb.has(v)).length;
+    return {
+      coverage: participating.size / keys.size,
+      fanout: joined / participating.size,
+      agreement: agreeing / joined,
+      jaccard: shared / (va.size + vb.size - shared),
+      joined,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+describe('deep investigation statistics (§3.1.3 Step 3)', () => {
+  let harness: PreparationHarness;
+  const { queryTimeoutMs } = resolvePreparationLimits();
+
+  beforeAll(() => {
+    harness = startPreparationHarness();
+  });
+  afterAll(() => harness.close());
+
+  async function measure(database: string, pairId: string): Promise<PairEvidence> {
+    const { inspection, candidates } = await harness.explore(database);
+    const pair = candidates.find((c) => c.id === pairId);
+    expect(pair).toBeDefined();
+    return harness.activities.measurePairStatistics({
+      database,
+      databaseId: inspection.databaseId,
+      versions: inspection.versions,
+      pair: pair!,
+      config: harness.config.exploration,
+      queryTimeoutMs,
+    });
+  }
+
+  it("finds the paper's running example pair and measures what Tables 2 and 3 imply", async () => {
+    const database = createRunningExampleDatabase(harness.dir);
+    const { candidates } = await harness.explore(database);
+    const ids = candidates.map((c) => c.id);
+    expect(ids).toContain('Examination.Diagnosis~Patient.Diagnosis');
+    expect(candidates.find((c) => c.id === 'Examination.Diagnosis~Patient.Diagnosis')!.reasons).toContain('same_name');
+    // Examination.ID → Patient.ID is a declared key pair: structurally obvious, never a candidate.
+    expect(ids.some((id) => id.includes('.ID'))).toBe(false);
+
+    const evidence = await measure(database, 'Examination.Diagnosis~Patient.Diagnosis');
+    const { expected } = RUNNING_EXAMPLE;
+    expect(evidence.join).not.toBeNull();
+    expect(evidence.join!.from).toEqual({ table: 'Patient', column: 'Diagnosis' });
+    expect(evidence.join!.pathText).toBe('Patient.ID = Examination.ID');
+    expect(evidence.join!.coverage).toBeCloseTo(expected.coverage, 6);
+    expect(evidence.join!.fanout).toBeCloseTo(expected.fanout, 6);
+    expect(evidence.join!.agreement).toBeCloseTo(expected.agreement, 6);
+    expect(evidence.join).toMatchObject({ keysInTable: 2, keysJoined: 2, joinedRows: 3, agreeingRows: 1 });
+    expect(evidence.overlap).toEqual({ distinctA: 2, distinctB: 2, intersection: 2, union: 2, jaccard: expected.jaccard });
+    expect(evidence.problems).toEqual([]);
+  });
+
+  const label = (p: KnownPair) => `${p.db}: ${p.keySide.table}.${p.keySide.column} / ${p.otherSide.table}.${p.otherSide.column}`;
+  it.each(SPIDER_PAIRS.map((p) => [label(p), p] as const))('matches independently computed statistics on %s', async (_label, pair) => {
+    const database = spiderDatabasePath(pair.db);
+    const [a, b] = [`${pair.keySide.table}.${pair.keySide.column}`, `${pair.otherSide.table}.${pair.otherSide.column}`].sort((x, y) => x.toLowerCase().localeCompare(y.toLowerCase()));
+    const evidence = await measure(database, `${a}~${b}`);
+    const truth = independentStatistics(database, pair);
+
+    expect(evidence.join).not.toBeNull();
+    expect(evidence.join!.from).toEqual({ table: pair.keySide.table, column: pair.keySide.column });
+    expect(evidence.join!.pathText).toBe(`${pair.keySide.table}.${pair.keySide.key} = ${pair.otherSide.table}.${pair.otherSide.foreignKey}`);
+    expect(evidence.join!.joinedRows).toBe(truth.joined);
+    expect(evidence.join!.coverage).toBeCloseTo(truth.coverage, 6);
+    expect(evidence.join!.fanout).toBeCloseTo(truth.fanout, 6);
+    expect(evidence.join!.agreement).toBeCloseTo(truth.agreement, 6);
+    expect(evidence.overlap.jaccard).toBeCloseTo(truth.jaccard, 6);
+  });
+});

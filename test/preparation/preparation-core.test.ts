@@ -1,0 +1,196 @@
+import { findCandidatePairs, type CandidateColumn } from '../../core/exploration/candidate-pairs';
+import { findJoinPath, orientFromKeySide, describePath } from '../../core/exploration/join-paths';
+import { groupPairFamilies } from '../../core/exploration/pair-families';
+import { majorityAmbiguous } from '../../core/exploration/triage-vote';
+import { LexicalValueIndex, normalizeValue } from '../../core/indexing/lexical-value-index';
+import { mapWithConcurrency } from '../../core/map-with-concurrency';
+import { pairId } from '../../core/preparation/column-ref';
+import { preparedDatabaseId } from '../../core/preparation/database-id';
+import { hasIdentifierName, nameTokenOverlap, nameTokens } from '../../core/preparation/name-tokens';
+import { DEFAULT_PREPARATION_CONFIG, resolvePreparationConfig, resolvePreparationLimits } from '../../core/preparation/preparation-config';
+import { buildColumnProfile } from '../../core/profiling/build-column-profile';
+import type { ColumnProfile } from '../../core/profiling/column-profile';
+import { parseBirdDescriptionCsv, parseJsonDocumentation } from '../../core/profiling/documentation';
+import { renderColumnProfile } from '../../core/profiling/profile-text';
+import { seededSample } from '../../core/profiling/seeded-sample';
+import { inferValueFormat } from '../../core/profiling/value-format';
+
+function profile(table: string, column: string, extra: Partial<ColumnProfile> = {}): ColumnProfile {
+  const built = buildColumnProfile({
+    table,
+    column: { name: column, type: 'TEXT', primaryKey: false },
+    references: null,
+    cardinality: { rowCount: 3, nonNullCount: 3, distinctCount: 2, min: 'a', max: 'b' },
+    valueCounts: [
+      { value: 'a', count: 2 },
+      { value: 'b', count: 1 },
+    ],
+    documentation: null,
+    config: DEFAULT_PREPARATION_CONFIG.profile,
+  });
+  return { ...built, ...extra };
+}
+
+describe('name tokens (§3.1.3 Step 1)', () => {
+  it('splits camelCase, snake_case and digits, folds plurals and common abbreviations', () => {
+    expect(nameTokens('customerID')).toEqual(['customer', 'id']);
+    expect(nameTokens('Num_of_Orders')).toEqual(['number', 'of', 'order']);
+    expect(nameTokens('address2Line')).toEqual(['address', '2', 'line']);
+    expect(nameTokens('XMLHttpRequest')).toEqual(['xml', 'http', 'request']);
+  });
+
+  it('measures overlap as the Jaccard of token sets and recognises identifier names', () => {
+    expect(nameTokenOverlap('home_team_goals', 'HomeTeamGoals')).toBe(1);
+    expect(nameTokenOverlap('concert_Name', 'Name')).toBe(0.5);
+    expect(nameTokenOverlap('x', '')).toBe(0);
+    expect(hasIdentifierName('student_id')).toBe(true);
+    expect(hasIdentifierName('ID')).toBe(true);
+    expect(hasIdentifierName('idea')).toBe(false);
+  });
+});
+
+describe('column profiles (§3.1.1)', () => {
+  it('infers the format values have, whatever their declared type', () => {
+    expect(inferValueFormat(['2010-01-02', '2011-12-31', null]).format).toBe('date');
+    expect(inferValueFormat(['12', '13', '007']).format).toBe('integer_as_text');
+    expect(inferValueFormat([1, 2, 2010])).toEqual({ format: 'integer', consistency: 1 });
+    expect(inferValueFormat(['LAX', 'JFK', 'SFO']).format).toBe('code');
+    expect(inferValueFormat([]).format).toBe('empty');
+  });
+
+  it('samples reproducibly, whatever the order of the values', () => {
+    const values = Array.from({ length: 50 }, (_, i) => `v${i}`);
+    const sample = seededSample(values, 5);
+    expect(sample).toHaveLength(5);
+    expect(seededSample([...values].reverse(), 5)).toEqual(sample);
+  });
+
+  it('keeps counts, frequent values seen more than once, key-likeness and documentation', () => {
+    const p = buildColumnProfile({
+      table: 'Patient',
+      column: { name: 'ID', type: 'INTEGER', primaryKey: true },
+      references: null,
+      cardinality: { rowCount: 4, nonNullCount: 3, distinctCount: 3, min: 1, max: 3 },
+      valueCounts: [1, 2, 3].map((value) => ({ value, count: 1 })),
+      documentation: { description: 'identification of the patient' },
+      config: DEFAULT_PREPARATION_CONFIG.profile,
+    });
+    expect(p).toMatchObject({ nullCount: 1, range: 2, uniqueness: 1, identifier: true, textual: false, mostFrequent: [], format: 'integer' });
+    expect(renderColumnProfile(p)).toContain('Description: identification of the patient');
+    const diagnosis = profile('Patient', 'Diagnosis');
+    expect(diagnosis).toMatchObject({ identifier: false, textual: true, mostFrequent: [{ value: 'a', count: 2 }] });
+  });
+
+  it('reads BIRD description CSVs (BOM, quoted line breaks) and the JSON form', () => {
+    const csv = '\uFEFForiginal_column_name,column_name,column_description,data_format,value_description\r\n' + 'ID,,identification of the patient,integer,\r\n' + 'SEX ,sex,Sex,text,"F: female;\nM: male"\r\n';
+    expect(parseBirdDescriptionCsv(csv)).toEqual({
+      id: { description: 'identification of the patient', format: 'integer' },
+      sex: { fullName: 'sex', description: 'Sex', format: 'text', values: 'F: female; M: male' },
+    });
+    const docs = parseJsonDocumentation({ tables: { Patient: { description: 'one row per patient', columns: { Diagnosis: 'final diagnosis' } } } });
+    expect(docs.tables.patient).toEqual({ description: 'one row per patient', columns: { diagnosis: { description: 'final diagnosis' } } });
+    expect(() => parseJsonDocumentation({ tables: { T: { columns: { c: 3 } } } })).toThrow(/T\.c/);
+  });
+});
+
+describe('candidate pairs, join paths, families, votes (§3.1.3)', () => {
+  const unit = (v: number[]) => Float32Array.from(v.map((x) => x / Math.hypot(...v)));
+  const column = (p: ColumnProfile, signature: number[]): CandidateColumn => ({ profile: p, signature: unit(signature) });
+
+  it('proposes same-named and similar columns, never identifiers or declared key pairs, within the bound', () => {
+    const columns = [
+      column(profile('Patient', 'Diagnosis'), [1, 0, 0]),
+      column(profile('Examination', 'Diagnosis'), [0, 1, 0]),
+      column(profile('Examination', 'Result'), [0.99, 0.1, 0]),
+      column(profile('Patient', 'ID', { identifier: true }), [0, 0, 1]),
+      column(profile('Examination', 'ID', { identifier: true }), [0, 0, 1]),
+      column(profile('Examination', 'PatientName', { references: { table: 'Patient', column: 'Name' } }), [0, 0, 1]),
+      column(profile('Patient', 'Name'), [0, 0, 1]),
+    ];
+    const found = findCandidatePairs(columns, resolvePreparationConfig({ exploration: { profileSimilarityThreshold: 0.95 } }).exploration);
+    expect(found.candidates.map((c) => [c.id, c.reasons])).toEqual([
+      ['Examination.Diagnosis~Patient.Diagnosis', ['same_name']],
+      ['Examination.Result~Patient.Diagnosis', ['profile_similarity']],
+    ]);
+    const capped = findCandidatePairs(columns, resolvePreparationConfig({ exploration: { profileSimilarityThreshold: 0.95, maxCandidatePairs: 1 } }).exploration);
+    expect(capped).toMatchObject({ cut: 1, candidates: [{ id: 'Examination.Diagnosis~Patient.Diagnosis' }] });
+  });
+
+  it('finds the shortest PK/FK path and starts it from the key side', () => {
+    const fks = [
+      { fromTable: 'Examination', fromColumns: ['ID'], toTable: 'Patient', toColumns: ['ID'] },
+      { fromTable: 'Laboratory', fromColumns: ['ID'], toTable: 'Patient', toColumns: ['ID'] },
+    ];
+    const direct = findJoinPath(fks, 'Examination', 'Patient', 3)!;
+    expect(describePath(direct)).toBe('Examination.ID = Patient.ID');
+    const oriented = orientFromKeySide(direct);
+    expect(oriented.reversed).toBe(true);
+    expect(describePath(oriented.path)).toBe('Patient.ID = Examination.ID');
+    // Two tables referencing a third: neither end is a key side, the path stays as found.
+    const siblings = findJoinPath(fks, 'Examination', 'Laboratory', 3)!;
+    expect(describePath(siblings)).toBe('Examination.ID = Patient.ID → Patient.ID = Laboratory.ID');
+    expect(orientFromKeySide(siblings).reversed).toBe(false);
+    expect(findJoinPath(fks, 'Examination', 'Laboratory', 1)).toBeNull();
+    expect(findJoinPath(fks, 'Patient', 'Nowhere', 3)).toBeNull();
+  });
+
+  it('groups pairs that share columns into one family and votes by majority', () => {
+    const ref = (t: string, c: string) => ({ table: t, column: c });
+    const pair = (a: [string, string], b: [string, string]) => ({ id: pairId(ref(...a), ref(...b)), a: ref(...a), b: ref(...b) });
+    const families = groupPairFamilies([pair(['A', 'name'], ['B', 'name']), pair(['C', 'x'], ['D', 'x']), pair(['B', 'name'], ['C', 'name'])]);
+    expect(families.map((f) => f.columns.map((c) => `${c.table}.${c.column}`))).toEqual([['A.name', 'B.name', 'C.name'], ['C.x', 'D.x']]);
+    const verdict = (ambiguous: boolean) => ({ level: 'profiles' as const, ambiguous, reason: '' });
+    expect(majorityAmbiguous([verdict(true), verdict(false), verdict(true)])).toBe(true);
+    expect(majorityAmbiguous([verdict(true), verdict(false), verdict(false)])).toBe(false);
+  });
+});
+
+describe('lexical value index (§3.1.2)', () => {
+  const index = new LexicalValueIndex({
+    columns: [
+      { table: 'schools', column: 'County', textual: true, values: ['Alameda County', 'New York', 'Colour-TV'] },
+      { table: 'schools', column: 'Type', textual: true, values: ['Elementary School', 'High School'] },
+      { table: 'games', column: 'Year', textual: false, values: ['2010', '2011'] },
+    ],
+  });
+
+  it('matches a literal written in another case or punctuation exactly', () => {
+    expect(normalizeValue("  Colour-TV's ")).toBe('colour tvs');
+    expect(index.exact('new york')).toEqual([{ table: 'schools', column: 'County', value: 'New York', score: 1, exact: true }]);
+    expect(index.exact('colour tv').map((h) => h.value)).toEqual(['Colour-TV']);
+    expect(index.exact('2010').map((h) => h.column)).toEqual(['Year']);
+  });
+
+  it('finds near spellings of text values, and numbers only exactly', () => {
+    expect(index.fuzzy('elementry school', 0.6, 3)[0]).toMatchObject({ value: 'Elementary School', exact: false });
+    expect(index.fuzzy('2012', 0.3, 5)).toEqual([]);
+  });
+});
+
+describe('preparation plumbing', () => {
+  it('names a database by label and a hash of its spec, without a password', () => {
+    const id = preparedDatabaseId('mysql://reader:secret@db:3306/shop');
+    expect(id).toMatch(/^shop-[0-9a-f]{12}$/);
+    expect(id).not.toContain('secret');
+    expect(preparedDatabaseId('/a/shop.sqlite')).not.toBe(preparedDatabaseId('/b/shop.sqlite'));
+  });
+
+  it('refuses limits and thresholds that would silently mean "unbounded"', () => {
+    expect(() => resolvePreparationLimits({ maxLlmCalls: 0 })).toThrow(/maxLlmCalls/);
+    expect(() => resolvePreparationConfig({ exploration: { nameOverlapThreshold: 2 } })).toThrow(/nameOverlapThreshold/);
+    expect(() => resolvePreparationConfig({ index: { valuesPerColumn: 1.5 } })).toThrow(/valuesPerColumn/);
+  });
+
+  it('runs tasks with bounded concurrency and keeps results in order', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const results = await mapWithConcurrency([5, 1, 3, 2], 2, async (x) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, x));
+      inFlight--;
+      return x * 10;
+    });
+    expect(results).toEqual([50, 10, 30, 20]);
+    expect(most).toBe(2);
+  });
+});

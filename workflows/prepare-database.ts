@@ -1,0 +1,262 @@
+import { continueAsNew, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { ExplorationLlmActivities, PreparationActivities } from '../activities/preparation/preparation-activities';
+import { redactDatabaseSpec } from '../core/database-label';
+import { groupPairFamilies } from '../core/exploration/pair-families';
+import type { CandidatePair } from '../core/exploration/pair-types';
+import { mapWithConcurrency } from '../core/map-with-concurrency';
+import { resolvePreparationConfig, resolvePreparationLimits } from '../core/preparation/preparation-config';
+import type {
+  DatabaseInspection,
+  PrepareDatabaseInput,
+  PrepareDatabaseResult,
+  PreparationCounts,
+  PreparationStep,
+} from '../core/preparation/preparation-types';
+import { DATABASE } from '../core/search-attributes';
+import { queuePrefixOf, taskQueue } from '../core/task-queues';
+import { addCall, emptyUsage, totalTokens, type RunUsage } from '../core/usage';
+import { progressQuery } from './definitions';
+
+/** What a run hands to the next one when the history grows long (continue-as-new). */
+export interface PreparationCarry {
+  usage: RunUsage;
+  steps: PreparationStep[];
+  startedAt: number;
+  activityMs: PrepareDatabaseResult['activityMs'];
+}
+
+/** Failures a retry cannot fix. */
+const NON_RETRYABLE = ['DatabaseUnavailable', 'ArtifactMissing', 'DocumentationUnreadable', 'ReadOnlyViolation'];
+
+/**
+ * DexterSQL Phase 1 (§3.1.1–3.1.3) for one target database, once, before questions:
+ *
+ *   inspectDatabase → profileTable × tables → buildProfileIndex + buildValueIndex →
+ *   findCandidatePairs → triageAmbiguousPair × candidates → measurePairStatistics × confirmed →
+ *   synthesizeNote × families → publishPreparation
+ *
+ * Every result is an artifact keyed by the database's fingerprint and the configuration, so:
+ * an unchanged database is a no-op (inspect finds the complete manifest); a run interrupted by
+ * a crash, or continued-as-new, skips the tables already profiled; a changed database gets new
+ * versions and `publishPreparation` removes the old ones. The `progress` query and the
+ * current details show the phase and how far it is; LLM calls and tokens are bounded by
+ * `limits` (a run that reaches them publishes what it has and says so).
+ */
+export async function prepareDatabase(input: PrepareDatabaseInput, carry?: PreparationCarry): Promise<PrepareDatabaseResult> {
+  const config = resolvePreparationConfig(input.config);
+  const limits = resolvePreparationLimits(input.limits);
+  const prefix = queuePrefixOf(workflowInfo().taskQueue);
+  const offline = proxyActivities<PreparationActivities>({
+    taskQueue: taskQueue('offline', prefix),
+    startToCloseTimeout: limits.activityTimeoutMs,
+    heartbeatTimeout: limits.heartbeatTimeoutMs,
+    retry: { maximumAttempts: limits.maxAttempts, nonRetryableErrorTypes: NON_RETRYABLE },
+  });
+  const llm = proxyActivities<ExplorationLlmActivities>({
+    taskQueue: taskQueue('llm', prefix),
+    startToCloseTimeout: limits.llmActivityTimeoutMs,
+    retry: { maximumAttempts: limits.maxAttempts, initialInterval: '2s', backoffCoefficient: 2 },
+  });
+
+  const startedAt = carry?.startedAt ?? Date.now();
+  const steps: PreparationStep[] = carry?.steps ?? [];
+  let usage: RunUsage = carry?.usage ?? emptyUsage();
+  const activityMs = carry?.activityMs ?? { profiling: 0, valueIndex: 0 };
+  let progress = { step: 'inspect', done: 0, total: 1 };
+  setHandler(progressQuery, () => progress);
+  const phase = (step: string, done: number, total: number, detail: string) => {
+    progress = { step, done, total };
+    setCurrentDetails(`**${step}** ${done}/${total}: ${detail}`);
+  };
+  async function timed<T>(step: string, run: () => Promise<T>, summarize: (result: T) => string): Promise<T> {
+    const t0 = Date.now();
+    const result = await run();
+    steps.push({ step, summary: summarize(result), elapsedMs: Date.now() - t0 });
+    return result;
+  }
+
+  phase('inspect', 0, 1, `fingerprint and schema of ${redactDatabaseSpec(input.database)}`);
+  const inspection: DatabaseInspection = await timed(
+    'inspect',
+    () =>
+      offline.inspectDatabase.executeWithOptions({ summary: `inspect ${redactDatabaseSpec(input.database)}: fingerprint, schema, stored artifacts` }, [
+        { database: input.database, documentation: input.documentation, config, queryTimeoutMs: limits.queryTimeoutMs },
+      ]),
+    (i) => `${i.tables.length} tables, ${i.profiledTables.length} already profiled${i.current ? ', prepared and unchanged' : ''}`,
+  );
+  upsertSearchAttributes([{ key: DATABASE, value: inspection.label }]);
+  const { databaseId, versions } = inspection;
+  const result = (status: PrepareDatabaseResult['status'], manifest: PrepareDatabaseResult['manifest'], extra: Partial<PrepareDatabaseResult> = {}) => {
+    setCurrentDetails(`**${status}**: ${manifest.counts.tables} tables, ${manifest.counts.columns} columns, ${manifest.counts.notes} notes`);
+    return { status, databaseId, label: inspection.label, manifest, profiledTables: 0, reusedTables: inspection.tables.length, usage, steps, activityMs, ...extra };
+  };
+  if (inspection.current && !input.force) return result('unchanged', inspection.current);
+
+  // Column profiler (§3.1.1): one activity per table not profiled yet.
+  // Stored profiles are reused even with `force`: same version, same data, same profile.
+  const finished = new Set(inspection.profiledTables);
+  const todo = inspection.tables.filter((t) => !finished.has(t.name));
+  let profiled = inspection.tables.length - todo.length;
+  phase('profile', profiled, inspection.tables.length, `${todo.length} tables to profile`);
+  await timed(
+    'profile',
+    () =>
+      mapWithConcurrency(todo, limits.parallelTables, async (table) => {
+        const out = await offline.profileTable.executeWithOptions({ summary: `profile ${table.name}: ${table.columnCount} columns, ${table.rowCount} rows` }, [
+          { database: input.database, databaseId, versions, table: table.name, config: config.profile, queryTimeoutMs: limits.queryTimeoutMs, columnsPerScan: limits.columnsPerScan },
+        ]);
+        activityMs.profiling += out.elapsedMs;
+        phase('profile', ++profiled, inspection.tables.length, `profiled ${table.name}`);
+        return out;
+      }),
+    (outs) => `${outs.length} tables profiled, ${inspection.tables.length - todo.length} reused`,
+  );
+  // A long history is handed over here: the next run finds every profile stored and skips them.
+  if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof prepareDatabase>(input, { usage, steps, startedAt, activityMs });
+
+  // Index generator (§3.1.2): profile index and value index (+ lexical index) side by side.
+  phase('index', 0, 2, 'embedding profiles and values');
+  const [profileIndex, valueIndex] = await timed(
+    'index',
+    () =>
+      Promise.all([
+        offline.buildProfileIndex.executeWithOptions({ summary: 'embed one profile per column into the profile index' }, [{ databaseId, versions }]),
+        offline.buildValueIndex.executeWithOptions({ summary: `embed distinct text values (≤ ${config.index.valuesPerColumn} per column) into the value index` }, [
+          { database: input.database, databaseId, versions, config: config.index, queryTimeoutMs: limits.queryTimeoutMs },
+        ]),
+      ]),
+    ([p, v]) => `${p.columns} profiles, ${v.valuesIndexed} text values embedded, ${v.lexiconValues} values in the lexical index`,
+  );
+  activityMs.valueIndex += valueIndex.valueIndexMs;
+
+  // Deep schema explorator (§3.1.3), Step 1.
+  phase('candidates', 0, 1, 'name and profile similarity');
+  const found = await timed(
+    'candidates',
+    () => offline.findCandidatePairs.executeWithOptions({ summary: 'step 1: candidate pairs by name tokens and profile similarity' }, [{ databaseId, versions, config: config.exploration }]),
+    (f) => `${f.candidates.length} candidates of ${f.compared} pairs compared${f.cut ? `, ${f.cut} cut by maxCandidatePairs` : ''}`,
+  );
+
+  // Step 2: LLM triage, within the call and token budget.
+  let budgetMessage: string | undefined;
+  let reservedCalls = 0;
+  const budgetAllows = (calls: number): boolean => {
+    if (usage.llmCalls + reservedCalls + calls > limits.maxLlmCalls) budgetMessage = `LLM call budget of ${limits.maxLlmCalls} reached`;
+    else if (totalTokens(usage) >= limits.maxTokens) budgetMessage = `token budget of ${limits.maxTokens} reached`;
+    else return true;
+    return false;
+  };
+  const ask = async <T>(calls: number, run: () => Promise<T>): Promise<T | null> => {
+    if (!budgetAllows(calls)) return null;
+    reservedCalls += calls;
+    try {
+      return await run();
+    } finally {
+      reservedCalls -= calls;
+    }
+  };
+  let triaged = 0;
+  phase('triage', 0, found.candidates.length, 'three prompts per pair, majority vote');
+  const confirmed: CandidatePair[] = [];
+  await timed(
+    'triage',
+    () =>
+      mapWithConcurrency(found.candidates, limits.parallelLlmCalls, async (pair) => {
+        const outcome = await ask(3, () =>
+          llm.triageAmbiguousPair.executeWithOptions({ summary: `step 2: is ${pair.a.table}.${pair.a.column} / ${pair.b.table}.${pair.b.column} ambiguous? (3 prompts)` }, [
+            { databaseId, versions, dialect: inspection.dialect, pair, maxJoinHops: config.exploration.maxJoinHops },
+          ]),
+        );
+        if (!outcome) return;
+        for (const call of outcome.usage) usage = addCall(usage, call);
+        if (outcome.ambiguous) confirmed.push(pair);
+        phase('triage', ++triaged, found.candidates.length, `${confirmed.length} confirmed so far`);
+      }),
+    () => `${confirmed.length} of ${triaged} triaged pairs confirmed ambiguous${triaged < found.candidates.length ? ` (${found.candidates.length - triaged} not triaged: budget)` : ''}`,
+  );
+  confirmed.sort((x, y) => x.id.localeCompare(y.id));
+
+  // Step 3: deep investigation, plain SQL, no model.
+  let measured = 0;
+  phase('statistics', 0, confirmed.length, 'overlap, coverage, fan-out, agreement');
+  await timed(
+    'statistics',
+    () =>
+      mapWithConcurrency(confirmed, limits.parallelTables, async (pair) => {
+        const evidence = await offline.measurePairStatistics.executeWithOptions({ summary: `step 3: statistics of ${pair.id}` }, [
+          { database: input.database, databaseId, versions, pair, config: config.exploration, queryTimeoutMs: limits.queryTimeoutMs },
+        ]);
+        phase('statistics', ++measured, confirmed.length, `measured ${pair.id}`);
+        return evidence;
+      }),
+    (all) => `${all.length} pairs measured, ${all.filter((e) => e.join).length} with a join path`,
+  );
+
+  // Step 4: one note per family of pairs sharing columns.
+  const families = groupPairFamilies(confirmed);
+  const noteIds: string[] = [];
+  let written = 0;
+  phase('notes', 0, families.length, 'one note per family of confusable columns');
+  await timed(
+    'notes',
+    () =>
+      mapWithConcurrency(families, limits.parallelLlmCalls, async (family) => {
+        const familyId = family.pairs[0].id;
+        const note = await ask(1, () =>
+          llm.synthesizeNote.executeWithOptions({ summary: `step 4: note on ${family.columns.map((c) => `${c.table}.${c.column}`).join(', ')}` }, [
+            {
+              databaseId,
+              versions,
+              dialect: inspection.dialect,
+              familyId,
+              columns: family.columns,
+              pairIds: family.pairs.map((p) => p.id),
+              maxPairsPerNote: config.exploration.maxPairsPerNote,
+            },
+          ]),
+        );
+        if (!note) return;
+        usage = addCall(usage, note.usage);
+        noteIds.push(note.id);
+        phase('notes', ++written, families.length, `note on ${familyId}`);
+      }),
+    () => `${noteIds.length} of ${families.length} family notes written`,
+  );
+  noteIds.sort();
+
+  const counts: PreparationCounts = {
+    tables: inspection.tables.length,
+    columns: profileIndex.columns,
+    rows: inspection.tables.reduce((n, t) => n + t.rowCount, 0),
+    valuesIndexed: valueIndex.valuesIndexed,
+    candidatePairs: found.candidates.length,
+    confirmedPairs: confirmed.length,
+    notes: noteIds.length,
+  };
+  phase('publish', 0, 1, 'manifest, then removal of older versions');
+  const published = await timed(
+    'publish',
+    () =>
+      offline.publishPreparation.executeWithOptions({ summary: 'write the manifest and remove older versions' }, [
+        {
+          databaseId,
+          label: inspection.label,
+          database: redactDatabaseSpec(input.database),
+          dialect: inspection.dialect,
+          fingerprint: inspection.fingerprint,
+          versions,
+          counts,
+          complete: budgetMessage === undefined,
+          noteIds,
+          preparedAt: new Date(startedAt).toISOString(),
+        },
+      ]),
+    (p) => `manifest written; removed ${p.removedArtifacts} old artifacts and ${p.removedCollections.length} old collections`,
+  );
+  progress = { step: 'done', done: 1, total: 1 };
+  return result(budgetMessage ? 'budget_exhausted' : 'prepared', published.manifest, {
+    profiledTables: todo.length,
+    reusedTables: inspection.tables.length - todo.length,
+    ...(budgetMessage ? { budgetMessage } : {}),
+  });
+}
