@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Connection as CoreConnection } from 'mysql2';
 import mysql, { type Pool, type PoolConnection } from 'mysql2/promise';
-import type { SqlRow, SqlValue } from '../../core/sql-value';
-import { ColumnStatistics } from './column-statistics';
+import type { SqlRow } from '../../core/sql-value';
+import { StatisticsFromSql } from './statistics-delegate';
 import { parseMysqlUrl, redactPassword, type MysqlConnectionSettings } from './mysql-connection-url';
 import { readMysqlSchema } from './mysql-schema';
 import { inspectMysqlServer, sessionSettingsSql, type MysqlServerInfo } from './mysql-session';
@@ -12,13 +12,11 @@ import { assertReadOnlySql } from './read-only-guard';
 import {
   QueryTimeout,
   ReadOnlyViolation,
-  type ColumnStats,
   type ExecuteOptions,
   type QueryResult,
   type SchemaInfo,
   type StatementRows,
   type TargetDatabase,
-  type ValueCount,
 } from './target-database';
 
 export interface MysqlDatabaseOptions {
@@ -44,14 +42,13 @@ const ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION = 1792;
  * A read-only transaction does not stop DDL (CREATE/DROP commit implicitly): the guard does.
  * The strongest protection is still an account with only SELECT privileges; use one.
  */
-export class MysqlDatabase implements TargetDatabase {
+export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
   readonly dialect = 'mysql' as const;
   readonly name: string;
   private readonly pool: Pool;
   /** One connection kept aside for KILL QUERY, so a full pool cannot delay a kill. */
   private readonly killPool: Pool;
   private readonly internalTimeoutMs: number;
-  private readonly stats: ColumnStatistics;
   private server: Promise<MysqlServerInfo> | null = null;
   private closed = false;
 
@@ -68,6 +65,7 @@ export class MysqlDatabase implements TargetDatabase {
   }
 
   private constructor(settings: MysqlConnectionSettings, options: MysqlDatabaseOptions) {
+    super('mysql');
     this.name = `${settings.host}:${settings.port}/${settings.database}`;
     const common = {
       ...settings,
@@ -80,28 +78,15 @@ export class MysqlDatabase implements TargetDatabase {
     this.pool = mysql.createPool({ ...common, connectionLimit: options.connectionLimit ?? 4 });
     this.killPool = mysql.createPool({ ...common, connectionLimit: 1 });
     this.internalTimeoutMs = options.internalTimeoutMs ?? 120_000;
-    this.stats = new ColumnStatistics('mysql', (sql) => this.internalQuery(sql));
   }
 
   schema(): Promise<SchemaInfo> {
     return readMysqlSchema((sql) => this.internalQuery(sql));
   }
 
-  rowCount(table: string): Promise<number> {
-    return this.stats.rowCount(table);
-  }
 
-  columnStats(table: string, column: string): Promise<ColumnStats> {
-    return this.stats.columnStats(table, column);
-  }
 
-  mostFrequentValues(table: string, column: string, limit: number): Promise<ValueCount[]> {
-    return this.stats.mostFrequentValues(table, column, limit);
-  }
 
-  sampleValues(table: string, column: string, limit: number): Promise<SqlValue[]> {
-    return this.stats.sampleValues(table, column, limit);
-  }
 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
     checkExecuteOptions(options);
@@ -117,7 +102,7 @@ export class MysqlDatabase implements TargetDatabase {
     await Promise.all([this.pool.end(), this.killPool.end()]);
   }
 
-  private async internalQuery(sql: string): Promise<SqlRow[]> {
+  protected async internalQuery(sql: string): Promise<SqlRow[]> {
     return (await this.run(sql, { timeoutMs: this.internalTimeoutMs, maxRows: INTERNAL_MAX_ROWS })).rows;
   }
 

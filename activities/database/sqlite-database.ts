@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { SqlRow, SqlValue } from '../../core/sql-value';
-import { ColumnStatistics } from './column-statistics';
+import { databaseLabel } from '../../core/database-label';
+import type { SqlRow } from '../../core/sql-value';
+import { StatisticsFromSql } from './statistics-delegate';
 import { checkExecuteOptions } from './execute-options';
 import { assertReadOnlySql } from './read-only-guard';
 import { sharedSqliteProcessPool, type SqliteProcessPool } from './sqlite-process-pool';
 import { readSqliteSchema } from './sqlite-schema';
-import type { ColumnStats, ExecuteOptions, QueryResult, SchemaInfo, TargetDatabase, ValueCount } from './target-database';
+import type { ExecuteOptions, QueryResult, SchemaInfo, TargetDatabase } from './target-database';
 
 export interface SqliteDatabaseOptions {
   /** Where statements run; default: the process-wide shared pool. */
@@ -23,42 +24,29 @@ const INTERNAL_MAX_ROWS = 10_000_000;
  * process of the pool on a read-only connection, so nothing blocks this process's event loop
  * and a runaway query is killed at its timeout. Generated SQL also passes the statement guard.
  */
-export class SqliteDatabase implements TargetDatabase {
+export class SqliteDatabase extends StatisticsFromSql implements TargetDatabase {
   readonly dialect = 'sqlite' as const;
   readonly name: string;
   readonly path: string;
   private readonly pool: SqliteProcessPool;
   private readonly internalTimeoutMs: number;
-  private readonly stats: ColumnStatistics;
   private closed = false;
 
   constructor(file: string, options: SqliteDatabaseOptions = {}) {
+    super('sqlite');
     this.path = path.resolve(file);
-    this.name = path.basename(this.path).replace(/\.(sqlite3?|db)$/i, '');
+    this.name = databaseLabel(this.path);
     this.pool = options.pool ?? sharedSqliteProcessPool();
     this.internalTimeoutMs = options.internalTimeoutMs ?? 120_000;
-    this.stats = new ColumnStatistics('sqlite', (sql) => this.internalQuery(sql));
   }
 
   schema(): Promise<SchemaInfo> {
     return readSqliteSchema((sql) => this.internalQuery(sql));
   }
 
-  rowCount(table: string): Promise<number> {
-    return this.stats.rowCount(table);
-  }
 
-  columnStats(table: string, column: string): Promise<ColumnStats> {
-    return this.stats.columnStats(table, column);
-  }
 
-  mostFrequentValues(table: string, column: string, limit: number): Promise<ValueCount[]> {
-    return this.stats.mostFrequentValues(table, column, limit);
-  }
 
-  sampleValues(table: string, column: string, limit: number): Promise<SqlValue[]> {
-    return this.stats.sampleValues(table, column, limit);
-  }
 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
     this.checkOpen();
@@ -75,7 +63,7 @@ export class SqliteDatabase implements TargetDatabase {
     this.pool.forget(this.path);
   }
 
-  private async internalQuery(sql: string): Promise<SqlRow[]> {
+  protected async internalQuery(sql: string): Promise<SqlRow[]> {
     this.checkOpen();
     const result = await this.pool.run({ path: this.path, sql, maxRows: INTERNAL_MAX_ROWS, timeoutMs: this.internalTimeoutMs });
     return result.rows;
