@@ -6,7 +6,7 @@
  *   npx tsx bench/sql-parse.ts            # name: value lines on stdout
  *   npx tsx bench/sql-parse.ts --failures # also every failing query on stderr
  */
-import { datasetsRoot } from '../core/datasets-root';
+import { datasetsRoot } from '../core/datasets/datasets-root';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CHOSEN_SQL_ANALYZER, SQL_ANALYZER_FACTORIES } from '../core/sql-analysis/create-sql-analyzer';

@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { datasetsRoot } from '../core/datasets-root';
+import { datasetsRoot } from '../core/datasets/datasets-root';
 import { HashedEmbedder } from '../activities/embeddings/hashed-embedder';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
 import type { VectorPoint } from '../activities/vectors/vector-store';

@@ -4,7 +4,7 @@
  * letter/digit boundaries, lower-cases, folds simple plurals, and spells out the
  * abbreviations schema authors use most, so "num_of_orders" meets "number of orders".
  */
-const ABBREVIATIONS: Record<string, string> = {
+const ABBREVIATIONS = new Map<string, string>(Object.entries({
   no: 'number',
   num: 'number',
   nbr: 'number',
@@ -21,7 +21,7 @@ const ABBREVIATIONS: Record<string, string> = {
   min: 'minimum',
   tel: 'phone',
   dob: 'birthday',
-};
+}));
 
 export function nameTokens(name: string): string[] {
   const words = name
@@ -32,7 +32,7 @@ export function nameTokens(name: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
-  return words.map((w) => singular(ABBREVIATIONS[w] ?? w));
+  return words.map((w) => singular(ABBREVIATIONS.get(w) ?? w));
 }
 
 function singular(word: string): string {

@@ -37,12 +37,12 @@ export function docName(name: string): string {
   return name.trim().toLowerCase();
 }
 
-const BIRD_FIELDS: Record<string, keyof ColumnDocumentation> = {
+const BIRD_FIELDS: Partial<Record<string, keyof ColumnDocumentation>> = Object.assign(Object.create(null), {
   column_name: 'fullName',
   column_description: 'description',
   data_format: 'format',
   value_description: 'values',
-};
+});
 
 /** One BIRD description CSV (one table) as column documentation keyed by normalised name. */
 export function parseBirdDescriptionCsv(text: string): Record<string, ColumnDocumentation> {
@@ -93,12 +93,14 @@ export function parseJsonDocumentation(json: unknown): DatabaseDocumentation {
   return result;
 }
 
+// Own properties only: a table or column named "constructor" must not find Object.prototype's.
 export function tableDocumentation(docs: DatabaseDocumentation | null, table: string): TableDocumentation | null {
-  return docs?.tables[docName(table)] ?? null;
+  return docs && Object.hasOwn(docs.tables, docName(table)) ? docs.tables[docName(table)] : null;
 }
 
 export function columnDocumentation(docs: DatabaseDocumentation | null, table: string, column: string): ColumnDocumentation | null {
-  const doc = tableDocumentation(docs, table)?.columns[docName(column)];
+  const columns = tableDocumentation(docs, table)?.columns;
+  const doc = columns && Object.hasOwn(columns, docName(column)) ? columns[docName(column)] : undefined;
   return doc && Object.keys(doc).length > 0 ? doc : null;
 }
 
