@@ -4,7 +4,7 @@
  * and the scripted LLM standing in for triage and notes (test/support/scripted-exploration-rules,
  * served from a process of its own, as a model server would be).
  *
- *   npm run bench:prepare [-- --limit 20] [--parallel 8]
+ *   npm run bench:prepare [-- --limit 20] [--parallel 8] [--only formula_1]
  *
  * Prints `name: value` lines:
  * - prepare_seconds: wall time from the first start to the last result over all databases:
@@ -50,20 +50,30 @@ function argument(name: string, fallback: number): number {
   return at >= 0 ? Number(process.argv[at + 1]) : fallback;
 }
 
-function spiderDatabases(limit: number): string[] {
+function spiderDatabases(limit: number, only: string | undefined): string[] {
   const root = path.join(datasetsRoot(process.env), 'spider', 'database');
   return (
     readdirSync(root)
       .sort()
       .map((db) => path.join(root, db, `${db}.sqlite`))
       // wta_1 ships without data (see the datasets' SOURCES.md); an empty file may stand in for it.
-      .filter((file) => existsSync(file) && statSync(file).size > 0)
+      .filter((file) => existsSync(file) && statSync(file).size > 0 && (!only || path.basename(file) === `${only}.sqlite`))
       .slice(0, limit)
+      // Largest first: the longest preparation (formula_1) then overlaps the many small ones
+      // instead of running alone at the end.
+      .sort((a, b) => statSync(b).size - statSync(a).size)
   );
 }
 
 function runTsx(script: string, args: string[], options: { stdio: 'inherit' | 'pipe' }): string {
   return execFileSync(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, script), ...args], { stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }) ?? '';
+}
+
+/** "Workflow execution failed" says little: every message down to the root cause. */
+function causeChain(err: unknown): string {
+  const messages: string[] = [];
+  for (let e = err as { message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) messages.push(String(e.message));
+  return messages.join(' <- ');
 }
 
 /** The scripted model in a child process (see bench/scripted-llm-process.ts). */
@@ -74,7 +84,8 @@ async function startScriptedLlmProcess(): Promise<{ baseUrl: string; process: Ch
 }
 
 async function main(): Promise<void> {
-  const databases = spiderDatabases(argument('limit', Infinity));
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+  const databases = spiderDatabases(argument('limit', Infinity), only);
   const parallel = argument('parallel', 8);
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const env = await TestWorkflowEnvironment.createLocal({
@@ -115,7 +126,7 @@ async function main(): Promise<void> {
       try {
         results.push({ database, result: (await client.prepare({ database })).result });
       } catch (err) {
-        failures.push(`${path.basename(database)}: ${(err as Error).message}`);
+        failures.push(`${path.basename(database)}: ${causeChain(err)}`);
       }
     });
     const seconds = (performance.now() - started) / 1000;

@@ -5,6 +5,11 @@
 export function stringHash32(text: string, seed = 0): number {
   let h = (0x811c9dc5 ^ seed) >>> 0;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return murmurFinalMix(h);
+}
+
+/** murmur3's 32-bit finaliser: spreads every input bit over the output (unsigned result). */
+export function murmurFinalMix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

@@ -57,8 +57,8 @@ async function startOfflineWorker(env: Record<string, string>): Promise<ChildPro
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-demo-resume-'));
-  log(`creating a database of ${TABLES} tables x 40 columns x 25,000 rows`);
-  const database = createSyntheticDatabase(home, { tables: TABLES, columns: 40, rows: 25_000, name: 'large' });
+  log(`creating a database of ${TABLES} tables x 48 columns x 30,000 rows`);
+  const database = createSyntheticDatabase(home, { tables: TABLES, columns: 48, rows: 30_000, name: 'large' });
 
   const temporal = await TestWorkflowEnvironment.createLocal({
     server: { executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) }, searchAttributes: ALL_SEARCH_ATTRIBUTES, extraArgs: ['--log-level', 'error'] },
@@ -103,7 +103,8 @@ async function main(): Promise<void> {
     const run = await client.startPreparation(request(database));
     log(`started ${run.workflowId}`);
     await waitForProfiled(run.workflowId, 3);
-    await sleep(1_500); // well into the fourth table, past its first heartbeat
+    // The fourth table has just started: kill once its first heartbeat (after 1 s) is recorded.
+    await sleep(1_300);
     const progress = await client.progress(run.workflowId);
     worker.kill('SIGKILL');
     log(`SIGKILL worker pid ${worker.pid} at progress ${JSON.stringify(progress)}`);

@@ -14,7 +14,8 @@ import type {
 } from '../core/preparation/preparation-types';
 import { DATABASE } from '../core/search-attributes';
 import { queuePrefixOf, taskQueue } from '../core/task-queues';
-import { addCall, emptyUsage, totalTokens, type RunUsage } from '../core/usage';
+import { LlmBudget } from '../core/preparation/llm-budget';
+import type { RunUsage } from '../core/usage';
 import { progressQuery } from './definitions';
 
 /** What a run hands to the next one when the history grows long (continue-as-new). */
@@ -60,7 +61,7 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
 
   const startedAt = carry?.startedAt ?? Date.now();
   const steps: PreparationStep[] = carry?.steps ?? [];
-  let usage: RunUsage = carry?.usage ?? emptyUsage();
+  const budget = new LlmBudget(limits.maxLlmCalls, limits.maxTokens, carry?.usage);
   const activityMs = carry?.activityMs ?? { profiling: 0, valueIndex: 0 };
   let progress = { step: 'inspect', done: 0, total: 1 };
   setHandler(progressQuery, () => progress);
@@ -88,7 +89,7 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   const { databaseId, versions } = inspection;
   const result = (status: PrepareDatabaseResult['status'], manifest: PrepareDatabaseResult['manifest'], extra: Partial<PrepareDatabaseResult> = {}) => {
     setCurrentDetails(`**${status}**: ${manifest.counts.tables} tables, ${manifest.counts.columns} columns, ${manifest.counts.notes} notes`);
-    return { status, databaseId, label: inspection.label, manifest, profiledTables: 0, reusedTables: inspection.tables.length, usage, steps, activityMs, ...extra };
+    return { status, databaseId, label: inspection.label, manifest, profiledTables: 0, reusedTables: inspection.tables.length, usage: budget.usage, steps, activityMs, ...extra };
   };
   if (inspection.current && !input.force) return result('unchanged', inspection.current);
 
@@ -112,7 +113,7 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     (outs) => `${outs.length} tables profiled, ${inspection.tables.length - todo.length} reused`,
   );
   // A long history is handed over here: the next run finds every profile stored and skips them.
-  if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof prepareDatabase>(input, { usage, steps, startedAt, activityMs });
+  if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof prepareDatabase>(input, { usage: budget.usage, steps, startedAt, activityMs });
 
   // Index generator (§3.1.2): profile index and value index (+ lexical index) side by side.
   phase('index', 0, 2, 'embedding profiles and values');
@@ -138,23 +139,6 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   );
 
   // Step 2: LLM triage, within the call and token budget.
-  let budgetMessage: string | undefined;
-  let reservedCalls = 0;
-  const budgetAllows = (calls: number): boolean => {
-    if (usage.llmCalls + reservedCalls + calls > limits.maxLlmCalls) budgetMessage = `LLM call budget of ${limits.maxLlmCalls} reached`;
-    else if (totalTokens(usage) >= limits.maxTokens) budgetMessage = `token budget of ${limits.maxTokens} reached`;
-    else return true;
-    return false;
-  };
-  const ask = async <T>(calls: number, run: () => Promise<T>): Promise<T | null> => {
-    if (!budgetAllows(calls)) return null;
-    reservedCalls += calls;
-    try {
-      return await run();
-    } finally {
-      reservedCalls -= calls;
-    }
-  };
   let triaged = 0;
   phase('triage', 0, found.candidates.length, 'three prompts per pair, majority vote');
   const confirmed: CandidatePair[] = [];
@@ -162,13 +146,15 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     'triage',
     () =>
       mapWithConcurrency(found.candidates, limits.parallelLlmCalls, async (pair) => {
-        const outcome = await ask(3, () =>
-          llm.triageAmbiguousPair.executeWithOptions({ summary: `step 2: is ${pair.a.table}.${pair.a.column} / ${pair.b.table}.${pair.b.column} ambiguous? (3 prompts)` }, [
-            { databaseId, versions, dialect: inspection.dialect, pair, maxJoinHops: config.exploration.maxJoinHops },
-          ]),
+        const outcome = await budget.spend(
+          3,
+          () =>
+            llm.triageAmbiguousPair.executeWithOptions({ summary: `step 2: is ${pair.a.table}.${pair.a.column} / ${pair.b.table}.${pair.b.column} ambiguous? (3 prompts)` }, [
+              { databaseId, versions, dialect: inspection.dialect, pair, maxJoinHops: config.exploration.maxJoinHops },
+            ]),
+          (o) => o.usage,
         );
         if (!outcome) return;
-        for (const call of outcome.usage) usage = addCall(usage, call);
         if (outcome.ambiguous) confirmed.push(pair);
         phase('triage', ++triaged, found.candidates.length, `${confirmed.length} confirmed so far`);
       }),
@@ -202,21 +188,23 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     () =>
       mapWithConcurrency(families, limits.parallelLlmCalls, async (family) => {
         const familyId = family.pairs[0].id;
-        const note = await ask(1, () =>
-          llm.synthesizeNote.executeWithOptions({ summary: `step 4: note on ${family.columns.map((c) => `${c.table}.${c.column}`).join(', ')}` }, [
-            {
-              databaseId,
-              versions,
-              dialect: inspection.dialect,
-              familyId,
-              columns: family.columns,
-              pairIds: family.pairs.map((p) => p.id),
-              maxPairsPerNote: config.exploration.maxPairsPerNote,
-            },
-          ]),
+        const note = await budget.spend(
+          1,
+          () =>
+            llm.synthesizeNote.executeWithOptions({ summary: `step 4: note on ${family.columns.map((c) => `${c.table}.${c.column}`).join(', ')}` }, [
+              {
+                databaseId,
+                versions,
+                dialect: inspection.dialect,
+                familyId,
+                columns: family.columns,
+                pairIds: family.pairs.map((p) => p.id),
+                maxPairsPerNote: config.exploration.maxPairsPerNote,
+              },
+            ]),
+          (n) => [n.usage],
         );
         if (!note) return;
-        usage = addCall(usage, note.usage);
         noteIds.push(note.id);
         phase('notes', ++written, families.length, `note on ${familyId}`);
       }),
@@ -246,7 +234,7 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
           fingerprint: inspection.fingerprint,
           versions,
           counts,
-          complete: budgetMessage === undefined,
+          complete: budget.exhausted === undefined,
           noteIds,
           preparedAt: new Date(startedAt).toISOString(),
         },
@@ -254,9 +242,9 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     (p) => `manifest written; removed ${p.removedArtifacts} old artifacts and ${p.removedCollections.length} old collections`,
   );
   progress = { step: 'done', done: 1, total: 1 };
-  return result(budgetMessage ? 'budget_exhausted' : 'prepared', published.manifest, {
+  return result(budget.exhausted ? 'budget_exhausted' : 'prepared', published.manifest, {
     profiledTables: todo.length,
     reusedTables: inspection.tables.length - todo.length,
-    ...(budgetMessage ? { budgetMessage } : {}),
+    ...(budget.exhausted ? { budgetMessage: budget.exhausted } : {}),
   });
 }

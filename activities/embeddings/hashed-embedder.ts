@@ -1,3 +1,4 @@
+import { murmurFinalMix as finalMix } from '../../core/string-hash';
 import type { Embedder } from './embedder';
 
 /**
@@ -154,16 +155,6 @@ export class HashedEmbedder implements Embedder {
 function addFeature(vector: Float32Array, hash: number, weight: number): void {
   const bucket = hash % vector.length;
   vector[bucket] += hash & 0x80000000 ? -weight : weight;
-}
-
-/** murmur3's 32-bit finaliser: spreads every input bit over the output before bucketing. */
-function finalMix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
 
 function normaliseInPlace(vector: Float32Array): void {

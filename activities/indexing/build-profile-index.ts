@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
-import { renderColumnProfile } from '../../core/profiling/profile-text';
+import { renderProfileIndexText } from '../../core/indexing/retrieval-text';
 import { loadPreparedProfiles } from '../preparation/load-prepared';
 import { collectionNames } from '../preparation/preparation-artifacts';
 import type { PreparationDeps } from '../preparation/preparation-deps';
@@ -18,9 +18,10 @@ export interface BuildProfileIndexOutput {
 }
 
 /**
- * DexterSQL §3.1.2 (1): one vector per column, the embedding of its profile text, so a
- * question can find the columns whose profiles mean what it asks about. Point ids are
- * `table.column`; re-running the activity replaces the same points.
+ * DexterSQL §3.1.2 (1): one vector per column, the embedding of its profile's retrieval text
+ * (names and documentation, see core/indexing/retrieval-text), so a question can find the
+ * columns whose profiles mean what it asks about. Point ids are `table.column`; re-running the
+ * activity replaces the same points.
  */
 export async function buildProfileIndex(deps: PreparationDeps, input: BuildProfileIndexInput): Promise<BuildProfileIndexOutput> {
   const started = performance.now();
@@ -30,7 +31,7 @@ export async function buildProfileIndex(deps: PreparationDeps, input: BuildProfi
   await upsertEmbedded(
     deps,
     collection,
-    columns.map((p) => ({ id: `${p.table}.${p.column}`, text: renderColumnProfile(p), payload: { table: p.table, column: p.column } })),
+    columns.map((p) => ({ id: `${p.table}.${p.column}`, text: renderProfileIndexText(p), payload: { table: p.table, column: p.column } })),
   );
   return { collection, columns: columns.length, elapsedMs: Math.round(performance.now() - started) };
 }

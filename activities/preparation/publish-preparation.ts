@@ -1,20 +1,11 @@
 import type { DisambiguationNote } from '../../core/exploration/pair-types';
-import type { PreparationCounts, PreparationVersions, PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
+import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
 import { ARTIFACT_KINDS, KIND_FAMILY, artifactKeys, collectionNames, collectionPrefix } from './preparation-artifacts';
 import { requireArtifact, type PreparationDeps } from './preparation-deps';
 
-export interface PublishPreparationInput {
-  databaseId: string;
-  label: string;
-  /** Redacted spec. */
-  database: string;
-  dialect: 'sqlite' | 'mysql';
-  fingerprint: string;
-  versions: PreparationVersions;
-  counts: PreparationCounts;
-  complete: boolean;
+/** The manifest to write (its collections follow from its versions), and the notes to gather. */
+export interface PublishPreparationInput extends Omit<PreparedDatabaseManifest, 'collections'> {
   noteIds: string[];
-  preparedAt: string;
 }
 
 export interface PublishPreparationOutput {
@@ -36,18 +27,8 @@ export async function publishPreparation(deps: PreparationDeps, input: PublishPr
   await deps.store.put(ARTIFACT_KINDS.noteSet, artifactKeys.noteSet(databaseId, versions), notes);
 
   const collections = collectionNames(databaseId, versions);
-  const manifest: PreparedDatabaseManifest = {
-    databaseId,
-    label: input.label,
-    database: input.database,
-    dialect: input.dialect,
-    fingerprint: input.fingerprint,
-    versions,
-    preparedAt: input.preparedAt,
-    complete: input.complete,
-    collections,
-    counts: input.counts,
-  };
+  const { noteIds: _noteIds, ...fields } = input;
+  const manifest: PreparedDatabaseManifest = { ...fields, collections };
   await deps.store.put(ARTIFACT_KINDS.manifest, databaseId, manifest);
 
   let removedArtifacts = 0;

@@ -42,8 +42,10 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
       await Promise.race([outcome.catch(() => undefined), sleep(500)]);
       if (!finished) bar.update(await client.progress(started.workflowId).catch(() => ({ step: 'starting', done: 0, total: 1 })));
     }
-    bar.finish();
     const result = await outcome;
+    // The final state, so even a run shorter than one poll shows a finished bar.
+    bar.update(await client.progress(started.workflowId).catch(() => ({ step: 'done', done: 1, total: 1 })));
+    bar.finish();
     console.log(values.json ? JSON.stringify({ workflowId: started.workflowId, uiLink: link, ...result }, null, 2) : formatPreparation(result, link));
     return result.status === 'budget_exhausted' ? 1 : 0;
   } finally {

@@ -9,11 +9,6 @@ export function columnKey(ref: ColumnRef): string {
   return `${ref.table}.${ref.column}`;
 }
 
-/** Case-insensitive identity: SQLite and MySQL (on most systems) match names that way. */
-export function sameColumn(a: ColumnRef, b: ColumnRef): boolean {
-  return a.table.toLowerCase() === b.table.toLowerCase() && a.column.toLowerCase() === b.column.toLowerCase();
-}
-
 /** Sorts two columns so a pair has one spelling whichever way it was found. */
 export function orderedPair(a: ColumnRef, b: ColumnRef): [ColumnRef, ColumnRef] {
   return columnKey(a).toLowerCase() <= columnKey(b).toLowerCase() ? [a, b] : [b, a];

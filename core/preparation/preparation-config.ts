@@ -46,7 +46,7 @@ export interface PreparationConfig {
 
 /** Time and cost bounds of one preparation run; enforced by the workflow and its activity options. */
 export interface PreparationLimits {
-  /** LLM calls (triage: 3 per pair; notes: 1 per family); the run stops asking when reached. */
+  /** Paid LLM calls (triage: 3 per pair; notes: 1 per family; cache hits are free); the run stops asking when reached. */
   maxLlmCalls: number;
   /** Prompt + completion tokens over the whole run. */
   maxTokens: number;

@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { resolvePreparationLimits } from '../../core/preparation/preparation-config';
 import type { PairEvidence } from '../../core/exploration/pair-types';
 import { spiderDatabasePath } from '../support/datasets';
 import { createRunningExampleDatabase, RUNNING_EXAMPLE } from '../support/running-example-database';
@@ -69,26 +68,13 @@ function independentStatistics(file: string, pair: KnownPair) {
 
 describe('deep investigation statistics (§3.1.3 Step 3)', () => {
   let harness: PreparationHarness;
-  const { queryTimeoutMs } = resolvePreparationLimits();
 
   beforeAll(() => {
     harness = startPreparationHarness();
   });
   afterAll(() => harness.close());
 
-  async function measure(database: string, pairId: string): Promise<PairEvidence> {
-    const { inspection, candidates } = await harness.explore(database);
-    const pair = candidates.find((c) => c.id === pairId);
-    expect(pair).toBeDefined();
-    return harness.activities.measurePairStatistics({
-      database,
-      databaseId: inspection.databaseId,
-      versions: inspection.versions,
-      pair: pair!,
-      config: harness.config.exploration,
-      queryTimeoutMs,
-    });
-  }
+  const measure = async (database: string, pairId: string): Promise<PairEvidence> => (await harness.measure(database, pairId)).evidence;
 
   it("finds the paper's running example pair and measures what Tables 2 and 3 imply", async () => {
     const database = createRunningExampleDatabase(harness.dir);

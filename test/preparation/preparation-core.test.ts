@@ -5,12 +5,13 @@ import { majorityAmbiguous } from '../../core/exploration/triage-vote';
 import { LexicalValueIndex, normalizeValue } from '../../core/indexing/lexical-value-index';
 import { mapWithConcurrency } from '../../core/map-with-concurrency';
 import { pairId } from '../../core/preparation/column-ref';
+import { LlmBudget } from '../../core/preparation/llm-budget';
 import { preparedDatabaseId } from '../../core/preparation/database-id';
 import { hasIdentifierName, nameTokenOverlap, nameTokens } from '../../core/preparation/name-tokens';
 import { DEFAULT_PREPARATION_CONFIG, resolvePreparationConfig, resolvePreparationLimits } from '../../core/preparation/preparation-config';
 import { buildColumnProfile } from '../../core/profiling/build-column-profile';
 import type { ColumnProfile } from '../../core/profiling/column-profile';
-import { parseBirdDescriptionCsv, parseJsonDocumentation } from '../../core/profiling/documentation';
+import { columnDocumentation, parseBirdDescriptionCsv, parseJsonDocumentation } from '../../core/profiling/documentation';
 import { renderColumnProfile } from '../../core/profiling/profile-text';
 import { seededSample } from '../../core/profiling/seeded-sample';
 import { inferValueFormat } from '../../core/profiling/value-format';
@@ -37,6 +38,8 @@ describe('name tokens (§3.1.3 Step 1)', () => {
     expect(nameTokens('Num_of_Orders')).toEqual(['number', 'of', 'order']);
     expect(nameTokens('address2Line')).toEqual(['address', '2', 'line']);
     expect(nameTokens('XMLHttpRequest')).toEqual(['xml', 'http', 'request']);
+    // Words that are also Object.prototype members (formula_1 has constructorId) stay words.
+    expect(nameTokens('constructorId')).toEqual(['constructor', 'id']);
   });
 
   it('measures overlap as the Jaccard of token sets and recognises identifier names', () => {
@@ -90,6 +93,8 @@ describe('column profiles (§3.1.1)', () => {
     const docs = parseJsonDocumentation({ tables: { Patient: { description: 'one row per patient', columns: { Diagnosis: 'final diagnosis' } } } });
     expect(docs.tables.patient).toEqual({ description: 'one row per patient', columns: { diagnosis: { description: 'final diagnosis' } } });
     expect(() => parseJsonDocumentation({ tables: { T: { columns: { c: 3 } } } })).toThrow(/T\.c/);
+    expect(columnDocumentation(docs, 'constructor', 'toString')).toBeNull();
+    expect(columnDocumentation(docs, 'PATIENT', 'diagnosis')).toEqual({ description: 'final diagnosis' });
   });
 });
 
@@ -179,6 +184,21 @@ describe('preparation plumbing', () => {
     expect(() => resolvePreparationLimits({ maxLlmCalls: 0 })).toThrow(/maxLlmCalls/);
     expect(() => resolvePreparationConfig({ exploration: { nameOverlapThreshold: 2 } })).toThrow(/nameOverlapThreshold/);
     expect(() => resolvePreparationConfig({ index: { valuesPerColumn: 1.5 } })).toThrow(/valuesPerColumn/);
+  });
+
+  it('spends the model budget call by call; cached answers are free; a refused step says why', async () => {
+    const call = (cacheHit: boolean) => ({ role: 'triager', model: 'm', promptTokens: 10, completionTokens: 2, latencyMs: 1, cacheHit });
+    const budget = new LlmBudget(3, 1_000);
+    expect(await budget.spend(3, async () => 'cached', () => [call(true), call(true), call(true)])).toBe('cached');
+    expect(await budget.spend(3, async () => 'paid', () => [call(false), call(false), call(false)])).toBe('paid');
+    expect(budget.exhausted).toBeUndefined();
+    expect(await budget.spend(1, async () => 'over', () => [call(false)])).toBeNull();
+    expect(budget.exhausted).toBe('LLM call budget of 3 reached');
+    expect(budget.usage).toMatchObject({ llmCalls: 6, cacheHits: 3, promptTokens: 60 });
+    const tokens = new LlmBudget(100, 5);
+    await tokens.spend(1, async () => 1, () => [call(false)]);
+    expect(await tokens.spend(1, async () => 2, () => [call(false)])).toBeNull();
+    expect(tokens.exhausted).toBe('token budget of 5 reached');
   });
 
   it('runs tasks with bounded concurrency and keeps results in order', async () => {

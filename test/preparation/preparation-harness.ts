@@ -8,9 +8,12 @@ import { openTargetDatabase } from '../../activities/database/open-database';
 import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
 import { createPreparationActivities, type PreparationActivities } from '../../activities/preparation/preparation-activities';
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
-import type { CandidatePair } from '../../core/exploration/pair-types';
+import type { CandidatePair, PairEvidence } from '../../core/exploration/pair-types';
 import { resolvePreparationConfig, resolvePreparationLimits, type PreparationConfig } from '../../core/preparation/preparation-config';
-import type { DatabaseInspection } from '../../core/preparation/preparation-types';
+import type { DatabaseInspection, PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
+import type { Embedder } from '../../activities/embeddings/embedder';
+import type { VectorStore } from '../../activities/vectors/vector-store';
+import { collectionNames } from '../../activities/preparation/preparation-artifacts';
 
 /**
  * The offline activities called directly, without Temporal (their logic, not their
@@ -23,6 +26,15 @@ export interface PreparationHarness {
   dir: string;
   /** inspect + profile every table + find candidate pairs. */
   explore(database: string): Promise<{ inspection: DatabaseInspection; candidates: CandidatePair[] }>;
+  /**
+   * explore, then Step 3 on the candidate `pairId` (matched ignoring case: MariaDB may
+   * lower-case table names), which must be among the candidates.
+   */
+  measure(database: string, pairId: string): Promise<{ inspection: DatabaseInspection; evidence: PairEvidence }>;
+  /** inspect + profile every table + both indices: what retrieval needs, no model involved. */
+  index(database: string): Promise<{ inspection: DatabaseInspection; manifest: Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections'> }>;
+  vectors: VectorStore;
+  embedder: Embedder;
   close(): Promise<void>;
 }
 
@@ -31,22 +43,45 @@ export function startPreparationHarness(): PreparationHarness {
   const store = openSqliteArtifactStore(path.join(dir, 'artifacts.sqlite'));
   const vectors = new EmbeddedVectorStore(path.join(dir, 'vectors'));
   const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
-  const activities = createPreparationActivities({ databases, store, embedder: new HashedEmbedder(), vectors });
+  const embedder = new HashedEmbedder();
+  const activities = createPreparationActivities({ databases, store, embedder, vectors });
   const config = resolvePreparationConfig();
   const { queryTimeoutMs, columnsPerScan } = resolvePreparationLimits();
+  const profile = async (database: string) => {
+    const inspection = await activities.inspectDatabase({ database, config, queryTimeoutMs });
+    const { databaseId, versions } = inspection;
+    for (const table of inspection.tables) {
+      await activities.profileTable({ database, databaseId, versions, table: table.name, config: config.profile, queryTimeoutMs, columnsPerScan });
+    }
+    return inspection;
+  };
+  const explore = async (database: string) => {
+    const inspection = await profile(database);
+    const found = await activities.findCandidatePairs({ databaseId: inspection.databaseId, versions: inspection.versions, config: config.exploration });
+    return { inspection, candidates: found.candidates };
+  };
   return {
     activities,
     store,
+    vectors,
+    embedder,
     config,
     dir,
-    async explore(database) {
-      const inspection = await activities.inspectDatabase({ database, config, queryTimeoutMs });
+    explore,
+    async measure(database, pairId) {
+      const { inspection, candidates } = await explore(database);
+      const pair = candidates.find((c) => c.id.toLowerCase() === pairId.toLowerCase());
+      if (!pair) throw new Error(`${pairId} is not a candidate pair of ${database} (candidates: ${candidates.map((c) => c.id).join(', ')})`);
       const { databaseId, versions } = inspection;
-      for (const table of inspection.tables) {
-        await activities.profileTable({ database, databaseId, versions, table: table.name, config: config.profile, queryTimeoutMs, columnsPerScan });
-      }
-      const found = await activities.findCandidatePairs({ databaseId, versions, config: config.exploration });
-      return { inspection, candidates: found.candidates };
+      const evidence = await activities.measurePairStatistics({ database, databaseId, versions, pair, config: config.exploration, queryTimeoutMs });
+      return { inspection, evidence };
+    },
+    async index(database) {
+      const inspection = await profile(database);
+      const { databaseId, versions } = inspection;
+      await activities.buildProfileIndex({ databaseId, versions });
+      await activities.buildValueIndex({ database, databaseId, versions, config: config.index, queryTimeoutMs });
+      return { inspection, manifest: { databaseId, versions, collections: collectionNames(databaseId, versions) } };
     },
     async close() {
       await databases.closeAll();

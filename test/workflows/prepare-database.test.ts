@@ -115,6 +115,20 @@ describe('prepareDatabase on a real Temporal dev server', () => {
     expect(names).toContain(changed.result.manifest.collections.values);
   });
 
+  it('stops asking the model at its budget, says so, and a later run finishes the job', async () => {
+    const database = createRunningExampleDatabase(mkdtempSync(path.join(os.tmpdir(), 'decodex-prep-budget-')));
+    const stopped = await stack.client.prepare({ database, limits: { maxLlmCalls: 2 } });
+    expect(stopped.result.status).toBe('budget_exhausted');
+    expect(stopped.result.budgetMessage).toMatch(/LLM call budget of 2/);
+    expect(stopped.result.usage.llmCalls).toBe(0);
+    expect(stopped.result.manifest).toMatchObject({ complete: false, counts: { candidatePairs: 1, confirmedPairs: 0, notes: 0 } });
+
+    const finished = await stack.client.prepare({ database });
+    expect(finished.result.status).toBe('prepared');
+    expect(finished.result.reusedTables).toBe(2);
+    expect(finished.result.manifest).toMatchObject({ complete: true, counts: { confirmedPairs: 1, notes: 1 } });
+  });
+
   it('prepares a Spider database from the command line with a progress bar', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-prep-cli-'));
     const database = path.join(dir, 'pets_1.sqlite');
@@ -127,7 +141,7 @@ describe('prepareDatabase on a real Temporal dev server', () => {
     });
     expect(run.stderr + run.stdout).not.toMatch(/Error:/);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/profile\s+\[[#.]+\] \d\/3/);
+    expect(run.stderr).toMatch(/done\s+\[#{30}\] 1\/1/);
     expect(run.stdout).toMatch(/status: prepared/);
     expect(run.stdout).toMatch(/tables: 3 \(3 profiled now, 0 reused\)/);
     expect(run.stdout).toMatch(/Web UI: http:\/\/localhost:8233\/namespaces\/default\/workflows\/prepare-pets_1-/);

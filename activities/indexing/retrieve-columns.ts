@@ -1,0 +1,115 @@
+import { findJoinPath, type ForeignKeyEdge } from '../../core/exploration/join-paths';
+import { LexicalValueIndex, type ValueLexicon } from '../../core/indexing/lexical-value-index';
+import { questionLiterals } from '../../core/indexing/question-literals';
+import { questionSearchText } from '../../core/indexing/retrieval-text';
+import { columnKey, type ColumnRef } from '../../core/preparation/column-ref';
+import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { Embedder } from '../embeddings/embedder';
+import type { StoredSchema } from '../preparation/inspect-database';
+import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
+import { requireArtifact } from '../preparation/preparation-deps';
+import type { VectorStore } from '../vectors/vector-store';
+
+/** What retrieval reads of a prepared database, loaded once per database. */
+export interface PreparedIndices {
+  collections: PreparedDatabaseManifest['collections'];
+  lexicon: LexicalValueIndex;
+  columnCount: number;
+  foreignKeys: ForeignKeyEdge[];
+}
+
+export async function loadPreparedIndices(store: ArtifactStore, manifest: Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections'>): Promise<PreparedIndices> {
+  const { databaseId, versions } = manifest;
+  const lexicon = await requireArtifact<ValueLexicon>(store, ARTIFACT_KINDS.valueLexicon, artifactKeys.valueLexicon(databaseId, versions));
+  const { schema } = await requireArtifact<StoredSchema>(store, ARTIFACT_KINDS.schema, artifactKeys.schema(databaseId, versions));
+  return {
+    collections: manifest.collections,
+    lexicon: new LexicalValueIndex(lexicon),
+    columnCount: schema.tables.reduce((n, t) => n + t.columns.length, 0),
+    foreignKeys: schema.tables.flatMap((t) => t.foreignKeys),
+  };
+}
+
+export interface RetrieveColumnsOptions {
+  /**
+   * Profile-index hits kept: `profileHitsPerSqrtColumn × √columns`. A question needs a few
+   * columns whatever the schema's size, so the budget grows slower than the schema.
+   */
+  profileHitsPerSqrtColumn: number;
+  minProfileHits: number;
+  /** Cosine a value-index hit needs to count. */
+  valueMinScore: number;
+  valueHitsPerLiteral: number;
+  /** Join columns of PK/FK paths up to this many joins between retrieved tables are added. */
+  joinHops: number;
+}
+
+/** Measured on Spider dev (bench/linking.ts). */
+export const DEFAULT_RETRIEVAL_OPTIONS: RetrieveColumnsOptions = {
+  profileHitsPerSqrtColumn: 1.1,
+  minProfileHits: 3,
+  valueMinScore: 0.8,
+  valueHitsPerLiteral: 3,
+  joinHops: 1,
+};
+
+export type RetrievalReason = 'profile' | 'value' | 'join';
+
+export interface RetrievedColumn extends ColumnRef {
+  reason: RetrievalReason;
+  /** Evidence: the profile-index cosine, the matched value, or the join. */
+  evidence: string;
+}
+
+/**
+ * Retrieval-only schema linking (DexterSQL §3.2 Step 1, without its LLM steps): the columns
+ * whose profiles the question resembles (profile index), the columns holding values the
+ * question quotes (lexical index exactly, value index by similarity), and the join columns
+ * that connect the tables found. Bare numbers are not looked up: "3" is in most numeric
+ * columns and says nothing about which one.
+ */
+export async function retrieveColumns(
+  deps: { vectors: VectorStore; embedder: Embedder },
+  indices: PreparedIndices,
+  question: string,
+  options: RetrieveColumnsOptions = DEFAULT_RETRIEVAL_OPTIONS,
+): Promise<RetrievedColumn[]> {
+  const found = new Map<string, RetrievedColumn>();
+  const add = (column: RetrievedColumn) => {
+    const key = columnKey(column).toLowerCase();
+    if (!found.has(key)) found.set(key, column);
+  };
+
+  const [questionVector] = await deps.embedder.embed([questionSearchText(question)]);
+  const k = Math.max(options.minProfileHits, Math.ceil(options.profileHitsPerSqrtColumn * Math.sqrt(indices.columnCount)));
+  for (const hit of await deps.vectors.search(indices.collections.profiles, questionVector, { k })) {
+    add({ table: String(hit.payload.table), column: String(hit.payload.column), reason: 'profile', evidence: `cosine ${hit.score.toFixed(3)}` });
+  }
+
+  const literals = questionLiterals(question);
+  for (const phrase of [...literals.quoted, ...literals.phrases]) {
+    if (/^-?[\d.]+$/.test(phrase)) continue;
+    for (const hit of indices.lexicon.exact(phrase)) add({ table: hit.table, column: hit.column, reason: 'value', evidence: `'${hit.value}' = "${phrase}"` });
+  }
+  // Similar (not equal) values: only for what looks like a name or a code, to bound the searches.
+  const valueQueries = [...literals.quoted, ...literals.phrases.filter((p) => /[A-Z0-9]/.test(p))];
+  const valueVectors = await deps.embedder.embed(valueQueries);
+  for (const [i, phrase] of valueQueries.entries()) {
+    for (const hit of await deps.vectors.search(indices.collections.values, valueVectors[i], { k: options.valueHitsPerLiteral })) {
+      if (hit.score >= options.valueMinScore) add({ table: String(hit.payload.table), column: String(hit.payload.column), reason: 'value', evidence: `'${hit.payload.value}' ~ "${phrase}" (${hit.score.toFixed(3)})` });
+    }
+  }
+
+  const tables = [...new Set([...found.values()].map((c) => c.table))];
+  for (let i = 0; i < tables.length; i++) {
+    for (let j = i + 1; j < tables.length; j++) {
+      for (const step of findJoinPath(indices.foreignKeys, tables[i], tables[j], options.joinHops) ?? []) {
+        const evidence = `${step.left} joins ${step.right}`;
+        for (const column of step.leftColumns) add({ table: step.left, column, reason: 'join', evidence });
+        for (const column of step.rightColumns) add({ table: step.right, column, reason: 'join', evidence });
+      }
+    }
+  }
+  return [...found.values()];
+}
