@@ -5,6 +5,7 @@ import { Connection } from '@temporalio/client';
 import { ALL_SEARCH_ATTRIBUTES, devServerSearchAttributeArgs } from '../../core/search-attributes';
 import type { RuntimeConfig } from '../../core/runtime-config';
 import { findTemporalCli } from './find-temporal-cli';
+import { isProcessAlive } from './process-alive';
 
 export interface TemporalEndpoint {
   address: string;
@@ -113,23 +114,15 @@ export async function stopBackgroundServer(config: RuntimeConfig): Promise<boole
   if (!existsSync(pidFile)) return false;
   const pid = Number(readFileSync(pidFile, 'utf8'));
   rmSync(pidFile);
-  if (!isAlive(pid)) return false;
+  if (!isProcessAlive(pid)) return false;
   process.kill(pid, 'SIGTERM');
-  for (let waited = 0; isAlive(pid); waited += 100) {
+  for (let waited = 0; isProcessAlive(pid); waited += 100) {
     if (waited >= 10_000) process.kill(pid, 'SIGKILL');
     await sleep(100);
   }
   return true;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

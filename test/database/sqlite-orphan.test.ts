@@ -1,15 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { spiderDbPath } from './spider-files';
+import { isProcessAlive as isAlive } from '../../cli/temporal/process-alive';
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test('a query process whose parent died mid-query ends itself instead of running on', async () => {
   const fixture = path.join(__dirname, 'fixtures', 'orphan-runaway.ts');

@@ -2,6 +2,7 @@ import { SqliteDatabase } from '../../activities/database/sqlite-database';
 import { SqliteProcessPool } from '../../activities/database/sqlite-process-pool';
 import { QueryTimeout } from '../../activities/database/target-database';
 import { spiderDbPath } from './spider-files';
+import { isProcessAlive as isAlive } from '../../cli/temporal/process-alive';
 
 const pool = new SqliteProcessPool({ size: 2 });
 afterAll(() => pool.close());
@@ -42,14 +43,6 @@ test('a runaway query is stopped at its timeout while a concurrent query complet
   expect(after.rows).toEqual([[22]]);
 });
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitUntil(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 50 && !condition(); i++) await new Promise((r) => setTimeout(r, 20));
