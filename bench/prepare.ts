@@ -4,12 +4,13 @@
  * and the scripted LLM standing in for triage and notes (test/support/scripted-exploration-rules,
  * served from a process of its own, as a model server would be).
  *
- *   npm run bench:prepare [-- --limit 20] [--parallel 8] [--only formula_1]
+ *   npm run bench:prepare [-- --limit 20] [--parallel 8] [--only formula_1] [--with-llm]
  *
  * Prints `name: value` lines:
  * - prepare_seconds: wall time from the first start to the last result over all databases:
- *   profiling + indexing + statistics, plus triage and notes answered by the scripted model in
- *   about a millisecond each (no model time to speak of; phase times are printed apart);
+ *   profiling + indexing + statistics (the explorator's `useLlm` off, so Step 3 measures every
+ *   candidate pair and no model is asked). With `--with-llm` the run also triages and writes
+ *   notes, answered by the scripted model (phase times are printed apart);
  * - rows_per_second: rows of all databases / prepare_seconds;
  * - values_indexed: distinct text values embedded into the value indices;
  * - values_per_second, peak_rss_mib: the value index alone, rebuilt for every database in a
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
   const databases = spiderDatabases(argument('limit', Infinity), only);
   const parallel = argument('parallel', 8);
+  const useLlm = process.argv.includes('--with-llm');
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const env = await TestWorkflowEnvironment.createLocal({
     server: { executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) }, searchAttributes: ALL_SEARCH_ATTRIBUTES, extraArgs: ['--log-level', 'error'] },
@@ -124,7 +126,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     await mapWithConcurrency(databases, parallel, async (database) => {
       try {
-        results.push({ database, result: (await client.prepare({ database })).result });
+        results.push({ database, result: (await client.prepare({ database, config: { exploration: { useLlm } } })).result });
       } catch (err) {
         failures.push(`${path.basename(database)}: ${causeChain(err)}`);
       }
@@ -158,6 +160,7 @@ async function main(): Promise<void> {
     console.log(`values_per_second: ${alone.values_per_second}`);
     console.log(`peak_rss_mib: ${alone.peak_rss_mib}`);
     console.log(`peak_rss_prepare_mib: ${Math.round(prepareKib / 1024)}`);
+    console.log(`llm_steps: ${useLlm ? 'on (scripted model)' : 'off'}`);
     console.log(`candidate_pairs: ${sum((r) => r.manifest.counts.candidatePairs)}`);
     console.log(`confirmed_pairs: ${sum((r) => r.manifest.counts.confirmedPairs)}`);
     console.log(`notes: ${sum((r) => r.manifest.counts.notes)}`);

@@ -138,11 +138,13 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     (f) => `${f.candidates.length} candidates of ${f.compared} pairs compared${f.cut ? `, ${f.cut} cut by maxCandidatePairs` : ''}`,
   );
 
-  // Step 2: LLM triage, within the call and token budget.
+  // Step 2: LLM triage, within the call and token budget (skipped without a model: every
+  // candidate is then measured in Step 3, and none is called confirmed).
+  const { useLlm } = config.exploration;
   let triaged = 0;
-  phase('triage', 0, found.candidates.length, 'three prompts per pair, majority vote');
+  phase('triage', 0, found.candidates.length, useLlm ? 'three prompts per pair, majority vote' : 'skipped: exploration.useLlm is off');
   const confirmed: CandidatePair[] = [];
-  await timed(
+  if (useLlm) await timed(
     'triage',
     () =>
       mapWithConcurrency(found.candidates, limits.parallelLlmCalls, async (pair) => {
@@ -163,16 +165,17 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   confirmed.sort((x, y) => x.id.localeCompare(y.id));
 
   // Step 3: deep investigation, plain SQL, no model.
+  const toMeasure = useLlm ? confirmed : found.candidates;
   let measured = 0;
-  phase('statistics', 0, confirmed.length, 'overlap, coverage, fan-out, agreement');
+  phase('statistics', 0, toMeasure.length, 'overlap, coverage, fan-out, agreement');
   await timed(
     'statistics',
     () =>
-      mapWithConcurrency(confirmed, limits.parallelTables, async (pair) => {
+      mapWithConcurrency(toMeasure, limits.parallelTables, async (pair) => {
         const evidence = await offline.measurePairStatistics.executeWithOptions({ summary: `step 3: statistics of ${pair.id}` }, [
           { database: input.database, databaseId, versions, pair, config: config.exploration, queryTimeoutMs: limits.queryTimeoutMs },
         ]);
-        phase('statistics', ++measured, confirmed.length, `measured ${pair.id}`);
+        phase('statistics', ++measured, toMeasure.length, `measured ${pair.id}`);
         return evidence;
       }),
     (all) => `${all.length} pairs measured, ${all.filter((e) => e.join).length} with a join path`,
@@ -182,8 +185,8 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   const families = groupPairFamilies(confirmed);
   const noteIds: string[] = [];
   let written = 0;
-  phase('notes', 0, families.length, 'one note per family of confusable columns');
-  await timed(
+  phase('notes', 0, families.length, useLlm ? 'one note per family of confusable columns' : 'skipped: exploration.useLlm is off');
+  if (useLlm) await timed(
     'notes',
     () =>
       mapWithConcurrency(families, limits.parallelLlmCalls, async (family) => {

@@ -19,20 +19,30 @@ const EXPLORATION_ROLES = ['triager', 'note_writer'];
 async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { db: { type: 'string' }, docs: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' }, 'no-worker': { type: 'boolean' } },
+    options: {
+      db: { type: 'string' },
+      docs: { type: 'string' },
+      force: { type: 'boolean' },
+      json: { type: 'boolean' },
+      'no-worker': { type: 'boolean' },
+      'no-llm': { type: 'boolean' },
+    },
   });
   if (!values.db) throw new UsageError('prepare needs --db <sqlite path | mysql://user:pass@host:port/db>');
   // A relative path means the same file to every worker only once it is absolute.
   const database = isMysqlUrl(values.db) ? values.db : path.resolve(values.db);
   const documentation = values.docs ? path.resolve(values.docs) : undefined;
-  const llmConfig = loadWorkerLlmConfig(config, process.env);
-  for (const role of EXPLORATION_ROLES) settingsForRole(llmConfig, role);
+  const useLlm = !values['no-llm'];
+  if (useLlm) {
+    const llmConfig = loadWorkerLlmConfig(config, process.env);
+    for (const role of EXPLORATION_ROLES) settingsForRole(llmConfig, role);
+  }
 
   const endpoint = await ensureTemporal(config, log);
   const workers = values['no-worker'] ? null : await runWorkers(endpoint, config, ALL_TASK_QUEUES);
   const client = await DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix });
   try {
-    const started = await client.startPreparation({ database, documentation, force: values.force });
+    const started = await client.startPreparation({ database, documentation, force: values.force, config: { exploration: { useLlm } } });
     const link = workflowUiLink(config, started.workflowId, started.runId);
     log(`preparing ${database}\n  ${link}`);
     const bar = new ProgressBar();
@@ -71,6 +81,6 @@ export function formatPreparation(r: PrepareDatabaseResult, link: string): strin
 
 export const prepareCommand: Command = {
   name: 'prepare',
-  usage: 'prepare --db <sqlite path | mysql://url> [--docs <folder|file>] [--force] [--json] [--no-worker]',
+  usage: 'prepare --db <sqlite path | mysql://url> [--docs <folder|file>] [--force] [--no-llm] [--json] [--no-worker]',
   run: prepare,
 };

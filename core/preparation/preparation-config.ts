@@ -26,6 +26,12 @@ export interface IndexConfig {
 }
 
 export interface ExplorationConfig {
+  /**
+   * Steps 2 and 4 ask a model (triage, notes). Off, the explorator measures Step 3's statistics
+   * for every Step 1 candidate and writes no notes: for users without a model, and for timing
+   * the deterministic part alone.
+   */
+  useLlm: boolean;
   /** Step 1: a pair is a candidate when the Jaccard overlap of its name tokens reaches this. */
   nameOverlapThreshold: number;
   /** Step 1: ... or when the cosine of its two column signatures reaches this. */
@@ -72,6 +78,7 @@ export const DEFAULT_PREPARATION_CONFIG: PreparationConfig = {
   profile: { mostFrequentValues: 10, sampleValues: 10, valueScanLimit: 1_000, rowScanLimit: 1_000_000, maxValueChars: 80 },
   index: { valuesPerColumn: 10_000 },
   exploration: {
+    useLlm: true,
     nameOverlapThreshold: 0.5,
     profileSimilarityThreshold: 0.9,
     maxCandidatePairs: 40,
@@ -105,7 +112,8 @@ export function resolvePreparationConfig(overrides: PreparationConfigOverrides =
     exploration: { ...DEFAULT_PREPARATION_CONFIG.exploration, ...overrides.exploration },
   };
   for (const section of ['profile', 'index'] as const) checkCounts(config[section], section);
-  const { nameOverlapThreshold, profileSimilarityThreshold, ...counts } = config.exploration;
+  const { useLlm, nameOverlapThreshold, profileSimilarityThreshold, ...counts } = config.exploration;
+  if (typeof useLlm !== 'boolean') throw new Error(`preparation config exploration.useLlm must be true or false, got ${JSON.stringify(useLlm)}`);
   checkCounts(counts, 'exploration');
   checkFraction(nameOverlapThreshold, 'exploration.nameOverlapThreshold');
   checkFraction(profileSimilarityThreshold, 'exploration.profileSimilarityThreshold');

@@ -129,6 +129,24 @@ describe('prepareDatabase on a real Temporal dev server', () => {
     expect(finished.result.manifest).toMatchObject({ complete: true, counts: { confirmedPairs: 1, notes: 1 } });
   });
 
+  it('without a model (exploration.useLlm off) measures every candidate pair, asks nothing and writes no note', async () => {
+    const database = createRunningExampleDatabase(mkdtempSync(path.join(os.tmpdir(), 'decodex-prep-nollm-')));
+    const requests = llm.requests.length;
+    const { result, handle } = await stack.client.prepare({ database, config: { exploration: { useLlm: false } } });
+    expect(result.status).toBe('prepared');
+    expect(llm.requests.length).toBe(requests);
+    expect(result.usage.llmCalls).toBe(0);
+    expect(result.manifest.counts).toMatchObject({ candidatePairs: 1, confirmedPairs: 0, notes: 0 });
+    const measured = (await activityRecords(handle)).filter((a) => a.name === 'measurePairStatistics');
+    expect(measured).toHaveLength(1);
+    expect((measured[0].result as { join: { agreement: number; fanout: number; coverage: number } }).join).toMatchObject({ coverage: 1, fanout: 1.5 });
+
+    // Turning the model on is a different configuration: the exploration is redone, with triage and notes.
+    const withLlm = await stack.client.prepare({ database });
+    expect(withLlm.result.manifest.versions.exploration).not.toBe(result.manifest.versions.exploration);
+    expect(withLlm.result.manifest.counts).toMatchObject({ confirmedPairs: 1, notes: 1 });
+  });
+
   it('prepares a Spider database from the command line with a progress bar', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-prep-cli-'));
     const database = path.join(dir, 'pets_1.sqlite');
