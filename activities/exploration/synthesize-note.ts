@@ -33,7 +33,7 @@ export interface SynthesizeNoteOutput {
   usage: LlmCallUsage;
 }
 
-const NOTE_SCHEMA: JsonSchema = { type: 'object', properties: { note: { type: 'string' } }, required: ['note'] };
+export const NOTE_SCHEMA: JsonSchema = { type: 'object', properties: { note: { type: 'string' } }, required: ['note'] };
 
 /**
  * DexterSQL §3.1.3 Step 4 for one family of confirmed pairs that share columns: the model

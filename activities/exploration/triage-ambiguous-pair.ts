@@ -26,7 +26,7 @@ export interface TriageAmbiguousPairInput {
   maxJoinHops: number;
 }
 
-const VERDICT_SCHEMA: JsonSchema = {
+export const VERDICT_SCHEMA: JsonSchema = {
   type: 'object',
   properties: { ambiguous: { type: 'boolean' }, reason: { type: 'string' } },
   required: ['ambiguous', 'reason'],

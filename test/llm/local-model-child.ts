@@ -14,6 +14,9 @@ import type { JsonSchema } from '../../activities/llm/json-schema';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { createLlmService, type LlmCallRequest, type LlmCallResult, type LlmService } from '../../activities/llm/llm-service';
 import { disposeLocalModels } from '../../activities/llm/local/model-runtime';
+import { NOTE_SCHEMA } from '../../activities/exploration/synthesize-note';
+import { VERDICT_SCHEMA } from '../../activities/exploration/triage-ambiguous-pair';
+import { renderPrompt } from '../../activities/prompts/render-prompt';
 
 export interface ChildCall {
   label: string;
@@ -75,6 +78,20 @@ async function main(): Promise<void> {
     }),
   ]);
   await generator('generator again').generateSql(sqlQuestion);
+
+  // The explorator's structured roles, with their real templates and schemas (the paper's
+  // running example: one final diagnosis per patient vs. several per examination).
+  const columnA = 'Patient.Diagnosis (TEXT): 2 rows, 2 distinct; values RA, SLE; one per patient';
+  const columnB = 'Examination.Diagnosis (TEXT): 3 rows, 3 distinct; values RA, SLE, PSS; several per patient';
+  const triage = renderPrompt('triage-pair-profiles', { dialect: 'sqlite', columnA, columnB });
+  await recording(service, calls, () => 'triager').call({ role: triage.role, messages: triage.messages, schema: VERDICT_SCHEMA });
+  const note = renderPrompt('synthesize-note', {
+    dialect: 'sqlite',
+    columns: 'Patient.Diagnosis, Examination.Diagnosis',
+    profiles: `${columnA}\n${columnB}`,
+    evidence: 'join Patient.ID = Examination.ID: coverage 1, fan-out 1.5, agreement 0.33; value overlap (Jaccard) 1',
+  });
+  await recording(service, calls, () => 'note_writer').call({ role: note.role, messages: note.messages, schema: NOTE_SCHEMA });
 
   for (const call of calls) process.stdout.write(JSON.stringify(call) + '\n');
   await disposeLocalModels();

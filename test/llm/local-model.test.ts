@@ -36,7 +36,7 @@ describe('the local provider with the real GGUF model', () => {
     });
     if (run.code !== 0) throw new Error(`the local model run failed (exit ${run.code}):\n${run.stderr}`);
     const calls = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as ChildCall);
-    expect(calls.map((c) => c.label).sort()).toEqual(['generator', 'generator again', 'nested']);
+    expect(calls.map((c) => c.label).sort()).toEqual(['generator', 'generator again', 'nested', 'note_writer', 'triager']);
 
     for (const call of calls.filter((c) => !c.record.cacheHit)) {
       // Constrained decoding: the raw text is the JSON itself, right the first time, no repair needed.
