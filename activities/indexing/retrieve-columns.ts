@@ -1,4 +1,5 @@
-import { findJoinPath, type ForeignKeyEdge } from '../../core/exploration/join-paths';
+import { findJoinPath, type ForeignKeyEdge, type JoinStep } from '../../core/exploration/join-paths';
+import { inferJoinKeys } from '../../core/indexing/inferred-joins';
 import { LexicalValueIndex, type ValueLexicon } from '../../core/indexing/lexical-value-index';
 import { questionLiterals } from '../../core/indexing/question-literals';
 import { questionSearchText } from '../../core/indexing/retrieval-text';
@@ -6,7 +7,7 @@ import { columnKey, type ColumnRef } from '../../core/preparation/column-ref';
 import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { Embedder } from '../embeddings/embedder';
-import type { StoredSchema } from '../preparation/inspect-database';
+import { loadPreparedProfiles } from '../preparation/load-prepared';
 import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
 import { requireArtifact } from '../preparation/preparation-deps';
 import type { VectorStore } from '../vectors/vector-store';
@@ -16,18 +17,21 @@ export interface PreparedIndices {
   collections: PreparedDatabaseManifest['collections'];
   lexicon: LexicalValueIndex;
   columnCount: number;
+  /** Declared foreign keys, then the join keys inferred from values and names (core/indexing/inferred-joins). */
   foreignKeys: ForeignKeyEdge[];
 }
 
 export async function loadPreparedIndices(store: ArtifactStore, manifest: Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections'>): Promise<PreparedIndices> {
   const { databaseId, versions } = manifest;
   const lexicon = await requireArtifact<ValueLexicon>(store, ARTIFACT_KINDS.valueLexicon, artifactKeys.valueLexicon(databaseId, versions));
-  const { schema } = await requireArtifact<StoredSchema>(store, ARTIFACT_KINDS.schema, artifactKeys.schema(databaseId, versions));
+  const { stored, columns } = await loadPreparedProfiles(store, databaseId, versions);
+  const { schema } = stored;
+  const declared = schema.tables.flatMap((t) => t.foreignKeys);
   return {
     collections: manifest.collections,
     lexicon: new LexicalValueIndex(lexicon),
     columnCount: schema.tables.reduce((n, t) => n + t.columns.length, 0),
-    foreignKeys: schema.tables.flatMap((t) => t.foreignKeys),
+    foreignKeys: [...declared, ...inferJoinKeys(columns, lexicon, declared)],
   };
 }
 
@@ -41,7 +45,10 @@ export interface RetrieveColumnsOptions {
   /** Cosine a value-index hit needs to count. */
   valueMinScore: number;
   valueHitsPerLiteral: number;
-  /** Join columns of PK/FK paths up to this many joins between retrieved tables are added. */
+  /**
+   * Join columns of PK/FK paths up to this many joins between retrieved tables are added
+   * (every key of two tables joined directly).
+   */
   joinHops: number;
 }
 
@@ -66,8 +73,8 @@ export interface RetrievedColumn extends ColumnRef {
  * Retrieval-only schema linking (DexterSQL §3.2 Step 1, without its LLM steps): the columns
  * whose profiles the question resembles (profile index), the columns holding values the
  * question quotes (lexical index exactly, value index by similarity), and the join columns
- * that connect the tables found. Bare numbers are not looked up: "3" is in most numeric
- * columns and says nothing about which one.
+ * that connect the tables found, declared or inferred. Bare numbers are not looked up: "3" is
+ * in most numeric columns and says nothing about which one.
  */
 export async function retrieveColumns(
   deps: { vectors: VectorStore; embedder: Embedder },
@@ -92,8 +99,9 @@ export async function retrieveColumns(
     if (/^-?[\d.]+$/.test(phrase)) continue;
     for (const hit of indices.lexicon.exact(phrase)) add({ table: hit.table, column: hit.column, reason: 'value', evidence: `'${hit.value}' = "${phrase}"` });
   }
-  // Similar (not equal) values: only for what looks like a name or a code, to bound the searches.
-  const valueQueries = [...literals.quoted, ...literals.phrases.filter((p) => /[A-Z0-9]/.test(p))];
+  // Similar (not equal) values: only for what looks like a name or a code, to bound the searches;
+  // never for a bare number ("4" is not "similar" to '27.4' in any useful sense).
+  const valueQueries = [...literals.quoted, ...literals.phrases.filter((p) => /[A-Z0-9]/.test(p))].filter((p) => !/^-?[\d.]+$/.test(p));
   const valueVectors = await deps.embedder.embed(valueQueries);
   for (const [i, phrase] of valueQueries.entries()) {
     for (const hit of await deps.vectors.search(indices.collections.values, valueVectors[i], { k: options.valueHitsPerLiteral })) {
@@ -104,7 +112,11 @@ export async function retrieveColumns(
   const tables = [...new Set([...found.values()].map((c) => c.table))];
   for (let i = 0; i < tables.length; i++) {
     for (let j = i + 1; j < tables.length; j++) {
-      for (const step of findJoinPath(indices.foreignKeys, tables[i], tables[j], options.joinHops) ?? []) {
+      const path = findJoinPath(indices.foreignKeys, tables[i], tables[j], options.joinHops) ?? [];
+      // Two tables joined directly may be joined by more than one key (a flight's source and
+      // destination airport): the question decides which, so every such key is kept.
+      const steps = path.length === 1 ? parallelJoins(indices.foreignKeys, tables[i], tables[j]) : path;
+      for (const step of steps) {
         const evidence = `${step.left} joins ${step.right}`;
         for (const column of step.leftColumns) add({ table: step.left, column, reason: 'join', evidence });
         for (const column of step.rightColumns) add({ table: step.right, column, reason: 'join', evidence });
@@ -112,4 +124,12 @@ export async function retrieveColumns(
     }
   }
   return [...found.values()];
+}
+
+/** Every foreign key between two tables, in either direction. */
+function parallelJoins(foreignKeys: ForeignKeyEdge[], a: string, b: string): JoinStep[] {
+  const same = (x: string, y: string) => x.toLowerCase() === y.toLowerCase();
+  return foreignKeys
+    .filter((fk) => (same(fk.fromTable, a) && same(fk.toTable, b)) || (same(fk.fromTable, b) && same(fk.toTable, a)))
+    .map((fk) => ({ left: fk.fromTable, leftColumns: fk.fromColumns, right: fk.toTable, rightColumns: fk.toColumns, leftIsReferenced: false }));
 }

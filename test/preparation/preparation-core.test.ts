@@ -2,6 +2,7 @@ import { findCandidatePairs, type CandidateColumn } from '../../core/exploration
 import { findJoinPath, orientFromKeySide, describePath } from '../../core/exploration/join-paths';
 import { groupPairFamilies } from '../../core/exploration/pair-families';
 import { majorityAmbiguous } from '../../core/exploration/triage-vote';
+import { inferJoinKeys } from '../../core/indexing/inferred-joins';
 import { LexicalValueIndex, normalizeValue } from '../../core/indexing/lexical-value-index';
 import { mapWithConcurrency } from '../../core/map-with-concurrency';
 import { pairId } from '../../core/preparation/column-ref';
@@ -169,6 +170,36 @@ describe('lexical value index (§3.1.2)', () => {
   it('finds near spellings of text values, and numbers only exactly', () => {
     expect(index.fuzzy('elementry school', 0.6, 3)[0]).toMatchObject({ value: 'Elementary School', exact: false });
     expect(index.fuzzy('2012', 0.3, 5)).toEqual([]);
+  });
+});
+
+describe('inferred join keys (retrieval)', () => {
+  const key = { primaryKey: true, identifier: true, uniqueness: 1, nonNullCount: 4 };
+  const profiles = [
+    profile('airlines', 'uid', key),
+    profile('airlines', 'Airline'),
+    profile('flights', 'Airline', { nonNullCount: 6 }),
+    profile('flights', 'FlightNo', { nonNullCount: 6 }),
+    profile('flights', 'SourceAirport', { references: { table: 'airports', column: 'AirportCode' } }),
+  ];
+  const lexicon = {
+    columns: [
+      { table: 'airlines', column: 'uid', textual: false, values: ['1', '2', '3', '4'] },
+      { table: 'airlines', column: 'Airline', textual: true, values: ['United', 'Delta', 'JetBlue', 'Frontier'] },
+      { table: 'flights', column: 'Airline', textual: false, values: ['1', '2', '4'] },
+      { table: 'flights', column: 'FlightNo', textual: false, values: ['1', '2', '3'] },
+      { table: 'flights', column: 'SourceAirport', textual: true, values: ['ABZ', 'ASY', 'APG'] },
+    ],
+  };
+
+  it('joins a column to a key holding all its values when a name word ties them', () => {
+    expect(inferJoinKeys(profiles, lexicon, [])).toEqual([{ fromTable: 'flights', fromColumns: ['Airline'], toTable: 'airlines', toColumns: ['uid'] }]);
+  });
+
+  it('needs every value to be a key value, and skips tables already joined by a declared key', () => {
+    const missing = { columns: lexicon.columns.map((c) => (c.column === 'Airline' && c.table === 'flights' ? { ...c, values: ['1', '2', '9'] } : c)) };
+    expect(inferJoinKeys(profiles, missing, [])).toEqual([]);
+    expect(inferJoinKeys(profiles, lexicon, [{ fromTable: 'flights', fromColumns: ['x'], toTable: 'airlines', toColumns: ['uid'] }])).toEqual([]);
   });
 });
 
