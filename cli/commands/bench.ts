@@ -8,14 +8,12 @@ import { summaryLines } from '../../core/benchmark/summary-lines';
 import { datasetsRoot } from '../../core/datasets/datasets-root';
 import type { EvaluatorName } from '../../core/datasets/benchmark-question';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
-import { ALL_TASK_QUEUES } from '../../core/task-queues';
+import { ALL_TASK_QUEUES, type TaskQueueName } from '../../core/task-queues';
 import { loadWorkerLlmConfig, readConfigFile } from '../../workers/build-deps';
-import { runWorkers } from '../../workers/run-workers';
 import { startBenchmark, waitForBenchmark } from '../benchmark-client';
 import { defaultBenchmarkId } from '../benchmark-id';
 import { modelsByRole } from '../benchmark-models';
-import { DecodexClient } from '../client';
-import { ensureTemporal } from '../temporal/embedded-server';
+import { withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
 
 const OFFICIAL_TIMEOUT_MS = 30_000;
@@ -97,22 +95,16 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
   const benchmarkId = values.id ?? defaultBenchmarkId(base) + freshSuffix;
   const input: RunBenchmarkInput = { ...base, benchmarkId, reportDir: path.resolve(values.out ?? path.join(config.home, 'benchmarks', benchmarkId)) };
 
-  const endpoint = await ensureTemporal(config, log);
   // Gold as prediction asks no model: the offline queue (benchmark workflow, evaluation) is all it needs.
-  const workers = values['no-worker'] ? null : await runWorkers(endpoint, config, gold ? ['offline'] : ALL_TASK_QUEUES);
-  const decodex = await DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix });
-  try {
+  const queues: TaskQueueName[] = gold ? ['offline'] : ALL_TASK_QUEUES;
+  return withClientSession(config, { noWorker: values['no-worker'], queues }, async (decodex) => {
     const handle = await startBenchmark(decodex.client, input, config.queuePrefix);
     log(`benchmark ${benchmarkId}\n  ${workflowUiLink(config, handle.workflowId)}`);
     const { summary, files } = await waitForBenchmark(decodex.client, handle.workflowId, (p) => log(`  ${p.done}/${p.total} evaluated, ${p.correct} correct`));
     console.log(values.json ? JSON.stringify({ summary, files }, null, 2) : summaryLines(summary, { ...files }).join('\n'));
     if (gold && summary.executableQuestions === 0) log('gold self-check: no executable question (every database file is missing)');
     return gold && (summary.executableQuestions === 0 || summary.exExecutable < 1) ? 1 : 0;
-  } finally {
-    await decodex.close();
-    await workers?.stop();
-    await endpoint.stop?.();
-  }
+  });
 }
 
 export const benchCommand: Command = {

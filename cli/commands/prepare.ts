@@ -5,12 +5,9 @@ import { settingsForRole } from '../../activities/llm/llm-config';
 import { isMysqlUrl } from '../../activities/database/mysql-connection-url';
 import type { PrepareDatabaseResult } from '../../core/preparation/preparation-types';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
-import { ALL_TASK_QUEUES } from '../../core/task-queues';
 import { loadWorkerLlmConfig } from '../../workers/build-deps';
-import { runWorkers } from '../../workers/run-workers';
-import { DecodexClient } from '../client';
 import { ProgressBar } from '../progress-bar';
-import { ensureTemporal } from '../temporal/embedded-server';
+import { withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
 
 /** The models exploration asks (triage, notes): checked before any server starts. */
@@ -38,10 +35,7 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
     for (const role of EXPLORATION_ROLES) settingsForRole(llmConfig, role);
   }
 
-  const endpoint = await ensureTemporal(config, log);
-  const workers = values['no-worker'] ? null : await runWorkers(endpoint, config, ALL_TASK_QUEUES);
-  const client = await DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix });
-  try {
+  return withClientSession(config, { noWorker: values['no-worker'] }, async (client) => {
     const started = await client.startPreparation({ database, documentation, force: values.force, config: { exploration: { useLlm } } });
     const link = workflowUiLink(config, started.workflowId, started.runId);
     log(`preparing ${database}\n  ${link}`);
@@ -58,11 +52,7 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
     bar.finish();
     console.log(values.json ? JSON.stringify({ workflowId: started.workflowId, uiLink: link, ...result }, null, 2) : formatPreparation(result, link));
     return result.status === 'budget_exhausted' ? 1 : 0;
-  } finally {
-    await client.close();
-    await workers?.stop();
-    await endpoint.stop?.();
-  }
+  });
 }
 
 export function formatPreparation(r: PrepareDatabaseResult, link: string): string {

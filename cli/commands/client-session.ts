@@ -1,0 +1,42 @@
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import type { RuntimeConfig } from '../../core/runtime-config';
+import { ALL_TASK_QUEUES, type TaskQueueName } from '../../core/task-queues';
+import { runWorkers } from '../../workers/run-workers';
+import { DecodexClient } from '../client';
+import { ensureTemporal } from '../temporal/embedded-server';
+import { log } from './command';
+
+export interface SessionOptions {
+  /** Run no worker in this process (a `decodex worker` elsewhere serves the queues). */
+  noWorker?: boolean;
+  /** Queues this process serves when it does run workers. */
+  queues?: TaskQueueName[];
+}
+
+let quietRuntime = false;
+
+/**
+ * What every client command (ask, prepare, bench) does around its own work: find or start the
+ * Temporal server, run in-process workers unless told not to, connect the typed client, and
+ * always tear down what it started (a background server stays, so printed UI links work).
+ */
+export async function withClientSession<T>(config: RuntimeConfig, options: SessionOptions, work: (client: DecodexClient) => Promise<T>): Promise<T> {
+  if (!quietRuntime) {
+    // The in-process workers' routine INFO lines would bury the command's output; warnings still show.
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    quietRuntime = true;
+  }
+  const endpoint = await ensureTemporal(config, log);
+  if (endpoint.backgroundPid) {
+    log(`The Temporal dev server keeps running in the background (pid ${endpoint.backgroundPid}) so the Web UI link stays valid; stop it with \`npx decodex server --stop\`.`);
+  }
+  const workers = options.noWorker ? null : await runWorkers(endpoint, config, options.queues ?? ALL_TASK_QUEUES);
+  const client = await DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix });
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+    await workers?.stop();
+    await endpoint.stop?.();
+  }
+}
