@@ -1,27 +1,13 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { validateJson } from '../../activities/llm/json-schema';
 import { BUNDLED_LOCAL_MODEL } from '../../activities/llm/local/local-llm-config';
+import { runNodeScript } from '../support/run-cli';
 import type { ChildCall } from './local-model-child';
 
-const ROOT = path.resolve(__dirname, '../..');
-
 /** Runs local-model-child.ts in its own Node process (jest's sandbox cannot import ESM node-llama-cpp). */
-function runChild(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(__dirname, 'local-model-child.ts')], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function runChild(env: Record<string, string>) {
+  return runNodeScript(path.join(__dirname, 'local-model-child.ts'), [], env, { nodeArgs: ['--require', 'tsx/cjs'], timeoutMs: 280_000 });
 }
 
 describe('the local provider with the real GGUF model', () => {

@@ -8,12 +8,18 @@ export interface CliRun {
   ms: number;
 }
 
-/** Runs the real `decodex` command (bin/decodex.js) with exactly the given environment. */
-export function runCli(args: string[], env: Record<string, string>, timeoutMs = 90_000): Promise<CliRun> {
-  const bin = path.resolve(__dirname, '../../bin/decodex.js');
+const ROOT = path.resolve(__dirname, '../..');
+
+/**
+ * Runs a Node script in its own process with exactly the given environment (plus PATH and HOME),
+ * from the repository root; `nodeArgs` go before the script (e.g. `--require tsx/cjs`).
+ */
+export function runNodeScript(script: string, args: string[], env: Record<string, string>, options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<CliRun> {
+  const timeoutMs = options.timeoutMs ?? 90_000;
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], {
+      cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -21,13 +27,19 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`decodex ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
+      reject(new Error(`${path.basename(script)} ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
     }, timeoutMs);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr, ms: Date.now() - t0 });
     });
   });
+}
+
+/** Runs the real `decodex` command (bin/decodex.js) with exactly the given environment. */
+export function runCli(args: string[], env: Record<string, string>, timeoutMs = 90_000): Promise<CliRun> {
+  return runNodeScript(path.join(ROOT, 'bin/decodex.js'), args, env, { timeoutMs });
 }
