@@ -2,7 +2,12 @@ import type { ArtifactStore } from './artifacts/artifact-store';
 import { createBenchmarkActivities } from './benchmark/benchmark-activities';
 import { createDatabaseActivities } from './database/database-activities';
 import type { DatabaseRegistry } from './database/database-registry';
+import { createCorrectionActivities, createDiagnosisActivities } from './correction/correction-activities';
 import { createGenerationActivities } from './generation/generation-activities';
+import { createJudgingActivities } from './judging/judging-activities';
+import { createLinkingActivities, createRetrievalActivities } from './linking/linking-activities';
+import { createNotesActivities } from './notes/notes-activities';
+import { createSelectionActivities } from './selection/selection-activities';
 import type { Embedder } from './embeddings/embedder';
 import type { LlmService } from './llm/llm-service';
 import { createExplorationLlmActivities, createPreparationActivities } from './preparation/preparation-activities';
@@ -25,9 +30,23 @@ export interface ActivityDeps {
  * calls on `llm` (bounded there), long jobs on `offline`.
  */
 export function createActivities(deps: ActivityDeps) {
+  const store = deps.artifacts;
+  const question = { llm: deps.llm, databases: deps.databases, store };
   return {
-    online: createDatabaseActivities(deps.databases),
-    llm: { ...createGenerationActivities(deps.llm), ...createExplorationLlmActivities({ llm: deps.llm, store: deps.artifacts }) },
+    online: {
+      ...createDatabaseActivities(deps.databases),
+      ...createRetrievalActivities({ databases: deps.databases, store, vectors: deps.vectors, embedder: deps.embedder }),
+      ...createDiagnosisActivities({ databases: deps.databases, store }),
+    },
+    llm: {
+      ...createLinkingActivities(question),
+      ...createNotesActivities(question),
+      ...createJudgingActivities(question),
+      ...createGenerationActivities(question),
+      ...createCorrectionActivities(question),
+      ...createSelectionActivities(question),
+      ...createExplorationLlmActivities({ llm: deps.llm, store }),
+    },
     offline: {
       ...createBenchmarkActivities(deps),
       ...createPreparationActivities({ databases: deps.databases, store: deps.artifacts, embedder: deps.embedder, vectors: deps.vectors }),

@@ -1,7 +1,7 @@
 /**
  * Retrieval-only schema linking on Spider dev (DexterSQL §3.2 Step 1 without its LLM steps):
  * each question's columns come from the profile index, the value index (literals found in the
- * question) and the join columns between the tables found (activities/indexing/retrieve-columns).
+ * question) and the join columns between the tables found (activities/linking/retrieve-columns).
  * Gold columns come from parsing the gold SQL with the SQL analysis interface.
  *
  *   npm run bench:linking
@@ -11,7 +11,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_RETRIEVAL_OPTIONS, loadPreparedIndices, retrieveColumns, type PreparedIndices } from '../activities/indexing/retrieve-columns';
+import { DEFAULT_RETRIEVAL_OPTIONS, loadPreparedIndices, retrieveColumns, type PreparedIndices } from '../activities/linking/retrieve-columns';
 import { loadPreparedProfiles } from '../activities/preparation/load-prepared';
 import { datasetsRoot } from '../core/datasets/datasets-root';
 import { linkingScore } from '../core/evaluation/schema-linking';

@@ -34,18 +34,18 @@ async function main(): Promise<void> {
   const store = openSqliteArtifactStore(path.join(home, 'artifacts.sqlite'));
   try {
     const database = ensureSampleDatabase(home);
-    const description = await createDatabaseActivities(databases).describeDatabase({ database });
+    const { dialect } = await createDatabaseActivities(databases).describeDatabase({ database });
 
     const loadStart = performance.now();
     const model = await loadLocalModel(settings.model, config.local);
     const loadSeconds = (performance.now() - loadStart) / 1000;
 
-    const generation = createGenerationActivities(createLlmService({ config, store }));
+    const generation = createGenerationActivities({ llm: createLlmService({ config, store }), databases, store });
     let promptTokens = 0;
     let completionTokens = 0;
     const callsStart = performance.now();
     for (const question of QUESTIONS) {
-      const { usage } = await generation.generateSql({ question, dialect: description.dialect, schemaDdl: description.schemaDdl });
+      const { usage } = await generation.generateSqlDirect({ question, database, dialect, prepared: null, focus: null, grounding: [], notes: [] });
       promptTokens += usage.promptTokens;
       completionTokens += usage.completionTokens;
     }

@@ -1,5 +1,6 @@
 import type { SqlRow } from './sql-value';
 import type { RunUsage } from './usage';
+import type { FocusedTable } from './evaluation/schema-linking';
 
 /** Limits of one question run. Each one is explicit; running out ends the run with its best answer. */
 export interface QuestionBudget {
@@ -9,6 +10,8 @@ export interface QuestionBudget {
   maxLlmCalls: number;
   /** Wall-clock seconds for the whole run. */
   maxSeconds: number;
+  /** SQL revisions and plan refinements (DecoSearch's B bounds refinements per failure; this bounds the run). */
+  maxRefinements: number;
 }
 
 export interface QuestionLimits {
@@ -24,7 +27,7 @@ export interface QuestionLimits {
 }
 
 export const DEFAULT_LIMITS: QuestionLimits = {
-  budget: { maxTokens: 200_000, maxLlmCalls: 50, maxSeconds: 600 },
+  budget: { maxTokens: 200_000, maxLlmCalls: 50, maxSeconds: 600, maxRefinements: 12 },
   sqlTimeoutMs: 30_000,
   maxRows: 200,
   llmRetry: { maximumAttempts: 5, initialIntervalMs: 1_000, backoffCoefficient: 2 },
@@ -37,9 +40,9 @@ export interface AnswerQuestionInput {
   database: string;
   /** Extra knowledge for this question (BIRD's "evidence"). */
   evidence?: string;
-  /** Named pipeline configuration; passed through by callers such as the benchmark harness. */
+  /** Named pipeline configuration (core/pipeline/pipeline-config.ts): hybrid (default), dextersql, decosearch. */
   preset?: string;
-  /** Components switched off for ablations, e.g. ["judger", "refinement"]. */
+  /** Components switched off for ablations, e.g. ["judger", "notes"]; an unknown name is an error. */
   ablations?: string[];
   limits?: Partial<Omit<QuestionLimits, 'budget'>> & { budget?: Partial<QuestionBudget> };
 }
@@ -59,18 +62,71 @@ export interface RunError {
   message: string;
 }
 
+/** One step of a run, as the `trace` query and the result show it (the same for every workflow). */
 export interface TraceEvent {
+  /** The paper's stage (linking, notes, judging, generation, correction, selection, ...) or a preparation phase. */
+  stage: string;
+  /** The step, usually named after its activity. */
   step: string;
+  /** What the step does. */
   summary: string;
+  /** One line on what it produced. */
+  outcome?: string;
   startedAt: string;
   elapsedMs: number;
   ok: boolean;
+  /** Why the step did not run (a budget, an ablation, a missing knowledge base). */
+  skipped?: string;
   detail?: Record<string, unknown>;
+  /** The LLM calls the step made. */
+  usage?: { calls: number; cacheHits: number; tokens: number };
+}
+
+/** Which way the question went: DecoSearch's direct path, or its complex route (sub-question DAG). */
+export type Route = 'direct' | 'complex';
+
+/** The judger's verdict (C.1) and what the run did with it. */
+export interface Judgement {
+  needsDecomposition: boolean;
+  reasoning: string;
+  /** Why the route differs from the verdict, when it does (e.g. the complex route is not available). */
+  override?: string;
+}
+
+/** One SQL candidate, from its generation path through correction to selection. */
+export interface CandidateReport {
+  /** The generation path (direct, dependency-tree, few-shot, divide-and-conquer). */
+  path: string;
+  /** The SQL as generated. */
+  generatedSql: string;
+  /** The SQL after correction (the same when nothing needed fixing). */
+  sql: string;
+  /** Revision rounds and rule rewrites applied. */
+  corrections: string[];
+  /** The diagnostic findings of the final SQL (empty: nothing suspicious). */
+  findings: string[];
+  execution: { ok: true; rowCount: number; truncated: boolean } | { ok: false; error: string };
+  /** Index of its result cluster (by size, 0 = largest), null when it did not execute. */
+  cluster: number | null;
+  /** Its cluster's share of all candidates. */
+  confidence: number;
+}
+
+/** How the final SQL was chosen among the candidates (DexterSQL §3.4.2). */
+export interface SelectionReport {
+  method: 'single' | 'confidence' | 'tournament' | 'first-executable' | 'budget';
+  /** Index into `candidates` of the chosen one. */
+  chosen: number;
+  confidence: number;
+  /** Tournament scores per cluster representative, when a tournament ran. */
+  scores?: { candidate: number; score: number }[];
 }
 
 export interface AnswerQuestionResult {
   outcome: Outcome;
-  route: string;
+  route: Route;
+  /** The configuration that really ran: preset, ablations, and its label. */
+  pipeline: { preset: string; ablations: string[]; label: string };
   question: string;
   database: string;
   sql: string | null;
@@ -78,6 +134,14 @@ export interface AnswerQuestionResult {
   rows: SqlRow[];
   truncated: boolean;
   error?: RunError;
+  /** Which budget ended the run early, if one did (the answer is then the best so far). */
+  stoppedBy?: RunError;
+  judgement?: Judgement;
+  /** The tables and columns the prompts showed; null when the whole schema was shown. */
+  focusedSchema: FocusedTable[] | null;
+  candidates: CandidateReport[];
+  selection?: SelectionReport;
+  refinements: number;
   usage: RunUsage;
   trace: TraceEvent[];
 }

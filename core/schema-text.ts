@@ -1,22 +1,28 @@
-import type { SchemaInfo, TableInfo } from '../activities/database/target-database';
+import type { SchemaInfo, TableInfo } from './database/schema-types';
 
 /**
  * The schema as the model reads it: one CREATE TABLE per table with declared types, primary and
  * foreign keys. Identifiers are quoted only when they need it, so prompts stay close to the
  * DDL a developer would write.
  */
-export function renderSchemaDdl(schema: SchemaInfo): string {
-  return schema.tables.map((t) => renderTable(t, schema.dialect)).join('\n\n');
+export function renderSchemaDdl(schema: SchemaInfo, notes?: ColumnNotes): string {
+  return schema.tables.map((t) => renderTable(t, schema.dialect, notes)).join('\n\n');
 }
+
+/** A short comment per column (`table.column` lower-cased → text): examples, meaning, as CHESS-style prompts show them. */
+export type ColumnNotes = Map<string, string>;
 
 function quote(name: string, dialect: SchemaInfo['dialect']): string {
   if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return name;
   return dialect === 'mysql' ? '`' + name.replace(/`/g, '``') + '`' : '"' + name.replace(/"/g, '""') + '"';
 }
 
-function renderTable(table: TableInfo, dialect: SchemaInfo['dialect']): string {
+function renderTable(table: TableInfo, dialect: SchemaInfo['dialect'], notes?: ColumnNotes): string {
   const q = (n: string) => quote(n, dialect);
-  const lines = table.columns.map((c) => `  ${q(c.name)}${c.type ? ' ' + c.type : ''}`);
+  const lines = table.columns.map((c) => {
+    const note = notes?.get(`${table.name}.${c.name}`.toLowerCase());
+    return `  ${q(c.name)}${c.type ? ' ' + c.type : ''}${note ? ` /* ${note.replace(/\*\//g, '* /')} */` : ''}`;
+  });
   if (table.primaryKey.length) lines.push(`  PRIMARY KEY (${table.primaryKey.map(q).join(', ')})`);
   for (const fk of table.foreignKeys) {
     lines.push(

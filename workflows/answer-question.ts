@@ -1,151 +1,84 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  proxyActivities,
-  setCurrentDetails,
-  setHandler,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
-import type { createDatabaseActivities } from '../activities/database/database-activities';
-import type { createGenerationActivities } from '../activities/generation/generation-activities';
-import {
-  resolveLimits,
-  type AnswerQuestionInput,
-  type AnswerQuestionResult,
-  type Outcome,
-  type RunError,
-  type TraceEvent,
-} from '../core/answer-question-types';
-import { OUTCOME, ROUTE, TOKENS } from '../core/search-attributes';
-import { queuePrefixOf, taskQueue } from '../core/task-queues';
-import { addCall, emptyUsage, totalTokens, type RunUsage } from '../core/usage';
-import { progressQuery, traceQuery } from './definitions';
-
-type DatabaseActivities = ReturnType<typeof createDatabaseActivities>;
-type GenerationActivities = ReturnType<typeof createGenerationActivities>;
+import { ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
+import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult, type RunError } from '../core/answer-question-types';
+import { resolvePipelineConfig, type PipelineConfig } from '../core/pipeline/pipeline-config';
+import { PRESET } from '../core/search-attributes';
+import { failureMessage, failureType } from './kit/step-runner';
+import { correctCandidates } from './answer/correct-candidates';
+import { finishRun } from './answer/finish-run';
+import { generateCandidates } from './answer/generate-candidates';
+import { incorporateNotes } from './answer/incorporate-notes';
+import { judgeRoute } from './answer/judge-route';
+import { linkSchema } from './answer/link-schema';
+import { openDatabase } from './answer/open-database';
+import { startQuestionRun, type QuestionRun } from './answer/question-run';
+import { selectCandidate, type Selection } from './answer/select-candidate';
 
 /**
- * The minimal online path: read the schema, let the generator write SQL, run it read-only,
- * return SQL, rows and usage. Each step is an activity with a summary, so the Web UI's event
- * list reads like the pipeline; the `trace` query returns the same steps with timings.
+ * One question, as the papers answer it (each stage in its own file under workflows/answer/):
+ *
+ *   open → link schema → incorporate notes → judge → generate candidates → correct → select → answer
+ *
+ * The preset decides which strategy each stage runs (DexterSQL, DecoSearch, or the hybrid default)
+ * and ablations switch stages off. Every model call passes the budget gate; a budget that runs
+ * out ends the run with its best answer so far, and says which budget it was.
  */
 export async function answerQuestion(input: AnswerQuestionInput): Promise<AnswerQuestionResult> {
-  const limits = resolveLimits(input.limits);
-  const startedAt = Date.now();
-  const trace: TraceEvent[] = [];
-  let usage: RunUsage = emptyUsage();
-  let step = 'starting';
-  setHandler(traceQuery, () => trace);
-  setHandler(progressQuery, () => ({ step, done: trace.length, total: 3 }));
+  const run = startQuestionRun(input, configOrFail(input), resolveLimits(input.limits));
+  upsertSearchAttributes([{ key: PRESET, value: run.config.preset }]);
 
-  const prefix = queuePrefixOf(workflowInfo().taskQueue);
-  const database = proxyActivities<DatabaseActivities>({
-    taskQueue: taskQueue('online', prefix),
-    startToCloseTimeout: limits.sqlTimeoutMs + 30_000,
-    retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['DatabaseUnavailable'] },
-  });
-  const generation = proxyActivities<GenerationActivities>({
-    taskQueue: taskQueue('llm', prefix),
-    startToCloseTimeout: limits.llmAttemptTimeoutMs,
-    retry: {
-      maximumAttempts: limits.llmRetry.maximumAttempts,
-      initialInterval: limits.llmRetry.initialIntervalMs,
-      backoffCoefficient: limits.llmRetry.backoffCoefficient,
-    },
-  });
-
-  const base = { route: 'direct', question: input.question, database: input.database };
-  upsertSearchAttributes([{ key: ROUTE, value: base.route }]);
-
-  async function timed<T>(name: string, summary: string, run: () => Promise<T>, detail?: (r: T) => Record<string, unknown>) {
-    step = name;
-    setCurrentDetails(`**${name}**: ${summary}`);
-    const t0 = Date.now();
-    try {
-      const result = await run();
-      trace.push({ step: name, summary, startedAt: new Date(t0).toISOString(), elapsedMs: Date.now() - t0, ok: true, detail: detail?.(result) });
-      return result;
-    } catch (err) {
-      trace.push({ step: name, summary, startedAt: new Date(t0).toISOString(), elapsedMs: Date.now() - t0, ok: false, detail: { error: failureMessage(err) } });
-      throw err;
-    }
-  }
-
-  function finish(outcome: Outcome, rest: Partial<AnswerQuestionResult>, error?: RunError): AnswerQuestionResult {
-    upsertSearchAttributes([
-      { key: OUTCOME, value: outcome },
-      { key: TOKENS, value: totalTokens(usage) },
-    ]);
-    setCurrentDetails(`**${outcome}**${error ? `: ${error.message}` : ''}`);
-    return { outcome, ...base, sql: null, columns: [], rows: [], truncated: false, usage, trace, ...rest, ...(error ? { error } : {}) };
-  }
-
-  function budgetProblem(): RunError | undefined {
-    const { budget } = limits;
-    if (totalTokens(usage) >= budget.maxTokens) return { kind: 'token_budget', message: `token budget of ${budget.maxTokens} used up` };
-    if (usage.llmCalls >= budget.maxLlmCalls) return { kind: 'call_budget', message: `LLM call budget of ${budget.maxLlmCalls} used up` };
-    if ((Date.now() - startedAt) / 1000 >= budget.maxSeconds) return { kind: 'time_budget', message: `time budget of ${budget.maxSeconds} s used up` };
-    return undefined;
-  }
-
-  let description;
+  let opened;
   try {
-    description = await timed(
-      'describeDatabase',
-      `read the schema of ${input.database}`,
-      () => database.describeDatabase.executeWithOptions({ summary: `read schema of ${input.database}` }, [{ database: input.database }]),
-      (d) => ({ tables: d.tableCount, columns: d.columnCount, dialect: d.dialect }),
-    );
+    opened = await openDatabase(run);
   } catch (err) {
-    return finish('database_error', {}, { kind: failureType(err) ?? 'database', message: failureMessage(err) });
+    return finishRun(run, 'database_error', {}, null, { kind: failureType(err) ?? 'database', message: failureMessage(err) });
   }
+  await linkSchema(run, opened);
+  await incorporateNotes(run, opened.prepared?.notes ?? 0);
+  await judgeRoute(run);
+  // The complex route (sub-question DAG, DecoSearch §3.5) plugs in here when the judger asks for it.
+  await generateCandidates(run);
+  if (!run.candidates.length && run.budget.stoppedBy) useDraftsAsCandidates(run);
+  await correctCandidates(run);
+  const selection = await selectCandidate(run);
+  return answer(run, selection);
+}
 
-  const exhausted = budgetProblem();
-  if (exhausted) return finish('budget_exhausted', {}, exhausted);
-
-  let generated;
+function configOrFail(input: AnswerQuestionInput): PipelineConfig {
   try {
-    generated = await timed(
-      'generateSql',
-      'generator writes SQL from the schema and question',
-      () =>
-        generation.generateSql.executeWithOptions({ summary: 'generator: question + schema → SQL' }, [
-          { question: input.question, evidence: input.evidence, dialect: description.dialect, schemaDdl: description.schemaDdl },
-        ]),
-      (g) => ({ sql: g.sql, ...g.usage }),
-    );
+    return resolvePipelineConfig(input.preset, input.ablations);
   } catch (err) {
-    return finish('llm_error', {}, { kind: failureType(err) ?? 'llm', message: failureMessage(err) });
+    throw ApplicationFailure.nonRetryable((err as Error).message, 'InvalidConfiguration');
   }
-  usage = addCall(usage, generated.usage);
+}
 
-  const executed = await timed(
-    'executeSql',
-    'run the SQL read-only on the database',
-    () =>
-      database.executeSql.executeWithOptions({ summary: `execute read-only (timeout ${limits.sqlTimeoutMs} ms)` }, [
-        { database: input.database, sql: generated.sql, timeoutMs: limits.sqlTimeoutMs, maxRows: limits.maxRows },
-      ]),
-    (e) => (e.ok ? { rows: e.result.rows.length, truncated: e.result.truncated, ms: e.result.elapsedMs } : { error: e.error }),
+/** A budget ended the run before generation: DexterSQL's preliminary SQLs are the best there is. */
+function useDraftsAsCandidates(run: QuestionRun): void {
+  for (const d of run.drafts) run.candidates.push({ path: `preliminary-${d.view}`, generatedSql: d.sql, sql: d.sql, corrections: [], diagnosis: null });
+  if (run.drafts.length) run.runner.note('generation', 'fallback', 'budget reached before generation', { outcome: `the ${run.drafts.length} preliminary SQLs of schema linking become the candidates` });
+}
+
+/** The chosen candidate, run once more for the caller's rows (row cap and timeout from the limits). */
+async function answer(run: QuestionRun, selection: Selection | null): Promise<AnswerQuestionResult> {
+  const stopped: RunError | undefined = run.budget.stoppedBy;
+  if (!selection) {
+    if (stopped) return finishRun(run, 'budget_exhausted', {}, null, stopped);
+    return finishRun(run, 'llm_error', {}, null, firstFailure(run) ?? { kind: 'llm', message: 'no generation path produced a candidate' });
+  }
+  const chosen = run.candidates[selection.report.chosen];
+  const executed = await run.runner.step(
+    { stage: 'answer', name: 'executeSql', summary: `run the chosen SQL read-only (timeout ${run.limits.sqlTimeoutMs} ms, ≤ ${run.limits.maxRows} rows)` },
+    (o) => run.online.executeSql.executeWithOptions(o, [{ database: run.input.database, sql: chosen.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: run.limits.maxRows }]),
+    (e) => ({ outcome: e.ok ? `${e.result.rows.length} rows${e.result.truncated ? ' (cut)' : ''}` : `error: ${e.error.message}` }),
   );
-  if (!executed.ok) return finish('execution_error', { sql: generated.sql }, executed.error);
-  const afterBudget = budgetProblem();
+  run.runner.stageDone('answer');
+  if (!executed.ok) return finishRun(run, 'execution_error', { sql: chosen.sql }, selection, executed.error);
   const { columns, rows, truncated } = executed.result;
-  // A budget that ran out during the last step still returns the answer it paid for, and says so.
-  if (afterBudget && afterBudget.kind === 'time_budget') return finish('budget_exhausted', { sql: generated.sql, columns, rows, truncated }, afterBudget);
-  return finish('answered', { sql: generated.sql, columns, rows, truncated });
+  // A budget that ran out still returns the answer it paid for, and says so.
+  return finishRun(run, stopped ? 'budget_exhausted' : 'answered', { sql: chosen.sql, columns, rows, truncated }, selection, stopped);
 }
 
-/** The innermost failure's message, so "activity task failed" never hides what went wrong. */
-function failureMessage(err: unknown): string {
-  let e: unknown = err;
-  while (e instanceof ActivityFailure && e.cause) e = e.cause;
-  return e instanceof Error ? e.message : String(e);
-}
-
-function failureType(err: unknown): string | undefined {
-  let e: unknown = err;
-  while (e instanceof ActivityFailure && e.cause) e = e.cause;
-  return e instanceof ApplicationFailure && e.type ? e.type : undefined;
+/** The first model failure the trace recorded: why no candidate exists. */
+function firstFailure(run: QuestionRun): RunError | undefined {
+  const failed = run.runner.trace.find((e) => !e.ok && e.detail?.error);
+  return failed ? { kind: String(failed.detail?.type ?? 'llm'), message: String(failed.detail!.error) } : undefined;
 }

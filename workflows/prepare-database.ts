@@ -10,18 +10,32 @@ import type {
   PrepareDatabaseInput,
   PrepareDatabaseResult,
   PreparationCounts,
-  PreparationStep,
 } from '../core/preparation/preparation-types';
 import { DATABASE } from '../core/search-attributes';
 import { queuePrefixOf, taskQueue } from '../core/task-queues';
-import { LlmBudget } from '../core/preparation/llm-budget';
+import { RunBudget } from '../core/budget';
 import type { RunUsage } from '../core/usage';
 import { progressQuery } from './definitions';
+import { StepRunner } from './kit/step-runner';
+import type { TraceEvent } from '../core/answer-question-types';
+
+/** The phases of a preparation, in order, with what each does (the trace's step summaries). */
+const PHASE_SUMMARIES: Record<string, string> = {
+  inspect: 'fingerprint, schema and stored artifacts',
+  profile: 'column profiler (§3.1.1): one profile per column',
+  index: 'index generator (§3.1.2): profile, value and lexical indices',
+  candidates: 'explorator step 1: candidate pairs by name and profile similarity',
+  triage: 'explorator step 2: LLM triage, three prompts per pair, majority vote',
+  statistics: 'explorator step 3: overlap, coverage, fan-out, agreement by SQL',
+  notes: 'explorator step 4: one note per family of confusable columns',
+  publish: 'manifest, then removal of older versions',
+};
+const PHASES = Object.keys(PHASE_SUMMARIES);
 
 /** What a run hands to the next one when the history grows long (continue-as-new). */
 export interface PreparationCarry {
   usage: RunUsage;
-  steps: PreparationStep[];
+  steps: TraceEvent[];
   startedAt: number;
   activityMs: PrepareDatabaseResult['activityMs'];
 }
@@ -60,8 +74,8 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   });
 
   const startedAt = carry?.startedAt ?? Date.now();
-  const steps: PreparationStep[] = carry?.steps ?? [];
-  const budget = new LlmBudget(limits.maxLlmCalls, limits.maxTokens, carry?.usage);
+  const steps: TraceEvent[] = carry?.steps ?? [];
+  const budget = new RunBudget({ maxLlmCalls: limits.maxLlmCalls, maxTokens: limits.maxTokens }, () => Date.now(), { usage: carry?.usage, startedAt });
   const activityMs = carry?.activityMs ?? { profiling: 0, valueIndex: 0 };
   let progress = { step: 'inspect', done: 0, total: 1 };
   setHandler(progressQuery, () => progress);
@@ -69,12 +83,11 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     progress = { step, done, total };
     setCurrentDetails(`**${step}** ${done}/${total}: ${detail}`);
   };
-  async function timed<T>(step: string, run: () => Promise<T>, summarize: (result: T) => string): Promise<T> {
-    const t0 = Date.now();
-    const result = await run();
-    steps.push({ step, summary: summarize(result), elapsedMs: Date.now() - t0 });
-    return result;
-  }
+  // One runner per run: its trace continues the steps of earlier runs of a continued chain.
+  const runner = new StepRunner(budget, PHASES.length);
+  runner.trace.push(...steps);
+  const timed = <T>(step: string, run: () => Promise<T>, summarize: (result: T) => string): Promise<T> =>
+    runner.step({ stage: 'preparation', name: step, summary: PHASE_SUMMARIES[step] ?? step }, run, (r) => ({ outcome: summarize(r) })).finally(() => runner.stageDone(step));
 
   phase('inspect', 0, 1, `fingerprint and schema of ${redactDatabaseSpec(input.database)}`);
   const inspection: DatabaseInspection = await timed(
@@ -89,7 +102,7 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   const { databaseId, versions } = inspection;
   const result = (status: PrepareDatabaseResult['status'], manifest: PrepareDatabaseResult['manifest'], extra: Partial<PrepareDatabaseResult> = {}) => {
     setCurrentDetails(`**${status}**: ${manifest.counts.tables} tables, ${manifest.counts.columns} columns, ${manifest.counts.notes} notes`);
-    return { status, databaseId, label: inspection.label, manifest, profiledTables: 0, reusedTables: inspection.tables.length, usage: budget.usage, steps, activityMs, ...extra };
+    return { status, databaseId, label: inspection.label, manifest, profiledTables: 0, reusedTables: inspection.tables.length, usage: budget.usage, steps: runner.trace, activityMs, ...extra };
   };
   if (inspection.current && !input.force) return result('unchanged', inspection.current);
 
@@ -113,7 +126,7 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     (outs) => `${outs.length} tables profiled, ${inspection.tables.length - todo.length} reused`,
   );
   // A long history is handed over here: the next run finds every profile stored and skips them.
-  if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof prepareDatabase>(input, { usage: budget.usage, steps, startedAt, activityMs });
+  if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof prepareDatabase>(input, { usage: budget.usage, steps: runner.trace, startedAt, activityMs });
 
   // Index generator (§3.1.2): profile index and value index (+ lexical index) side by side.
   phase('index', 0, 2, 'embedding profiles and values');
@@ -237,7 +250,7 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
           fingerprint: inspection.fingerprint,
           versions,
           counts,
-          complete: budget.exhausted === undefined,
+          complete: budget.stoppedBy === undefined,
           noteIds,
           preparedAt: new Date(startedAt).toISOString(),
         },
@@ -245,9 +258,9 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     (p) => `manifest written; removed ${p.removedArtifacts} old artifacts and ${p.removedCollections.length} old collections`,
   );
   progress = { step: 'done', done: 1, total: 1 };
-  return result(budget.exhausted ? 'budget_exhausted' : 'prepared', published.manifest, {
+  return result(budget.stoppedBy ? 'budget_exhausted' : 'prepared', published.manifest, {
     profiledTables: todo.length,
     reusedTables: inspection.tables.length - todo.length,
-    ...(budget.exhausted ? { budgetMessage: budget.exhausted } : {}),
+    ...(budget.stoppedBy ? { budgetMessage: budget.stoppedBy.message } : {}),
   });
 }

@@ -59,3 +59,5 @@ export function createDatabaseActivities(databases: DatabaseRegistry) {
     },
   };
 }
+
+export type DatabaseActivities = ReturnType<typeof createDatabaseActivities>;

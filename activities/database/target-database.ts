@@ -1,34 +1,7 @@
 import type { SqlRow, SqlValue } from '../../core/sql-value';
 
-/** The SQL dialect of a target database; decides quoting, parsing and prompt wording. */
-export type Dialect = 'sqlite' | 'mysql';
-
-export interface ColumnInfo {
-  name: string;
-  /** Declared type as written in the schema (may be empty in SQLite). */
-  type: string;
-  nullable: boolean;
-  primaryKey: boolean;
-}
-
-export interface ForeignKeyInfo {
-  fromTable: string;
-  fromColumns: string[];
-  toTable: string;
-  toColumns: string[];
-}
-
-export interface TableInfo {
-  name: string;
-  columns: ColumnInfo[];
-  primaryKey: string[];
-  foreignKeys: ForeignKeyInfo[];
-}
-
-export interface SchemaInfo {
-  dialect: Dialect;
-  tables: TableInfo[];
-}
+export type { Dialect, ColumnInfo, ForeignKeyInfo, TableInfo, SchemaInfo } from '../../core/database/schema-types';
+import type { Dialect, SchemaInfo } from '../../core/database/schema-types';
 
 export interface ExecuteOptions {
   /** Wall-clock limit; the query is stopped (not merely abandoned) when it runs out. */

@@ -2,7 +2,7 @@ import type { EvaluationSettings, PredictionForEvaluation } from '../../core/ben
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import { linkingScore, type LinkingScore } from '../../core/evaluation/schema-linking';
 import type { PairVerdict } from '../../core/evaluation/verdict';
-import { createSqlAnalyzer, type SqlAnalyzer } from '../../core/sql-analysis';
+import { schemaHintOf, sharedSqlAnalyzer } from '../sql/shared-analyzer';
 import type { TargetDatabase } from '../database/target-database';
 import { evaluateBirdPair } from './evaluate-bird-pair';
 import { evaluateSpiderPair } from './evaluate-spider-pair';
@@ -51,13 +51,8 @@ export async function evaluateAnswer(
   return result;
 }
 
-let analyzer: Promise<SqlAnalyzer> | null = null;
-
 /** Gold columns from the parsed gold SQL (the live schema decides unqualified names) vs. the focused schema. */
 async function goldLinking(question: BenchmarkQuestion, db: TargetDatabase, focused: NonNullable<PredictionForEvaluation['focusedSchema']>): Promise<LinkingScore | null> {
-  analyzer ??= createSqlAnalyzer();
-  const schema = await db.schema();
-  const hint = { tables: schema.tables.map((t) => ({ name: t.name, columns: t.columns.map((c) => c.name) })) };
-  const analysis = (await analyzer).analyze(question.goldSql, db.dialect, hint);
+  const analysis = (await sharedSqlAnalyzer()).analyze(question.goldSql, db.dialect, schemaHintOf(await db.schema()));
   return analysis.ok ? linkingScore(analysis.columns, focused) : null;
 }

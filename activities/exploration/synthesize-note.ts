@@ -4,13 +4,10 @@ import { columnKey, type ColumnRef } from '../../core/preparation/column-ref';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
 import { renderColumnProfile } from '../../core/profiling/profile-text';
 import type { LlmCallUsage } from '../../core/usage';
-import { toActivityFailure } from '../llm/errors';
-import type { JsonSchema } from '../llm/json-schema';
 import { loadPreparedProfiles, profileOf } from '../preparation/load-prepared';
 import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
 import { requireArtifact } from '../preparation/preparation-deps';
-import { renderPrompt } from '../prompts/render-prompt';
-import { callUsage } from './call-usage';
+import { askModel } from '../llm/ask-model';
 import type { ExplorationLlmDeps } from './triage-ambiguous-pair';
 
 export interface SynthesizeNoteInput {
@@ -33,8 +30,6 @@ export interface SynthesizeNoteOutput {
   usage: LlmCallUsage;
 }
 
-export const NOTE_SCHEMA: JsonSchema = { type: 'object', properties: { note: { type: 'string' } }, required: ['note'] };
-
 /**
  * DexterSQL §3.1.3 Step 4 for one family of confirmed pairs that share columns: the model
  * turns the measured evidence into one note on what each column is and when to use it. The
@@ -49,21 +44,18 @@ export async function synthesizeNote(deps: ExplorationLlmDeps, input: Synthesize
     evidence.push(await requireArtifact(deps.store, ARTIFACT_KINDS.pairEvidence, artifactKeys.pairEvidence(input.databaseId, input.versions, pairId)));
   }
   const omitted = input.pairIds.length - quoted.length;
-  const prompt = renderPrompt('synthesize-note', {
+  const answer = await askModel<{ note: string }>(deps.llm, 'synthesize-note', {
     dialect: input.dialect,
     columns: input.columns.map((c) => `- ${columnKey(c)}`).join('\n'),
     profiles: input.columns.map((c) => renderColumnProfile(profileOf(columns, c))).join('\n\n'),
     evidence: evidence.map(renderPairEvidence).join('\n\n') + (omitted > 0 ? `\n\n(${omitted} more pairs of this family not shown.)` : ''),
   });
-  const answer = await deps.llm.call<{ note: string }>({ role: prompt.role, messages: prompt.messages, schema: NOTE_SCHEMA }).catch((err: unknown) => {
-    throw toActivityFailure(err);
-  });
   const note: DisambiguationNote = {
     id: input.familyId,
     columns: input.columns,
     pairIds: input.pairIds,
-    note: answer.value!.note.trim(),
-    usage: callUsage(answer.record),
+    note: answer.value.note.trim(),
+    usage: answer.usage,
   };
   await deps.store.put(ARTIFACT_KINDS.note, artifactKeys.note(input.databaseId, input.versions, input.familyId), note);
   return { id: note.id, columns: note.columns, pairIds: note.pairIds, preview: note.note.slice(0, 160), usage: note.usage! };

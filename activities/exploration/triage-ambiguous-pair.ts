@@ -6,12 +6,10 @@ import { renderColumnProfile } from '../../core/profiling/profile-text';
 import { renderSchemaDdl } from '../../core/schema-text';
 import type { LlmCallUsage } from '../../core/usage';
 import type { ArtifactStore } from '../artifacts/artifact-store';
-import { toActivityFailure } from '../llm/errors';
-import type { JsonSchema } from '../llm/json-schema';
 import type { LlmService } from '../llm/llm-service';
 import { loadPreparedProfiles, profileOf } from '../preparation/load-prepared';
-import { renderPrompt } from '../prompts/render-prompt';
-import { callUsage } from './call-usage';
+import { askModel } from '../llm/ask-model';
+import type { PromptName } from '../../core/prompts/prompt-catalog';
 
 export interface ExplorationLlmDeps {
   llm: LlmService;
@@ -26,13 +24,7 @@ export interface TriageAmbiguousPairInput {
   maxJoinHops: number;
 }
 
-export const VERDICT_SCHEMA: JsonSchema = {
-  type: 'object',
-  properties: { ambiguous: { type: 'boolean' }, reason: { type: 'string' } },
-  required: ['ambiguous', 'reason'],
-};
-
-const TEMPLATE: Record<TriageLevel, string> = {
+const TEMPLATE: Record<TriageLevel, PromptName> = {
   profiles: 'triage-pair-profiles',
   keys: 'triage-pair-keys',
   schema: 'triage-pair-schema',
@@ -60,14 +52,9 @@ export async function triageAmbiguousPair(deps: ExplorationLlmDeps, input: Triag
   const verdicts: TriageVerdict[] = [];
   const usage: LlmCallUsage[] = [];
   for (const level of TRIAGE_LEVELS) {
-    const prompt = renderPrompt(TEMPLATE[level], vars);
-    const answer = await deps.llm
-      .call<{ ambiguous: boolean; reason: string }>({ role: prompt.role, messages: prompt.messages, schema: VERDICT_SCHEMA })
-      .catch((err: unknown) => {
-        throw toActivityFailure(err);
-      });
-    verdicts.push({ level, ambiguous: answer.value!.ambiguous, reason: answer.value!.reason });
-    usage.push(callUsage(answer.record));
+    const answer = await askModel<{ ambiguous: boolean; reason: string }>(deps.llm, TEMPLATE[level], vars);
+    verdicts.push({ level, ambiguous: answer.value.ambiguous, reason: answer.value.reason });
+    usage.push(answer.usage);
   }
   return { pairId: input.pair.id, verdicts, ambiguous: majorityAmbiguous(verdicts), usage };
 }

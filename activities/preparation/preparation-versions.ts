@@ -2,6 +2,7 @@ import type { PreparationConfig } from '../../core/preparation/preparation-confi
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
 import type { DatabaseDocumentation } from '../../core/profiling/documentation';
 import { loadPrompt } from '../prompts/render-prompt';
+import { PROMPT_CATALOG, PROMPT_NAMES } from '../../core/prompts/prompt-catalog';
 import { contentHash } from './content-hash';
 
 /**
@@ -11,7 +12,8 @@ import { contentHash } from './content-hash';
 const CODE_VERSIONS = { profile: 1, index: 1, exploration: 1 };
 
 /** The LLM prompts of exploration: a new prompt version is a new exploration version. */
-export const EXPLORATION_PROMPTS = ['triage-pair-profiles', 'triage-pair-keys', 'triage-pair-schema', 'synthesize-note'];
+/** The exploration's templates, from the catalog: a new version of any of them is a new exploration version. */
+export const EXPLORATION_PROMPTS = PROMPT_NAMES.filter((name) => PROMPT_CATALOG[name].stage === 'exploration');
 
 export interface VersionInputs {
   databaseId: string;

@@ -1,47 +1,53 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PROMPT_CATALOG, type PromptName } from '../../core/prompts/prompt-catalog';
+import type { JsonSchema } from '../llm/json-schema';
 import type { ChatMessage } from '../llm/llm-provider';
 
 /**
  * Prompts live in `prompts/<name>.md` as templates, never as strings in code (so they can be
  * read, reviewed and versioned like the papers' appendices). A template has a front-matter
- * header (role, version), a `--- system ---` part and a `--- user ---` part; `{{name}}` is
+ * header (its version), a `--- system ---` part and a `--- user ---` part; `{{name}}` is
  * replaced by a variable. A variable the template names but the caller does not give is an
- * error, not an empty string.
+ * error, not an empty string. The answer's JSON schema sits beside it in `<name>.schema.json`;
+ * the role comes from the prompt catalog (core/prompts/prompt-catalog.ts), the only list of roles.
  */
 export const PROMPTS_DIR = path.resolve(__dirname, '../../prompts');
 
 export interface PromptTemplate {
-  name: string;
+  name: PromptName;
   role: string;
   version: string;
   system: string;
   user: string;
+  /** The JSON schema the answer must satisfy. */
+  schema: JsonSchema;
 }
 
 const cache = new Map<string, PromptTemplate>();
 
-export function loadPrompt(name: string): PromptTemplate {
+export function loadPrompt(name: PromptName): PromptTemplate {
   const cached = cache.get(name);
   if (cached) return cached;
+  const spec = PROMPT_CATALOG[name];
+  if (!spec) throw new Error(`prompt ${name}: not in the prompt catalog (core/prompts/prompt-catalog.ts)`);
   const text = readFileSync(path.join(PROMPTS_DIR, `${name}.md`), 'utf8');
   const header = /^---\n([\s\S]*?)\n---\n/.exec(text);
   if (!header) throw new Error(`prompt ${name}: missing front-matter header`);
-  const meta = Object.fromEntries(
-    header[1].split('\n').map((line) => line.split(':').map((s) => s.trim()) as [string, string]),
-  );
+  const meta = Object.fromEntries(header[1].split('\n').map((line) => line.split(':').map((s) => s.trim()) as [string, string]));
+  if (!meta.version) throw new Error(`prompt ${name}: the front matter needs a version`);
   const body = text.slice(header[0].length);
   const parts = /--- system ---\n([\s\S]*?)--- user ---\n([\s\S]*)$/.exec(body);
   if (!parts) throw new Error(`prompt ${name}: needs a '--- system ---' and a '--- user ---' part`);
-  const template: PromptTemplate = {
-    name,
-    role: meta.role,
-    version: meta.version,
-    system: parts[1].trim(),
-    user: parts[2].trim(),
-  };
+  const template: PromptTemplate = { name, role: spec.role, version: meta.version, system: parts[1].trim(), user: parts[2].trim(), schema: loadSchema(name) };
   cache.set(name, template);
   return template;
+}
+
+function loadSchema(name: string): JsonSchema {
+  const file = path.join(PROMPTS_DIR, `${name}.schema.json`);
+  if (!existsSync(file)) throw new Error(`prompt ${name}: its answer schema ${name}.schema.json is missing`);
+  return JSON.parse(readFileSync(file, 'utf8')) as JsonSchema;
 }
 
 function fill(text: string, vars: Record<string, string>, name: string): string {
@@ -51,10 +57,17 @@ function fill(text: string, vars: Record<string, string>, name: string): string 
   });
 }
 
-export function renderPrompt(name: string, vars: Record<string, string>): { role: string; messages: ChatMessage[] } {
+export interface RenderedPrompt {
+  role: string;
+  messages: ChatMessage[];
+  schema: JsonSchema;
+}
+
+export function renderPrompt(name: PromptName, vars: Record<string, string>): RenderedPrompt {
   const template = loadPrompt(name);
   return {
     role: template.role,
+    schema: template.schema,
     messages: [
       { role: 'system', content: fill(template.system, vars, name) },
       { role: 'user', content: fill(template.user, vars, name) },

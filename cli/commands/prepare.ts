@@ -1,3 +1,4 @@
+import { rolesOfStage } from '../../core/prompts/prompt-catalog';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,7 +12,7 @@ import { withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
 
 /** The models exploration asks (triage, notes): checked before any server starts. */
-const EXPLORATION_ROLES = ['triager', 'note_writer'];
+const EXPLORATION_ROLES = rolesOfStage('exploration');
 
 async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -64,7 +65,7 @@ export function formatPreparation(r: PrepareDatabaseResult, link: string): strin
     `values indexed: ${c.valuesIndexed}`,
     `ambiguous pairs: ${c.confirmedPairs} confirmed of ${c.candidatePairs} candidates, notes: ${c.notes}`,
     `llm: ${r.usage.llmCalls} calls, ${r.usage.promptTokens + r.usage.completionTokens} tokens (${r.usage.cacheHits} cached)`,
-    ...r.steps.map((s) => `  ${s.step.padEnd(10)} ${(s.elapsedMs / 1000).toFixed(1).padStart(6)} s  ${s.summary}`),
+    ...r.steps.map((s) => `  ${s.step.padEnd(10)} ${(s.elapsedMs / 1000).toFixed(1).padStart(6)} s  ${s.outcome ?? s.summary}`),
     `Web UI: ${link}`,
   ].join('\n');
 }

@@ -1,4 +1,4 @@
-import type { SchemaInfo } from '../../activities/database/target-database';
+import type { SchemaInfo } from '../database/schema-types';
 import { columnKey, type ColumnRef } from '../preparation/column-ref';
 import type { DatabaseDocumentation } from '../profiling/documentation';
 import { describePath, findJoinPath, orientFromKeySide } from './join-paths';

@@ -1,3 +1,4 @@
+import type { TraceEvent } from '../answer-question-types';
 import type { RunUsage } from '../usage';
 import type { PreparationConfigOverrides, PreparationLimits } from './preparation-config';
 
@@ -79,11 +80,6 @@ export interface PreparedDatabaseManifest {
 export type PreparationStatus = 'prepared' | 'unchanged' | 'budget_exhausted';
 
 /** One phase of a run, for the result and the `trace`-like summary. */
-export interface PreparationStep {
-  step: string;
-  summary: string;
-  elapsedMs: number;
-}
 
 export interface PrepareDatabaseResult {
   status: PreparationStatus;
@@ -94,7 +90,8 @@ export interface PrepareDatabaseResult {
   profiledTables: number;
   reusedTables: number;
   usage: RunUsage;
-  steps: PreparationStep[];
+  /** The trace of the run's phases (one event per phase, as every workflow's step runner records them). */
+  steps: TraceEvent[];
   /**
    * Time the activities of this run reported for their own work, summed (activities run in
    * parallel, so these can exceed wall time): profiling, and the vector value index alone.

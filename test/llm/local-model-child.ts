@@ -2,21 +2,20 @@
  * Run by local-model.test.ts in a child Node process (`node --require tsx/cjs`), because jest's
  * CommonJS sandbox cannot import node-llama-cpp (ESM-only). It loads the real GGUF through the
  * production path (env config → LLM service with its cache → local provider), asks each
- * structured role once, two of them at the same time (two sequences of one model), then repeats
- * one call to hit the cache. It prints one JSON line per call for the test to check.
+ * role of the prompt catalog once through askModel, two calls at the same time (two sequences of
+ * one model), then repeats one call to hit the cache. It prints one JSON line per call for the test to check.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
-import { createGenerationActivities } from '../../activities/generation/generation-activities';
+import { askModel } from '../../activities/llm/ask-model';
 import type { JsonSchema } from '../../activities/llm/json-schema';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { createLlmService, type LlmCallRequest, type LlmCallResult, type LlmService } from '../../activities/llm/llm-service';
 import { disposeLocalModels } from '../../activities/llm/local/model-runtime';
-import { NOTE_SCHEMA } from '../../activities/exploration/synthesize-note';
-import { VERDICT_SCHEMA } from '../../activities/exploration/triage-ambiguous-pair';
-import { renderPrompt } from '../../activities/prompts/render-prompt';
+import { loadPrompt } from '../../activities/prompts/render-prompt';
+import { PROMPT_CATALOG, PROMPT_NAMES, ROLES, type PromptName } from '../../core/prompts/prompt-catalog';
 
 export interface ChildCall {
   label: string;
@@ -59,15 +58,37 @@ function recording(service: LlmService, calls: ChildCall[], label: () => string)
   };
 }
 
+/** Generic but plausible values for every variable a template names (the real pipeline fills them from a database). */
+function varsFor(template: PromptName): Record<string, string> {
+  const { system, user } = loadPrompt(template);
+  const names = [...`${system}\n${user}`.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]);
+  const known: Record<string, string> = {
+    dialect: 'SQLite',
+    schema: SCHEMA_DDL,
+    schemaView: `Database schema:\n${SCHEMA_DDL}`,
+    question: 'How many customers live in London?',
+    evidence: '(none)',
+    knowledge: '',
+    sql: "SELECT COUNT(*) FROM customer WHERE city = 'London'",
+    sqlA: "SELECT COUNT(*) FROM customer WHERE city = 'London'",
+    sqlB: "SELECT COUNT(*) FROM customer WHERE LOWER(city) = 'london'",
+    columnA: 'customer.city (TEXT): 3 distinct; values London, Paris, Rome',
+    columnB: 'customer.name (TEXT): 3 distinct; values Ann, Bob, Cy',
+  };
+  return Object.fromEntries(names.map((n) => [n, known[n] ?? `(${n}: none)`]));
+}
+
 async function main(): Promise<void> {
   const store = openSqliteArtifactStore(path.join(mkdtempSync(path.join(os.tmpdir(), 'decodex-local-llm-')), 'artifacts.sqlite'));
   const calls: ChildCall[] = [];
   const service = createLlmService({ config: loadLlmConfig(process.env), store });
-  const generator = (label: string) => createGenerationActivities(recording(service, calls, () => label));
-  const sqlQuestion = { question: 'How many customers live in London?', dialect: 'sqlite', schemaDdl: SCHEMA_DDL };
+  // Every role of the prompt catalog, each through its first template and the one askModel path.
+  const firstTemplateOf = (role: string) => PROMPT_NAMES.find((n) => PROMPT_CATALOG[n].role === role)!;
+  const ask = (label: string, template: PromptName) => askModel(recording(service, calls, () => label), template, varsFor(template));
 
+  // Two at the same time: two sequences of one model.
   await Promise.all([
-    generator('generator').generateSql(sqlQuestion),
+    ask('generator', 'generate-sql'),
     recording(service, calls, () => 'nested').call({
       role: 'describer',
       schema: NESTED_SCHEMA,
@@ -77,21 +98,8 @@ async function main(): Promise<void> {
       ],
     }),
   ]);
-  await generator('generator again').generateSql(sqlQuestion);
-
-  // The explorator's structured roles, with their real templates and schemas (the paper's
-  // running example: one final diagnosis per patient vs. several per examination).
-  const columnA = 'Patient.Diagnosis (TEXT): 2 rows, 2 distinct; values RA, SLE; one per patient';
-  const columnB = 'Examination.Diagnosis (TEXT): 3 rows, 3 distinct; values RA, SLE, PSS; several per patient';
-  const triage = renderPrompt('triage-pair-profiles', { dialect: 'sqlite', columnA, columnB });
-  await recording(service, calls, () => 'triager').call({ role: triage.role, messages: triage.messages, schema: VERDICT_SCHEMA });
-  const note = renderPrompt('synthesize-note', {
-    dialect: 'sqlite',
-    columns: 'Patient.Diagnosis, Examination.Diagnosis',
-    profiles: `${columnA}\n${columnB}`,
-    evidence: 'join Patient.ID = Examination.ID: coverage 1, fan-out 1.5, agreement 0.33; value overlap (Jaccard) 1',
-  });
-  await recording(service, calls, () => 'note_writer').call({ role: note.role, messages: note.messages, schema: NOTE_SCHEMA });
+  await ask('generator again', 'generate-sql');
+  for (const role of ROLES.filter((r) => r !== 'generator')) await ask(role, firstTemplateOf(role));
 
   for (const call of calls) process.stdout.write(JSON.stringify(call) + '\n');
   await disposeLocalModels();

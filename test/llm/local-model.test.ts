@@ -4,6 +4,7 @@ import { validateJson } from '../../activities/llm/json-schema';
 import { BUNDLED_LOCAL_MODEL } from '../../activities/llm/local/local-llm-config';
 import { runNodeScript } from '../support/run-cli';
 import type { ChildCall } from './local-model-child';
+import { ROLES } from '../../core/prompts/prompt-catalog';
 
 /** Runs local-model-child.ts in its own Node process (jest's sandbox cannot import ESM node-llama-cpp). */
 function runChild(env: Record<string, string>) {
@@ -22,7 +23,7 @@ describe('the local provider with the real GGUF model', () => {
     });
     if (run.code !== 0) throw new Error(`the local model run failed (exit ${run.code}):\n${run.stderr}`);
     const calls = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as ChildCall);
-    expect(calls.map((c) => c.label).sort()).toEqual(['generator', 'generator again', 'nested', 'note_writer', 'triager']);
+    expect(calls.map((c) => c.label).sort()).toEqual(['generator again', 'nested', ...ROLES].sort());
 
     for (const call of calls.filter((c) => !c.record.cacheHit)) {
       // Constrained decoding: the raw text is the JSON itself, right the first time, no repair needed.

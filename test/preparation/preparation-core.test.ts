@@ -6,7 +6,7 @@ import { inferJoinKeys } from '../../core/indexing/inferred-joins';
 import { LexicalValueIndex, normalizeValue } from '../../core/indexing/lexical-value-index';
 import { mapWithConcurrency } from '../../core/map-with-concurrency';
 import { pairId } from '../../core/preparation/column-ref';
-import { LlmBudget } from '../../core/preparation/llm-budget';
+import { RunBudget } from '../../core/budget';
 import { preparedDatabaseId } from '../../core/preparation/database-id';
 import { hasIdentifierName, nameTokenOverlap, nameTokens } from '../../core/preparation/name-tokens';
 import { DEFAULT_PREPARATION_CONFIG, resolvePreparationConfig, resolvePreparationLimits } from '../../core/preparation/preparation-config';
@@ -219,17 +219,17 @@ describe('preparation plumbing', () => {
 
   it('spends the model budget call by call; cached answers are free; a refused step says why', async () => {
     const call = (cacheHit: boolean) => ({ role: 'triager', model: 'm', promptTokens: 10, completionTokens: 2, latencyMs: 1, cacheHit });
-    const budget = new LlmBudget(3, 1_000);
+    const budget = new RunBudget({ maxLlmCalls: 3, maxTokens: 1_000 }, () => 0);
     expect(await budget.spend(3, async () => 'cached', () => [call(true), call(true), call(true)])).toBe('cached');
     expect(await budget.spend(3, async () => 'paid', () => [call(false), call(false), call(false)])).toBe('paid');
-    expect(budget.exhausted).toBeUndefined();
+    expect(budget.stoppedBy).toBeUndefined();
     expect(await budget.spend(1, async () => 'over', () => [call(false)])).toBeNull();
-    expect(budget.exhausted).toBe('LLM call budget of 3 reached');
+    expect(budget.stoppedBy).toEqual({ kind: 'call_budget', message: 'LLM call budget of 3 reached' });
     expect(budget.usage).toMatchObject({ llmCalls: 6, cacheHits: 3, promptTokens: 60 });
-    const tokens = new LlmBudget(100, 5);
+    const tokens = new RunBudget({ maxLlmCalls: 100, maxTokens: 5 }, () => 0);
     await tokens.spend(1, async () => 1, () => [call(false)]);
     expect(await tokens.spend(1, async () => 2, () => [call(false)])).toBeNull();
-    expect(tokens.exhausted).toBe('token budget of 5 reached');
+    expect(tokens.stoppedBy).toEqual({ kind: 'token_budget', message: 'token budget of 5 reached' });
   });
 
   it('runs tasks with bounded concurrency and keeps results in order', async () => {

@@ -1,0 +1,62 @@
+import type { Finding } from '../../core/correction/finding';
+import { resultKey } from '../../core/selection/result-key';
+import type { SqlRow } from '../../core/sql-value';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { DatabaseRegistry } from '../database/database-registry';
+import { QueryTimeout, ReadOnlyViolation } from '../database/target-database';
+import { openDatabaseOrFail } from '../preparation/preparation-deps';
+import { loadSchema, type QuestionContext } from '../prompts/question-context';
+import { schemaHintOf, sharedSqlAnalyzer } from '../sql/shared-analyzer';
+import type { CheckInput } from './checks/check-input';
+import { runChecks } from './checks';
+
+export interface DiagnoseSqlInput {
+  ctx: QuestionContext;
+  sql: string;
+  timeoutMs: number;
+  /** Rows read to tell results apart (clustering); a larger result is keyed as cut. */
+  maxRows: number;
+}
+
+export type CandidateExecution =
+  | { ok: true; rowCount: number; truncated: boolean; columns: string[]; resultKey: string; preview: SqlRow[] }
+  | { ok: false; kind: string; error: string };
+
+export interface Diagnosis {
+  findings: Finding[];
+  execution: CandidateExecution;
+}
+
+const PREVIEW_ROWS = 5;
+const PREVIEW_CELL_CHARS = 60;
+
+/** The first rows, cells cut short: enough for a judge to see what a candidate returns, small enough for history. */
+function preview(rows: SqlRow[]): SqlRow[] {
+  return rows.slice(0, PREVIEW_ROWS).map((r) => r.map((v) => (typeof v === 'string' && v.length > PREVIEW_CELL_CHARS ? `${v.slice(0, PREVIEW_CELL_CHARS)}…` : v)));
+}
+
+/**
+ * DexterSQL §3.4.1 Step 1 for one candidate: parse it, run it read-only (the same guard and
+ * timeout as every execution), and run the diagnostic checks over both. The result's key lets
+ * selection cluster candidates without their rows entering workflow history.
+ */
+export async function diagnoseSql(deps: { databases: DatabaseRegistry; store: ArtifactStore }, input: DiagnoseSqlInput): Promise<Diagnosis> {
+  const db = await openDatabaseOrFail(deps.databases, input.ctx.database);
+  const { schema } = await loadSchema(deps, input.ctx);
+  const analysis = (await sharedSqlAnalyzer()).analyze(input.sql, input.ctx.dialect, schemaHintOf(schema));
+  let execution: CheckInput['execution'];
+  try {
+    const result = await db.execute(input.sql, { timeoutMs: input.timeoutMs, maxRows: input.maxRows });
+    execution = { ok: true, columns: result.columns, rows: result.rows, truncated: result.truncated };
+  } catch (err) {
+    const kind = err instanceof QueryTimeout ? 'timeout' : err instanceof ReadOnlyViolation ? 'read_only_violation' : 'sql_error';
+    execution = { ok: false, kind, message: (err as Error).message };
+  }
+  const findings = runChecks({ question: input.ctx.question, sql: input.sql, schema, analysis, execution });
+  return {
+    findings,
+    execution: execution.ok
+      ? { ok: true, rowCount: execution.rows.length, truncated: execution.truncated, columns: execution.columns, resultKey: resultKey(execution.rows, execution.truncated), preview: preview(execution.rows) }
+      : { ok: false, kind: execution.kind, error: execution.message },
+  };
+}

@@ -1,0 +1,47 @@
+import { formatFinding, type Finding } from '../../core/correction/finding';
+import type { CorrectionRule } from '../../core/knowledge/knowledge-types';
+import type { LlmCallUsage } from '../../core/usage';
+import type { QuestionLlmDeps } from '../generation/generation-deps';
+import { cleanSql } from '../generation/generated-sql';
+import { loadCorrectionRules } from '../knowledge/knowledge-store';
+import { askModel } from '../llm/ask-model';
+import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
+
+export interface RuleCorrectionInput {
+  ctx: QuestionContext;
+  sql: string;
+  findings: Finding[];
+}
+
+export interface RuleCorrectionOutput {
+  /** The rewritten SQL, or the input SQL when no rule applied. */
+  sql: string;
+  appliedRules: string[];
+  /** One call when no rule applied (selection), two when rules were applied. */
+  usage: LlmCallUsage[];
+}
+
+function renderRule(r: CorrectionRule): string {
+  return `[${r.id}] ${r.gist}\n  bad: ${r.badPattern}\n  correct: ${r.correctPattern}\n  fix: ${r.fix}`;
+}
+
+/**
+ * DexterSQL §3.4.1 Steps 3–4: the model selects the mined rules the revised SQL still violates
+ * (usually none), and only then rewrites it with exactly those rules. The workflow schedules
+ * this only when rules are stored.
+ */
+export async function correctWithRules(deps: QuestionLlmDeps, input: RuleCorrectionInput): Promise<RuleCorrectionOutput> {
+  const rules = await loadCorrectionRules(deps.store);
+  const common = { question: input.ctx.question, evidence: input.ctx.evidence?.trim() || '(none)', sql: input.sql };
+  const selection = await askModel<{ rules: string[] }>(deps.llm, 'select-rules', {
+    ...common,
+    report: input.findings.length ? input.findings.map((f) => `- ${formatFinding(f)}`).join('\n') : '(no problem found)',
+    rules: rules.map(renderRule).join('\n\n'),
+  });
+  const wanted = new Set(selection.value.rules.map((id) => id.trim().replace(/^\[|\]$/g, '')));
+  const chosen = rules.filter((r) => wanted.has(r.id));
+  if (!chosen.length) return { sql: input.sql, appliedRules: [], usage: [selection.usage] };
+  const vars = await questionPromptVars(deps, input.ctx);
+  const rewrite = await askModel<{ sql: string }>(deps.llm, 'apply-rules', { ...common, dialect: vars.dialect, schema: vars.schema, rules: chosen.map(renderRule).join('\n\n') });
+  return { sql: cleanSql(rewrite.value.sql), appliedRules: chosen.map((r) => r.id), usage: [selection.usage, rewrite.usage] };
+}

@@ -1,0 +1,24 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { mostSimilarByShape } from '../../core/knowledge/structural-similarity';
+import { loadFewShotExamples } from '../knowledge/knowledge-store';
+import { askModel } from '../llm/ask-model';
+import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
+import type { QuestionLlmDeps } from './generation-deps';
+import { cleanSql, type GeneratedSql } from './generated-sql';
+
+/** Demonstrations per prompt. */
+export const FEW_SHOT_EXAMPLES = 3;
+
+/**
+ * DexterSQL's few-shot path (§3.3.2): the structurally most similar training examples as
+ * demonstrations. The workflow only schedules it when examples are stored; finding none here
+ * means the store changed underneath, which a retry will not fix.
+ */
+export async function generateFewShot(deps: QuestionLlmDeps, ctx: QuestionContext): Promise<GeneratedSql> {
+  const examples = mostSimilarByShape(ctx.question, await loadFewShotExamples(deps.store), FEW_SHOT_EXAMPLES);
+  if (!examples.length) throw ApplicationFailure.nonRetryable('no few-shot examples are stored', 'KnowledgeMissing');
+  const text = examples.map((e, i) => `Example ${i + 1} (database ${e.database})\nQuestion: ${e.question}${e.evidence ? `\nHint: ${e.evidence}` : ''}\nSQL: ${e.sql}`).join('\n\n');
+  const vars = { ...(await questionPromptVars(deps, ctx)), examples: text };
+  const answer = await askModel<{ reasoning: string; sql: string }>(deps.llm, 'generate-sql-few-shot', vars);
+  return { sql: cleanSql(answer.value.sql), reasoning: answer.value.reasoning, usage: answer.usage, context: examples.map((e) => e.question).join(' | ') };
+}

@@ -1,0 +1,48 @@
+import type { Dialect } from '../../core/database/schema-types';
+import { databaseLabel } from '../../core/database-label';
+import type { KnowledgeSummary } from '../../core/knowledge/knowledge-types';
+import { preparedDatabaseId } from '../../core/preparation/database-id';
+import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { DatabaseRegistry } from '../database/database-registry';
+import { summarizeKnowledge } from '../knowledge/knowledge-store';
+import { ARTIFACT_KINDS } from '../preparation/preparation-artifacts';
+import { openDatabaseOrFail } from '../preparation/preparation-deps';
+
+export interface OpenQuestionOutput {
+  label: string;
+  dialect: Dialect;
+  tables: number;
+  columns: number;
+  /** The prepared artifacts (DexterSQL Phase 1), or null when the database was never prepared. */
+  prepared: Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections' | 'preparedAt' | 'complete'> & { notes: number } | null;
+  knowledge: KnowledgeSummary;
+}
+
+/**
+ * The first step of a question: the database opens, its size, and what decodex has for it —
+ * its preparation (profiles, indices, notes) and the learned knowledge (few-shot examples,
+ * rules) — so the workflow can plan which stages can run.
+ */
+export async function openQuestion(deps: { databases: DatabaseRegistry; store: ArtifactStore }, input: { database: string }): Promise<OpenQuestionOutput> {
+  const db = await openDatabaseOrFail(deps.databases, input.database);
+  const schema = await db.schema();
+  const manifest = await deps.store.get<PreparedDatabaseManifest>(ARTIFACT_KINDS.manifest, preparedDatabaseId(input.database));
+  return {
+    label: databaseLabel(input.database),
+    dialect: db.dialect,
+    tables: schema.tables.length,
+    columns: schema.tables.reduce((n, t) => n + t.columns.length, 0),
+    prepared: manifest
+      ? {
+          databaseId: manifest.databaseId,
+          versions: manifest.versions,
+          collections: manifest.collections,
+          preparedAt: manifest.preparedAt,
+          complete: manifest.complete,
+          notes: manifest.counts.notes,
+        }
+      : null,
+    knowledge: await summarizeKnowledge(deps.store),
+  };
+}

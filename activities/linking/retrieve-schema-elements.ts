@@ -1,0 +1,51 @@
+import { focusFromColumns, type FocusedTable } from '../../core/linking/focused-schema';
+import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { Embedder } from '../embeddings/embedder';
+import type { VectorStore } from '../vectors/vector-store';
+import { loadPreparedIndices, retrieveColumns, type PreparedIndices } from './retrieve-columns';
+
+export interface RetrieveSchemaElementsInput {
+  question: string;
+  manifest: Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections'>;
+}
+
+export interface RetrieveSchemaElementsOutput {
+  focus: FocusedTable[];
+  /** Database values matched to the question, kept as grounding for the prompts (§3.2 Step 1). */
+  grounding: string[];
+  counts: { profile: number; value: number; join: number };
+}
+
+export interface RetrievalDeps {
+  store: ArtifactStore;
+  vectors: VectorStore;
+  embedder: Embedder;
+}
+
+/** Indices of recently asked databases: one version never changes, and loading the lexicon is the slow part. */
+const recent = new Map<string, Promise<PreparedIndices>>();
+const KEEP = 8;
+
+function indicesOf(deps: RetrievalDeps, manifest: RetrieveSchemaElementsInput['manifest']): Promise<PreparedIndices> {
+  const key = `${manifest.databaseId}/${manifest.versions.index}`;
+  let loaded = recent.get(key);
+  if (!loaded) {
+    loaded = loadPreparedIndices(deps.store, manifest);
+    loaded.catch(() => recent.delete(key));
+    recent.set(key, loaded);
+    if (recent.size > KEEP) recent.delete(recent.keys().next().value as string);
+  }
+  return loaded;
+}
+
+/** DexterSQL §3.2 Step 1: the preliminary focused schema from the profile and value indices, with the matched values. */
+export async function retrieveSchemaElements(deps: RetrievalDeps, input: RetrieveSchemaElementsInput): Promise<RetrieveSchemaElementsOutput> {
+  const retrieved = await retrieveColumns(deps, await indicesOf(deps, input.manifest), input.question);
+  const count = (reason: string) => retrieved.filter((c) => c.reason === reason).length;
+  return {
+    focus: focusFromColumns(retrieved),
+    grounding: retrieved.filter((c) => c.reason === 'value').map((c) => `${c.table}.${c.column}: ${c.evidence}`),
+    counts: { profile: count('profile'), value: count('value'), join: count('join') },
+  };
+}

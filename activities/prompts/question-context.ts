@@ -1,0 +1,98 @@
+import type { Dialect, SchemaInfo } from '../../core/database/schema-types';
+import { restrictSchema, type FocusedTable } from '../../core/linking/focused-schema';
+import type { PreparationVersions } from '../../core/preparation/preparation-types';
+import type { ColumnProfile } from '../../core/profiling/column-profile';
+import { renderSchemaDdl, type ColumnNotes } from '../../core/schema-text';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { DatabaseRegistry } from '../database/database-registry';
+import { loadPreparedProfiles } from '../preparation/load-prepared';
+import { openDatabaseOrFail } from '../preparation/preparation-deps';
+
+/**
+ * What every LLM step of a question knows, small enough to travel in workflow history: the
+ * question, its evidence, the database reference, and what the earlier stages decided (focused
+ * schema, grounding values, selected notes). Activities expand it into prompt text themselves,
+ * reading the schema and profiles from the artifact store (or the database when unprepared).
+ */
+export interface QuestionContext {
+  question: string;
+  evidence?: string;
+  database: string;
+  dialect: Dialect;
+  prepared: { databaseId: string; versions: PreparationVersions } | null;
+  /** null: the whole schema. */
+  focus: FocusedTable[] | null;
+  /** Database values matched to the question (`table.column = 'value'`), DexterSQL §3.2 Step 1's grounding. */
+  grounding: string[];
+  /** Disambiguation notes the note incorporator selected (§3.3.1). */
+  notes: string[];
+}
+
+export interface ContextDeps {
+  databases: DatabaseRegistry;
+  store: ArtifactStore;
+}
+
+export interface LoadedSchema {
+  schema: SchemaInfo;
+  /** Profiles by `table.column` lower-cased; empty for an unprepared database. */
+  profiles: Map<string, ColumnProfile>;
+}
+
+export async function loadSchema(deps: ContextDeps, ctx: Pick<QuestionContext, 'database' | 'prepared'>): Promise<LoadedSchema> {
+  if (ctx.prepared) {
+    const { stored, columns } = await loadPreparedProfiles(deps.store, ctx.prepared.databaseId, ctx.prepared.versions);
+    return { schema: stored.schema, profiles: new Map(columns.map((p) => [`${p.table}.${p.column}`.toLowerCase(), p])) };
+  }
+  const db = await openDatabaseOrFail(deps.databases, ctx.database);
+  return { schema: await db.schema(), profiles: new Map() };
+}
+
+const EXAMPLES_PER_COLUMN = 3;
+const EXAMPLE_CHARS = 40;
+
+/** A column's prompt note from its profile: documentation first, then a few frequent values. */
+function columnNote(profile: ColumnProfile): string | undefined {
+  const parts: string[] = [];
+  const doc = profile.documentation;
+  if (doc?.description) parts.push(doc.description.slice(0, 120));
+  if (doc?.values) parts.push(`values: ${doc.values.slice(0, 120)}`);
+  if (profile.textual && !profile.identifier) {
+    const examples = profile.mostFrequent.slice(0, EXAMPLES_PER_COLUMN).map((v) => `'${String(v.value).slice(0, EXAMPLE_CHARS)}'`);
+    if (examples.length) parts.push(`e.g. ${examples.join(', ')}`);
+  }
+  return parts.length ? parts.join('; ') : undefined;
+}
+
+/** The focused schema as DDL, each column annotated from its profile when the database is prepared. */
+export function renderFocusedSchema(loaded: LoadedSchema, focus: FocusedTable[] | null): string {
+  const notes: ColumnNotes = new Map();
+  for (const [key, profile] of loaded.profiles) {
+    const note = columnNote(profile);
+    if (note) notes.set(key, note);
+  }
+  return renderSchemaDdl(restrictSchema(loaded.schema, focus), notes);
+}
+
+/** The template variables every question prompt shares. */
+export async function questionPromptVars(deps: ContextDeps, ctx: QuestionContext): Promise<Record<string, string>> {
+  const loaded = await loadSchema(deps, ctx);
+  return {
+    dialect: ctx.dialect === 'mysql' ? 'MySQL' : 'SQLite',
+    question: ctx.question,
+    evidence: ctx.evidence?.trim() || '(none)',
+    schema: renderFocusedSchema(loaded, ctx.focus),
+    knowledge: knowledgeBlock(ctx),
+  };
+}
+
+/**
+ * Matched values and selected notes, each under its heading, or nothing at all when the stages
+ * that produce them did not run (DecoSearch's prompts have neither; no empty headings).
+ */
+function knowledgeBlock(ctx: QuestionContext): string {
+  const parts: string[] = [];
+  if (ctx.grounding.length) parts.push(`Values matched in the database:\n${ctx.grounding.map((g) => `- ${g}`).join('\n')}`);
+  if (ctx.notes.length) parts.push(`Notes on columns that are easy to confuse:\n${ctx.notes.map((n) => `- ${n}`).join('\n')}`);
+  return parts.map((p) => `${p}\n\n`).join('');
+}

@@ -1,0 +1,118 @@
+import { addCall, emptyUsage, totalTokens, type LlmCallUsage, type RunUsage } from './usage';
+
+/**
+ * The one budget of every decodex run (a question, a preparation, a mining job). It lives in
+ * workflow code, so it is pure and deterministic: `now` is the workflow clock.
+ *
+ * Counting is the same everywhere:
+ * - a *paid* call is an LLM call that was not answered from the cache; cache hits are free, so
+ *   a rerun that replays cached answers gets past the same point again at no cost;
+ * - tokens are the prompt + completion tokens the provider billed (a cache hit bills none);
+ * - refinements are plan or SQL repairs (DecoSearch's B), counted by the step that makes one;
+ * - seconds are wall-clock seconds since the run (or its first continued run) started.
+ *
+ * A step asks before it starts (`refuse`), reserving its calls while in flight so that steps
+ * running in parallel cannot overshoot together. Once refused, `stoppedBy` says which budget
+ * ended the run, and the run finishes with its best answer so far.
+ */
+export interface BudgetLimits {
+  maxLlmCalls: number;
+  maxTokens: number;
+  /** Absent: no time limit (e.g. a preparation bounded by its activities' own timeouts). */
+  maxSeconds?: number;
+  /** Absent: no refinement limit. */
+  maxRefinements?: number;
+}
+
+export type BudgetKind = 'call_budget' | 'token_budget' | 'time_budget' | 'refinement_budget';
+
+export interface BudgetStop {
+  kind: BudgetKind;
+  message: string;
+}
+
+/** What a continued run (continue-as-new) carries over so the budget keeps counting. */
+export interface BudgetState {
+  usage: RunUsage;
+  refinements: number;
+  startedAt: number;
+}
+
+export class RunBudget {
+  usage: RunUsage;
+  refinements: number;
+  readonly startedAt: number;
+  stoppedBy: BudgetStop | undefined;
+  private reserved = 0;
+
+  constructor(
+    readonly limits: BudgetLimits,
+    private readonly now: () => number,
+    state?: Partial<BudgetState>,
+  ) {
+    this.usage = state?.usage ?? emptyUsage();
+    this.refinements = state?.refinements ?? 0;
+    this.startedAt = state?.startedAt ?? now();
+  }
+
+  get paidCalls(): number {
+    return this.usage.llmCalls - this.usage.cacheHits;
+  }
+
+  state(): BudgetState {
+    return { usage: this.usage, refinements: this.refinements, startedAt: this.startedAt };
+  }
+
+  /** Why `calls` more paid calls may not start now, or undefined when they may. Remembers a refusal. */
+  refuse(calls: number): BudgetStop | undefined {
+    const stop = this.check(calls);
+    if (stop) this.stoppedBy ??= stop;
+    return stop;
+  }
+
+  private check(calls: number): BudgetStop | undefined {
+    const { maxLlmCalls, maxTokens, maxSeconds } = this.limits;
+    if (calls > 0 && this.paidCalls + this.reserved + calls > maxLlmCalls) return { kind: 'call_budget', message: `LLM call budget of ${maxLlmCalls} reached` };
+    if (calls > 0 && totalTokens(this.usage) >= maxTokens) return { kind: 'token_budget', message: `token budget of ${maxTokens} reached` };
+    if (maxSeconds !== undefined && (this.now() - this.startedAt) / 1000 >= maxSeconds) return { kind: 'time_budget', message: `time budget of ${maxSeconds} s reached` };
+    return undefined;
+  }
+
+  /** Reserves calls for a step in flight; the returned function releases them. */
+  reserve(calls: number): () => void {
+    this.reserved += calls;
+    let released = false;
+    return () => {
+      if (!released) this.reserved -= calls;
+      released = true;
+    };
+  }
+
+  record(calls: LlmCallUsage[]): void {
+    for (const call of calls) this.usage = addCall(this.usage, call);
+  }
+
+  /** Takes one refinement if one is left; false (and `stoppedBy`) when the refinement budget is spent. */
+  takeRefinement(): boolean {
+    const max = this.limits.maxRefinements;
+    if (max !== undefined && this.refinements >= max) {
+      this.stoppedBy ??= { kind: 'refinement_budget', message: `refinement budget of ${max} reached` };
+      return false;
+    }
+    this.refinements++;
+    return true;
+  }
+
+  /** Runs `call` when `calls` more paid calls fit, records what it used; null when refused. */
+  async spend<T>(calls: number, call: () => Promise<T>, usageOf: (result: T) => LlmCallUsage[]): Promise<T | null> {
+    if (this.refuse(calls)) return null;
+    const release = this.reserve(calls);
+    try {
+      const result = await call();
+      this.record(usageOf(result));
+      return result;
+    } finally {
+      release();
+    }
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * What decodex learns from training data (the learning issue builds these; the online stages
+ * read them and skip cleanly, saying so, when none exist):
+ * - few-shot examples for DexterSQL's few-shot generation path (§3.3.2);
+ * - correction rules for its rule-guided correction (§3.1.4, §3.4.1 Steps 3–4).
+ */
+export interface FewShotExample {
+  question: string;
+  evidence?: string;
+  sql: string;
+  /** The training database it comes from (examples never show the user's own schema). */
+  database: string;
+}
+
+export interface CorrectionRule {
+  id: string;
+  /** One sentence: the recurring mistake. */
+  gist: string;
+  badPattern: string;
+  correctPattern: string;
+  /** How to rewrite a query that shows the bad pattern. */
+  fix: string;
+}
+
+/** How much of each kind is stored (the online pipeline decides from this which steps can run). */
+export interface KnowledgeSummary {
+  fewShotExamples: number;
+  correctionRules: number;
+}

@@ -1,0 +1,92 @@
+import type { Diagnosis } from '../../activities/correction/diagnose-sql';
+import { formatFinding, type Finding } from '../../core/correction/finding';
+import { failureMessage } from '../kit/step-runner';
+import type { QuestionRun } from './question-run';
+import { badness, type WorkingCandidate } from './working-candidate';
+
+const STAGE = 'correction';
+
+/** Rows read per candidate to tell results apart; more are keyed as "cut" (never equal to a complete result). */
+export const DIAGNOSIS_MAX_ROWS = 10_000;
+
+export function diagnose(run: QuestionRun, candidate: WorkingCandidate, label: string, stage = STAGE): Promise<Diagnosis> {
+  const ctx = run.ctx;
+  return run.runner.step(
+    { stage, name: 'diagnoseSql', summary: `diagnose ${label}: parse, run read-only, checks` },
+    (o) => run.online.diagnoseSql.executeWithOptions(o, [{ ctx, sql: candidate.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: DIAGNOSIS_MAX_ROWS }]),
+    (d) => ({ outcome: `${d.execution.ok ? `${d.execution.rowCount} rows` : `error: ${d.execution.error}`}${d.findings.length ? `; ${d.findings.map((f) => f.check).join(', ')}` : '; no findings'}` }),
+  );
+}
+
+function needsRevision(run: QuestionRun, findings: Finding[]): boolean {
+  return run.config.correction.reviseOn === 'errors' ? findings.some((f) => f.severity === 'error') : findings.length > 0;
+}
+
+/**
+ * Correction of every candidate (DexterSQL §3.4.1; DecoSearch's refiner, C.4), in parallel:
+ * Step 1 a diagnostic report; Step 2 an LLM revision when a check fires, with the whole attempt
+ * history, at most `maxRevisions` rounds, each one refinement of the run's budget — a revision
+ * that makes things worse is rejected and recorded; Steps 3–4 rule-guided rewriting when mined
+ * rules exist. Candidates are diagnosed even with correction off, since selection needs results.
+ */
+export async function correctCandidates(run: QuestionRun): Promise<void> {
+  if (!run.config.correction.enabled) {
+    await Promise.all(run.candidates.map(async (c) => (c.diagnosis = await diagnose(run, c, c.path, 'selection'))));
+    return;
+  }
+  if (run.config.correction.rules && run.knowledge.correctionRules === 0) {
+    run.runner.note(STAGE, 'correctWithRules', 'rule-guided correction (steps 3–4)', { skipped: 'no correction rules are stored (the learning step mines them)' });
+  }
+  await Promise.all(run.candidates.map((c) => correctOne(run, c)));
+  run.runner.stageDone(STAGE);
+}
+
+async function correctOne(run: QuestionRun, candidate: WorkingCandidate): Promise<void> {
+  const { maxRevisions, rules } = run.config.correction;
+  candidate.diagnosis = await diagnose(run, candidate, candidate.path);
+  const attempts = [{ sql: candidate.sql, findings: candidate.diagnosis.findings }];
+  for (let round = 1; round <= maxRevisions && needsRevision(run, candidate.diagnosis.findings); round++) {
+    if (!run.budget.takeRefinement()) {
+      run.runner.note(STAGE, 'reviseSql', `revise ${candidate.path}`, { skipped: run.budget.stoppedBy?.message ?? 'refinement budget reached' });
+      break;
+    }
+    const ctx = run.ctx;
+    const revised = await run.runner
+      .paidStep(
+        { stage: STAGE, name: 'reviseSql', summary: `revise ${candidate.path} (round ${round}): ${candidate.diagnosis.findings.map((f) => f.check).join(', ')}`, llmCalls: 1 },
+        (o) => run.llm.reviseSql.executeWithOptions(o, [{ ctx, attempts }]),
+        (r) => ({ outcome: r.sql, detail: { reasoning: r.reasoning } }),
+      )
+      .catch(() => null);
+    if (!revised) break;
+    const trial: WorkingCandidate = { ...candidate, sql: revised.sql };
+    const diagnosis = await diagnose(run, trial, `${candidate.path} revision ${round}`);
+    attempts.push({ sql: revised.sql, findings: diagnosis.findings });
+    if (badness(diagnosis) <= badness(candidate.diagnosis)) {
+      Object.assign(candidate, { sql: revised.sql, diagnosis, corrections: [...candidate.corrections, `revision ${round}: ${attempts[attempts.length - 2].findings.map(formatFinding).join('; ')}`] });
+    } else {
+      run.runner.note(STAGE, 'reviseSql', `revision ${round} of ${candidate.path} rejected`, { outcome: `it made things worse: ${diagnosis.findings.map(formatFinding).join('; ')}` });
+    }
+  }
+  if (rules && run.knowledge.correctionRules > 0) await applyRules(run, candidate);
+}
+
+async function applyRules(run: QuestionRun, candidate: WorkingCandidate): Promise<void> {
+  const ctx = run.ctx;
+  try {
+    const corrected = await run.runner.paidStep(
+      { stage: STAGE, name: 'correctWithRules', summary: `rule-guided correction of ${candidate.path}: select rules, apply them`, llmCalls: 2 },
+      (o) => run.llm.correctWithRules.executeWithOptions(o, [{ ctx, sql: candidate.sql, findings: candidate.diagnosis?.findings ?? [] }]),
+      (r) => ({ outcome: r.appliedRules.length ? `applied ${r.appliedRules.join(', ')}: ${r.sql}` : 'no rule applies' }),
+    );
+    if (!corrected || !corrected.appliedRules.length || corrected.sql === candidate.sql) return;
+    const diagnosis = await diagnose(run, { ...candidate, sql: corrected.sql }, `${candidate.path} after rules`);
+    if (candidate.diagnosis && badness(diagnosis) > badness(candidate.diagnosis)) {
+      run.runner.note(STAGE, 'correctWithRules', `rules on ${candidate.path} rejected`, { outcome: `the rewrite made things worse: ${diagnosis.findings.map(formatFinding).join('; ')}` });
+      return;
+    }
+    Object.assign(candidate, { sql: corrected.sql, diagnosis, corrections: [...candidate.corrections, `rules ${corrected.appliedRules.join(', ')}`] });
+  } catch (err) {
+    run.runner.note(STAGE, 'correctWithRules', `rule-guided correction of ${candidate.path} failed`, { outcome: failureMessage(err) });
+  }
+}

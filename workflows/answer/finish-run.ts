@@ -1,0 +1,55 @@
+import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import type { AnswerQuestionResult, CandidateReport, Outcome, RunError } from '../../core/answer-question-types';
+import { pipelineLabel } from '../../core/pipeline/pipeline-config';
+import { OUTCOME, REFINEMENTS, ROUTE, TOKENS } from '../../core/search-attributes';
+import { totalTokens } from '../../core/usage';
+import type { QuestionRun } from './question-run';
+import type { Selection } from './select-candidate';
+
+/** The run's result from what the stages decided; also the search attributes and final details. */
+export function finishRun(run: QuestionRun, outcome: Outcome, rest: Partial<AnswerQuestionResult>, selection: Selection | null, error?: RunError): AnswerQuestionResult {
+  const { budget, runner } = run;
+  upsertSearchAttributes([
+    { key: OUTCOME, value: outcome },
+    { key: ROUTE, value: run.route },
+    { key: TOKENS, value: totalTokens(budget.usage) },
+    { key: REFINEMENTS, value: budget.refinements },
+  ]);
+  setCurrentDetails(`**${outcome}**${error ? `: ${error.message}` : ''}`);
+  const clusterOf = (i: number) => selection?.clusters.findIndex((c) => c.members.includes(i)) ?? -1;
+  const candidates: CandidateReport[] = run.candidates.map((c, i) => {
+    const execution = c.diagnosis?.execution;
+    return {
+      path: c.path,
+      generatedSql: c.generatedSql,
+      sql: c.sql,
+      corrections: c.corrections,
+      findings: (c.diagnosis?.findings ?? []).map((f) => `${f.check}: ${f.message}`),
+      execution: !execution ? { ok: false, error: 'not executed' } : execution.ok ? { ok: true, rowCount: execution.rowCount, truncated: execution.truncated } : { ok: false, error: execution.error },
+      cluster: clusterOf(i) >= 0 ? clusterOf(i) : null,
+      confidence: clusterOf(i) >= 0 ? selection!.clusters[clusterOf(i)].confidence : 0,
+    };
+  });
+  const stopped = budget.stoppedBy;
+  return {
+    outcome,
+    route: run.route,
+    pipeline: { preset: run.config.preset, ablations: run.config.ablations, label: pipelineLabel(run.config) },
+    question: run.input.question,
+    database: run.input.database,
+    sql: null,
+    columns: [],
+    rows: [],
+    truncated: false,
+    ...(stopped ? { stoppedBy: { kind: stopped.kind, message: stopped.message } } : {}),
+    ...(run.judgement ? { judgement: run.judgement } : {}),
+    focusedSchema: run.ctx.focus,
+    candidates,
+    ...(selection ? { selection: selection.report } : {}),
+    refinements: budget.refinements,
+    usage: budget.usage,
+    trace: runner.trace,
+    ...rest,
+    ...(error ? { error } : {}),
+  };
+}

@@ -1,0 +1,43 @@
+import type { GenerationPath } from '../../core/pipeline/pipeline-config';
+import type { QuestionContext } from '../../activities/prompts/question-context';
+import type { GenerationActivities } from '../../activities/generation/generation-activities';
+import type { QuestionRun } from './question-run';
+
+const STAGE = 'generation';
+
+const PATHS: Record<GenerationPath, { activity: keyof GenerationActivities; summary: string }> = {
+  direct: { activity: 'generateSqlDirect', summary: 'direct path (C.3): one zero-temperature SQL' },
+  'dependency-tree': { activity: 'generateSqlDependencyTree', summary: 'dependency-tree IR → SQL skeleton → SQL' },
+  'few-shot': { activity: 'generateSqlFewShot', summary: 'few-shot: structurally similar solved examples → SQL' },
+  'divide-and-conquer': { activity: 'generateSqlDivideAndConquer', summary: 'divide and conquer: sub-questions → partial SQL → one query' },
+};
+
+/**
+ * Multi-path generation (DexterSQL §3.3.2; DecoSearch's direct path is the one-path case): every
+ * configured path writes one candidate, in parallel. A path that cannot run (few-shot without
+ * examples) is skipped and says so; a path whose model call fails is recorded and the others
+ * go on.
+ */
+export async function generateCandidates(run: QuestionRun): Promise<void> {
+  const ctx: QuestionContext = run.ctx;
+  const paths = run.config.generation.paths.filter((path) => {
+    if (path === 'few-shot' && run.knowledge.fewShotExamples === 0) {
+      run.runner.note(STAGE, PATHS[path].activity, PATHS[path].summary, { skipped: 'no few-shot examples are stored (the learning step builds them)' });
+      return false;
+    }
+    return true;
+  });
+  const results = await Promise.all(
+    paths.map((path) =>
+      run.runner
+        .paidStep({ stage: STAGE, name: PATHS[path].activity, summary: PATHS[path].summary, llmCalls: 1 }, (o) => run.llm[PATHS[path].activity].executeWithOptions(o, [ctx]), (r) => ({
+          outcome: r.sql,
+          detail: { reasoning: r.reasoning, ...(r.context ? { context: r.context } : {}) },
+        }))
+        .then((r) => (r ? { path, sql: r.sql } : null))
+        .catch(() => null),
+    ),
+  );
+  for (const r of results) if (r) run.candidates.push({ path: r.path, generatedSql: r.sql, sql: r.sql, corrections: [], diagnosis: null });
+  run.runner.stageDone(STAGE);
+}

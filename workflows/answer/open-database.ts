@@ -1,0 +1,46 @@
+import { executeChild, workflowInfo } from '@temporalio/workflow';
+import type { OpenQuestionOutput } from '../../activities/linking/open-question';
+import { DATABASE } from '../../core/search-attributes';
+import { upsertSearchAttributes } from '@temporalio/workflow';
+import { queuePrefixOf, taskQueue } from '../../core/task-queues';
+import type { prepareDatabase } from '../prepare-database';
+import type { QuestionRun } from './question-run';
+
+/**
+ * The first stage: open the database and learn what decodex has for it. Retrieval-based linking
+ * needs DexterSQL's offline artifacts; a database never prepared is prepared here first (without a
+ * model: profiles and indices in seconds, notes need `decodex prepare`) when the configuration
+ * says so, or answered over the whole schema otherwise. Throws when the database cannot be opened.
+ */
+export async function openDatabase(run: QuestionRun): Promise<OpenQuestionOutput> {
+  const stage = 'open';
+  const open = () =>
+    run.runner.step({ stage, name: 'openQuestion', summary: 'open the database; find its preparation and the learned knowledge' }, (o) => run.online.openQuestion.executeWithOptions(o, [{ database: run.input.database }]), (r) => ({
+      outcome: `${r.dialect}, ${r.tables} tables, ${r.columns} columns; ${r.prepared ? `prepared ${r.prepared.preparedAt}, ${r.prepared.notes} notes` : 'not prepared'}`,
+    }));
+  let opened = await open();
+  upsertSearchAttributes([{ key: DATABASE, value: opened.label }]);
+  const wantsRetrieval = run.config.linking.strategy === 'dextersql';
+  if (!opened.prepared && wantsRetrieval) {
+    if (run.config.linking.whenUnprepared === 'prepare') {
+      await run.runner.step(
+        { stage, name: 'prepareDatabase', summary: 'first question on this database: profile and index it (no model; `decodex prepare` adds notes)' },
+        () =>
+          executeChild<typeof prepareDatabase>('prepareDatabase', {
+            args: [{ database: run.input.database, config: { exploration: { useLlm: false } } }],
+            workflowId: `${workflowInfo().workflowId}-prepare`,
+            taskQueue: taskQueue('offline', queuePrefixOf(workflowInfo().taskQueue)),
+            staticSummary: `prepare ${opened.label} for a first question`,
+          }),
+        (r) => ({ outcome: `${r.status}: ${r.manifest.counts.columns} columns profiled, ${r.manifest.counts.valuesIndexed} values indexed` }),
+      );
+      opened = await open();
+    } else {
+      run.runner.note(stage, 'prepareDatabase', 'the database is not prepared', { skipped: 'linking.whenUnprepared is full-schema: retrieval needs a prepared database' });
+    }
+  }
+  run.ctx = { ...run.ctx, dialect: opened.dialect, prepared: opened.prepared ? { databaseId: opened.prepared.databaseId, versions: opened.prepared.versions } : null };
+  run.knowledge = opened.knowledge;
+  run.runner.stageDone(stage);
+  return opened;
+}

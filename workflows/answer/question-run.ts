@@ -1,0 +1,92 @@
+import { proxyActivities, setHandler, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
+import type { DatabaseActivities } from '../../activities/database/database-activities';
+import type { CorrectionActivities, DiagnosisActivities } from '../../activities/correction/correction-activities';
+import type { GenerationActivities } from '../../activities/generation/generation-activities';
+import type { JudgingActivities } from '../../activities/judging/judging-activities';
+import type { LinkingActivities, RetrievalActivities } from '../../activities/linking/linking-activities';
+import type { NotesActivities } from '../../activities/notes/notes-activities';
+import type { QuestionContext } from '../../activities/prompts/question-context';
+import type { SelectionActivities } from '../../activities/selection/selection-activities';
+import type { AnswerQuestionInput, Judgement, QuestionLimits, Route } from '../../core/answer-question-types';
+import { RunBudget } from '../../core/budget';
+import type { PipelineConfig } from '../../core/pipeline/pipeline-config';
+import { queuePrefixOf, taskQueue } from '../../core/task-queues';
+import { progressQuery, traceQuery } from '../definitions';
+import { StepRunner } from '../kit/step-runner';
+import type { WorkingCandidate } from './working-candidate';
+
+/** The question's activities by task queue: database work on `online`, model calls on `llm`. */
+type OnlineActivities = DatabaseActivities & RetrievalActivities & DiagnosisActivities;
+type LlmActivities = LinkingActivities & NotesActivities & JudgingActivities & GenerationActivities & CorrectionActivities & SelectionActivities;
+
+/** Failures no retry can fix: a missing database, a broken configuration, a refused key. */
+const NON_RETRYABLE = ['DatabaseUnavailable', 'InvalidConfiguration', 'KnowledgeMissing'];
+
+/**
+ * Everything one question run shares between its stages: the resolved configuration and
+ * limits, the budget and step runner (the stage kit), the activity proxies by task queue, and
+ * what the stages decided so far. Stages read and extend it; `answerQuestion` only routes.
+ */
+export interface QuestionRun {
+  input: AnswerQuestionInput;
+  config: PipelineConfig;
+  limits: QuestionLimits;
+  budget: RunBudget;
+  runner: StepRunner;
+  online: ActivityInterfaceFor<OnlineActivities>;
+  llm: ActivityInterfaceFor<LlmActivities>;
+  /** What every LLM step is told; grows stage by stage (focus, grounding, notes). */
+  ctx: QuestionContext;
+  route: Route;
+  judgement?: Judgement;
+  /** DexterSQL's preliminary SQLs: the best answer there is if a budget ends the run before generation. */
+  drafts: { view: string; sql: string }[];
+  candidates: WorkingCandidate[];
+  knowledge: { fewShotExamples: number; correctionRules: number };
+}
+
+/** Stages the progress bar counts, from the configuration (so "3 of 7" means what it says). */
+export function plannedStages(config: PipelineConfig): number {
+  // open + linking + generation + answer, and each optional stage that is switched on.
+  return 4 + [config.notes.enabled, config.judging.enabled, config.correction.enabled, config.selection.enabled].filter(Boolean).length;
+}
+
+export function startQuestionRun(input: AnswerQuestionInput, config: PipelineConfig, limits: QuestionLimits): QuestionRun {
+  const budget = new RunBudget(limits.budget, () => Date.now());
+  const runner = new StepRunner(budget, plannedStages(config));
+  setHandler(traceQuery, () => runner.trace);
+  setHandler(progressQuery, () => {
+    const p = runner.progress();
+    return { step: `${p.stage} › ${p.step}`, done: p.done, total: p.total };
+  });
+  const prefix = queuePrefixOf(workflowInfo().taskQueue);
+  const online = proxyActivities<OnlineActivities>({
+    taskQueue: taskQueue('online', prefix),
+    startToCloseTimeout: limits.sqlTimeoutMs + 30_000,
+    retry: { maximumAttempts: 3, nonRetryableErrorTypes: NON_RETRYABLE },
+  });
+  const llm = proxyActivities<LlmActivities>({
+    taskQueue: taskQueue('llm', prefix),
+    startToCloseTimeout: limits.llmAttemptTimeoutMs,
+    retry: {
+      maximumAttempts: limits.llmRetry.maximumAttempts,
+      initialInterval: limits.llmRetry.initialIntervalMs,
+      backoffCoefficient: limits.llmRetry.backoffCoefficient,
+      nonRetryableErrorTypes: NON_RETRYABLE,
+    },
+  });
+  return {
+    input,
+    config,
+    limits,
+    budget,
+    runner,
+    online,
+    llm,
+    ctx: { question: input.question, evidence: input.evidence, database: input.database, dialect: 'sqlite', prepared: null, focus: null, grounding: [], notes: [] },
+    route: 'direct',
+    drafts: [],
+    candidates: [],
+    knowledge: { fewShotExamples: 0, correctionRules: 0 },
+  };
+}

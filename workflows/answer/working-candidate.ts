@@ -1,0 +1,16 @@
+import type { Diagnosis } from '../../activities/correction/diagnose-sql';
+
+/** A candidate as the stages work on it; `answerQuestion` reports it as a CandidateReport. */
+export interface WorkingCandidate {
+  path: string;
+  generatedSql: string;
+  sql: string;
+  corrections: string[];
+  /** The last diagnosis of `sql` (null until correction or selection ran it). */
+  diagnosis: Diagnosis | null;
+}
+
+/** How bad a diagnosis is: any error outweighs any number of warnings; lower is better. */
+export function badness(d: Diagnosis): number {
+  return d.findings.reduce((n, f) => n + (f.severity === 'error' ? 100 : 1), 0) + (d.execution.ok ? 0 : 1000);
+}

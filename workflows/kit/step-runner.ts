@@ -1,0 +1,142 @@
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, setCurrentDetails } from '@temporalio/workflow';
+import type { TraceEvent } from '../../core/answer-question-types';
+import type { RunBudget } from '../../core/budget';
+import type { LlmCallUsage } from '../../core/usage';
+
+/** What the `progress` query answers: the stage running now and how many of the planned stages are done. */
+export interface Progress {
+  stage: string;
+  step: string;
+  done: number;
+  total: number;
+}
+
+export interface StepSpec {
+  /** The paper's stage this step belongs to (linking, judging, generation, ...). */
+  stage: string;
+  /** The step's name, usually the activity's (the Web UI's event list shows the same name). */
+  name: string;
+  /** What the step does, in a few words: the activity summary in the Web UI and the trace. */
+  summary: string;
+  /** Paid LLM calls the step may make; > 0 puts it behind the budget gate. */
+  llmCalls?: number;
+}
+
+type Describe<T> = (result: T) => { outcome?: string; detail?: Record<string, unknown> };
+
+/** Anything a step returns may carry the usage of the LLM calls it made; the runner records it. */
+type WithUsage = { usage?: LlmCallUsage | LlmCallUsage[] };
+
+/**
+ * The one way a workflow runs a step (DESIGN.md "Pipeline stages", the stage kit):
+ * - the budget gate: a step that would call a model past a budget is not started (null);
+ * - live visibility: current details and the `progress` query say which stage and step run;
+ * - the activity summary: `run` receives `{ summary }` to pass to `executeWithOptions`;
+ * - usage: LLM usage returned with a result is added to the run's budget;
+ * - the trace: one event per step with timing, outcome and usage; a failure is recorded with
+ *   its innermost message and rethrown, never swallowed.
+ * Pure workflow code: it is deterministic and uses only the workflow clock.
+ */
+export class StepRunner {
+  readonly trace: TraceEvent[] = [];
+  private current: Progress;
+
+  constructor(
+    readonly budget: RunBudget,
+    totalStages: number,
+  ) {
+    this.current = { stage: 'starting', step: '', done: 0, total: totalStages };
+  }
+
+  progress(): Progress {
+    return { ...this.current };
+  }
+
+  /** Marks a stage as finished (progress counts stages, whose number the configuration fixes). */
+  stageDone(stage: string): void {
+    this.current = { ...this.current, stage, step: 'done', done: Math.min(this.current.done + 1, this.current.total) };
+  }
+
+  /** Records a decision that needed no activity: a skipped path, a fallback, a routing verdict. */
+  note(stage: string, name: string, summary: string, extra: Pick<TraceEvent, 'skipped' | 'detail' | 'outcome'> = {}): void {
+    this.trace.push({ stage, step: name, summary, startedAt: new Date(Date.now()).toISOString(), elapsedMs: 0, ok: true, ...extra });
+  }
+
+  /** A step that makes no LLM call (database work, retrieval): never refused by the budget. */
+  async step<T>(spec: Omit<StepSpec, 'llmCalls'>, run: (options: { summary: string }) => Promise<T>, describe?: Describe<T>): Promise<T> {
+    return (await this.run({ ...spec, llmCalls: 0 }, run, describe)) as T;
+  }
+
+  /** A step that calls a model: it runs only when `llmCalls` more paid calls fit the budget, else null. */
+  async paidStep<T>(spec: StepSpec & { llmCalls: number }, run: (options: { summary: string }) => Promise<T>, describe?: Describe<T>): Promise<T | null> {
+    return this.run(spec, run, describe);
+  }
+
+  private async run<T>(spec: StepSpec, run: (options: { summary: string }) => Promise<T>, describe?: Describe<T>): Promise<T | null> {
+    const calls = spec.llmCalls ?? 0;
+    const t0 = Date.now();
+    const event = (rest: Partial<TraceEvent>): TraceEvent => ({
+      stage: spec.stage,
+      step: spec.name,
+      summary: spec.summary,
+      startedAt: new Date(t0).toISOString(),
+      elapsedMs: Date.now() - t0,
+      ok: true,
+      ...rest,
+    });
+    // Only model calls are gated: database steps are cheap, and the final answer must still run.
+    const refused = calls > 0 ? this.budget.refuse(calls) : undefined;
+    if (refused) {
+      this.trace.push(event({ ok: false, skipped: refused.message }));
+      return null;
+    }
+    this.current = { ...this.current, stage: spec.stage, step: spec.name };
+    setCurrentDetails(`**${spec.stage} › ${spec.name}** (stage ${this.current.done + 1} of ${this.current.total}): ${spec.summary}`);
+    const release = this.budget.reserve(calls);
+    try {
+      const result = await run({ summary: spec.summary });
+      const used = usageOf(result);
+      this.budget.record(used);
+      const described = describe?.(result) ?? {};
+      this.trace.push(event({ ...described, ...(used.length ? { usage: summarizeUsage(used) } : {}) }));
+      return result;
+    } catch (err) {
+      this.trace.push(event({ ok: false, detail: { error: failureMessage(err), ...(failureType(err) ? { type: failureType(err) } : {}) } }));
+      throw err;
+    } finally {
+      release();
+    }
+  }
+}
+
+function usageOf(result: unknown): LlmCallUsage[] {
+  const usage = (result as WithUsage | null)?.usage;
+  if (!usage) return [];
+  return Array.isArray(usage) ? usage : [usage];
+}
+
+function summarizeUsage(calls: LlmCallUsage[]): NonNullable<TraceEvent['usage']> {
+  return {
+    calls: calls.length,
+    cacheHits: calls.filter((c) => c.cacheHit).length,
+    tokens: calls.reduce((n, c) => n + c.promptTokens + c.completionTokens, 0),
+  };
+}
+
+function innermost(err: unknown): unknown {
+  let e: unknown = err;
+  while ((e instanceof ActivityFailure || e instanceof ChildWorkflowFailure) && e.cause) e = e.cause;
+  return e;
+}
+
+/** The innermost failure's message, so "activity task failed" never hides what went wrong. */
+export function failureMessage(err: unknown): string {
+  const e = innermost(err);
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The innermost ApplicationFailure's type (e.g. `DatabaseUnavailable`, `LlmAuth`), when it has one. */
+export function failureType(err: unknown): string | undefined {
+  const e = innermost(err);
+  return e instanceof ApplicationFailure && e.type ? e.type : undefined;
+}
