@@ -1,0 +1,138 @@
+import type { QuotedSpan } from '../../indexing/question-literals';
+import { isPlausibleYear, normaliseDate } from './date-values';
+import { digitsValue, isNumberWord, numberWordsValue } from './number-words';
+import type { QuestionLiteral } from './question-tree';
+import type { QuestionToken, TokenizedQuestion } from './question-tokens';
+
+/**
+ * Every literal the question states, in question order and never overlapping: quoted text
+ * first (the writer marked it), then wink-nlp's number, money, percent and date entities and any
+ * other number, then names (runs of capitalised words: "France", "New York", "Bob Smith"),
+ * codes ("TR007_4_19", "K-12") and the words after "named"/"called". Gold SQL literals are
+ * mostly these, so each becomes a filter value unless it is a LIMIT count.
+ */
+export function extractLiterals(tokenized: TokenizedQuestion, quoted: QuotedSpan[]): QuestionLiteral[] {
+  const { tokens } = tokenized;
+  const taken = new Array<boolean>(tokens.length).fill(false);
+  const literals: QuestionLiteral[] = [];
+  const add = (first: number, last: number, literal: Omit<QuestionLiteral, 'tokens'>): void => {
+    for (let i = first; i <= last; i++) if (taken[i]) return;
+    for (let i = first; i <= last; i++) taken[i] = true;
+    literals.push({ ...literal, tokens: [first, last] });
+  };
+
+  for (const span of quoted) {
+    const covered = tokens.filter((t) => t.start >= span.start && t.end <= span.end);
+    if (covered.length === 0) continue;
+    add(covered[0].index, covered[covered.length - 1].index, { text: span.text, value: span.text, kind: 'quoted' });
+  }
+  for (const entity of tokenized.entities) {
+    const literal = entityLiteral(tokenized, entity.type, entity.first, entity.last);
+    if (literal) add(entity.first, entity.last, literal);
+  }
+  for (let i = 0; i < tokens.length; i++) {
+    if (taken[i]) continue;
+    const number = numberAt(tokens, i);
+    if (number) {
+      add(i, number.last, number.literal);
+      continue;
+    }
+    const name = nameAt(tokens, i, taken);
+    if (name) add(i, name.last, name.literal);
+  }
+  return literals.sort((a, b) => a.tokens[0] - b.tokens[0]);
+}
+
+function spanText(tokenized: TokenizedQuestion, first: number, last: number): string {
+  return tokenized.question.slice(tokenized.tokens[first].start, tokenized.tokens[last].end);
+}
+
+function entityLiteral(tokenized: TokenizedQuestion, type: string, first: number, last: number): Omit<QuestionLiteral, 'tokens'> | null {
+  const text = spanText(tokenized, first, last);
+  if (type === 'DATE') {
+    const iso = normaliseDate(text);
+    if (iso) return { text, value: iso, kind: 'date' };
+    const year = digitsValue(text);
+    if (year !== null && isPlausibleYear(year)) return { text, value: year, kind: 'year' };
+    return null; // "2014-2015", "the 1990s": the number pass below reads their years one by one
+  }
+  if (type === 'MONEY' || type === 'PERCENT') {
+    const value = digitsValue(text.replace(/\s+/g, '').replace(/(?:dollars?|percent)$/i, ''));
+    return value === null ? null : { text, value, kind: type === 'MONEY' ? 'money' : 'percent' };
+  }
+  return null; // CARDINAL and the rest: the number pass handles single numbers with its own rules
+}
+
+/** A number starting at token i (digits, or a run of number words), as a literal. */
+function numberAt(tokens: QuestionToken[], i: number): { last: number; literal: Omit<QuestionLiteral, 'tokens'> } | null {
+  const token = tokens[i];
+  const digits = digitsValue(token.text);
+  if (digits !== null) {
+    const percent = tokens[i + 1]?.text === '%' || tokens[i + 1]?.lower === 'percent';
+    const kind = percent ? 'percent' : isPlausibleYear(digits) && !token.text.includes('.') && !token.text.includes(',') ? 'year' : 'number';
+    return { last: percent ? i + 1 : i, literal: { text: token.text, value: digits, kind } };
+  }
+  if (!isNumberWord(token.lower) || !isStandaloneNumberWord(tokens, i)) return null;
+  let last = i;
+  while (last + 1 < tokens.length && (isNumberWord(tokens[last + 1].lower) || (tokens[last + 1].lower === 'and' && isNumberWord(tokens[last + 2]?.lower ?? '')))) last++;
+  const words = tokens.slice(i, last + 1).map((t) => t.text);
+  const value = numberWordsValue(words);
+  return value === null ? null : { last, literal: { text: words.join(' '), value, kind: 'number' } };
+}
+
+/** "one" is a pronoun in "which one", "one of", "no one"; every other number word is a number. */
+function isStandaloneNumberWord(tokens: QuestionToken[], i: number): boolean {
+  if (tokens[i].lower !== 'one') return true;
+  const before = tokens[i - 1]?.lower ?? '';
+  const after = tokens[i + 1]?.lower ?? '';
+  return !['which', 'each', 'any', 'every', 'no', 'the', 'this', 'that', 'only'].includes(before) && after !== 'of' && after !== 'another';
+}
+
+/**
+ * Words that open a sentence capitalised only because they open it: question words,
+ * imperatives (wink tags "List", "Name" PROPN), prepositions and determiners.
+ */
+const SENTENCE_OPENERS = new Set(
+  (
+    'what which who whom whose when where why how is are was were do does did has have had can could will would should ' +
+    'list name names show give find return count tell please among for in of on at from with by to as after before during between ' +
+    'calculate identify provide state indicate describe mention display compute determine sort order rank select get ' +
+    'the a an this these those each every all any some i there it its they their our we you your his her among within ' +
+    'if according based consider considering excluding including except other not only also and or but'
+  ).split(' '),
+);
+
+/** Connectors kept inside a name when another capitalised word follows ("Bank of America", "Paul di Resta"). */
+const NAME_CONNECTORS = new Set(['of', 'de', 'di', 'da', 'du', 'la', 'le', 'van', 'von', 'der', 'del', 'y', '&', '-', "'"]);
+
+/** Words that introduce a name however it is written ("a user called csgillespie"). */
+const NAMING_WORDS = new Set(['named', 'called', 'titled', 'entitled', 'nicknamed', 'username']);
+
+function isCode(token: QuestionToken): boolean {
+  return /\p{L}/u.test(token.text) && /\d/.test(token.text) && !/^\d+(st|nd|rd|th|s)$/i.test(token.text);
+}
+
+function isNameWord(token: QuestionToken): boolean {
+  if (token.pos === 'PUNCT' || token.pos === 'SYM') return false;
+  if (isCode(token)) return true;
+  if (!/^\p{Lu}/u.test(token.text)) return false;
+  if (token.text === 'I') return false;
+  return !(token.sentenceStart && SENTENCE_OPENERS.has(token.lower));
+}
+
+function nameAt(tokens: QuestionToken[], i: number, taken: boolean[]): { last: number; literal: Omit<QuestionLiteral, 'tokens'> } | null {
+  const named = NAMING_WORDS.has(tokens[i - 1]?.lower ?? '') && /^[\p{L}\p{N}]/u.test(tokens[i].text);
+  if (!named && !isNameWord(tokens[i])) return null;
+  let last = i;
+  for (let j = i + 1; j < tokens.length && !taken[j]; j++) {
+    if (isNameWord(tokens[j]) && !tokens[j].sentenceStart) last = j;
+    else if (NAME_CONNECTORS.has(tokens[j].lower) && tokens[j + 1] && !taken[j + 1] && isNameWord(tokens[j + 1])) continue;
+    else break;
+  }
+  const text = tokens
+    .slice(i, last + 1)
+    .map((t, k) => (k > 0 && t.start > tokens[i + k - 1].end ? ' ' : '') + t.text)
+    .join('');
+  const kind = last === i && isCode(tokens[i]) ? 'code' : 'proper_noun';
+  return { last, literal: { text, value: text, kind } };
+}
