@@ -66,6 +66,17 @@ export function comparisonBefore(tokens: QuestionToken[], valueStart: number, fl
   return withNegation({ operator: '=', cueStart: end + 1, negated: windowNegated(tokens, from, valueStart), impliesColumn: false });
 }
 
+/**
+ * A LIKE cue ends just before token `i` ("contains w", "starting with the letter A", "the word
+ * computer"): whatever word follows is the pattern, even lowercase and unquoted.
+ */
+export function followsLikeCue(tokens: QuestionToken[], i: number): boolean {
+  let end = i - 1;
+  while (end >= 0 && PATTERN_NOUNS.has(tokens[end].lower)) end--;
+  return CUES.some((cue) => cue.operator === 'LIKE' && cue.words.every((w, k) => tokens[end - cue.words.length + 1 + k]?.lower === w));
+}
+const PATTERN_NOUNS = new Set(['the', 'a', 'letter', 'letters', 'word', 'words', 'substring', 'string', 'phrase', 'character', 'characters', 'text', 'term']);
+
 /** "3 or more", "5 or fewer": the comparison written after the value. */
 export function comparisonAfter(tokens: QuestionToken[], valueEnd: number): FilterOperator | null {
   const a = tokens[valueEnd + 1]?.lower;

@@ -1,4 +1,5 @@
 import type { QuotedSpan } from '../../indexing/question-literals';
+import { followsLikeCue } from './comparison-cues';
 import { isPlausibleYear, normaliseDate } from './date-values';
 import { digitsValue, isNumberWord, numberWordsValue } from './number-words';
 import type { QuestionLiteral } from './question-tree';
@@ -31,6 +32,10 @@ export function extractLiterals(tokenized: TokenizedQuestion, quoted: QuotedSpan
     if (literal) add(entity.first, entity.last, literal);
   }
   for (let i = 0; i < tokens.length; i++) {
+    const glued = gluedCodeAt(tokens, i);
+    if (glued && !taken[i]) add(i, glued.last, glued.literal);
+  }
+  for (let i = 0; i < tokens.length; i++) {
     if (taken[i]) continue;
     const number = numberAt(tokens, i);
     if (number) {
@@ -38,7 +43,11 @@ export function extractLiterals(tokenized: TokenizedQuestion, quoted: QuotedSpan
       continue;
     }
     const name = nameAt(tokens, i, taken);
-    if (name) add(i, name.last, name.literal);
+    if (name) {
+      add(i, name.last, name.literal);
+      continue;
+    }
+    if (isWord(tokens[i]) && (followsLikeCue(tokens, i) || isPredicateValue(tokens, i))) add(i, i, { text: tokens[i].text, value: tokens[i].text, kind: 'word' });
   }
   return literals.sort((a, b) => a.tokens[0] - b.tokens[0]);
 }
@@ -63,6 +72,24 @@ function entityLiteral(tokenized: TokenizedQuestion, type: string, first: number
   return null; // CARDINAL and the rest: the number pass handles single numbers with its own rules
 }
 
+/**
+ * Identifiers the tokenizer splits but the question writes as one word: "TR000_2_5", "10E",
+ * "21:20:00". Adjacent tokens with no space between them form one code when the run mixes digits
+ * with letters, underscores or colons.
+ */
+function gluedCodeAt(tokens: QuestionToken[], i: number): { last: number; literal: Omit<QuestionLiteral, 'tokens'> } | null {
+  if (i > 0 && tokens[i - 1].end === tokens[i].start && /[\p{L}\p{N}_]$/u.test(tokens[i - 1].text)) return null;
+  let last = i;
+  while (last + 1 < tokens.length && tokens[last + 1].start === tokens[last].end && /^[\p{L}\p{N}_:\-./]+$/u.test(tokens[last + 1].text) && tokens[last + 1].text !== "'s") last++;
+  const text = tokens.slice(i, last + 1).map((t) => t.text).join('').replace(/[.\-/]+$/, '');
+  const single = last === i;
+  const isTime = /^\d{1,2}:\d{2}(?::\d{2})?$/.test(text);
+  if (!isTime && (single || !/\d/.test(text) || !/[\p{L}_:]/u.test(text))) return null;
+  if (!/^[\p{L}\p{N}_:\-./]+$/u.test(text)) return null;
+  while (last > i && tokens[last].end > tokens[i].start + text.length) last--;
+  return { last, literal: { text, value: text, kind: 'code' } };
+}
+
 /** A number starting at token i (digits, or a run of number words), as a literal. */
 function numberAt(tokens: QuestionToken[], i: number): { last: number; literal: Omit<QuestionLiteral, 'tokens'> } | null {
   const token = tokens[i];
@@ -74,7 +101,7 @@ function numberAt(tokens: QuestionToken[], i: number): { last: number; literal: 
   }
   if (!isNumberWord(token.lower) || !isStandaloneNumberWord(tokens, i)) return null;
   let last = i;
-  while (last + 1 < tokens.length && (isNumberWord(tokens[last + 1].lower) || (tokens[last + 1].lower === 'and' && isNumberWord(tokens[last + 2]?.lower ?? '')))) last++;
+  while (last + 1 < tokens.length && (isNumberWord(tokens[last + 1].lower) || (tokens[last + 1].lower === 'and' && ['hundred', 'thousand', 'million'].includes(tokens[last].lower) && isNumberWord(tokens[last + 2]?.lower ?? '')))) last++;
   const words = tokens.slice(i, last + 1).map((t) => t.text);
   const value = numberWordsValue(words);
   return value === null ? null : { last, literal: { text: words.join(' '), value, kind: 'number' } };
@@ -105,6 +132,9 @@ const SENTENCE_OPENERS = new Set(
 /** Connectors kept inside a name when another capitalised word follows ("Bank of America", "Paul di Resta"). */
 const NAME_CONNECTORS = new Set(['of', 'de', 'di', 'da', 'du', 'la', 'le', 'van', 'von', 'der', 'del', 'y', '&', '-', "'"]);
 
+/** Where a name introduced by "named" stops. */
+const NAMED_STOPS = new Set(['and', 'or', 'that', 'which', 'who', 'with', 'in', 'for', 'from', 'of', 'is', 'are', 'was', 'were', 'has', 'have', 'by', 'on', 'at', 'whose', 'what', 'the']);
+
 /** Words that introduce a name however it is written ("a user called csgillespie"). */
 const NAMING_WORDS = new Set(['named', 'called', 'titled', 'entitled', 'nicknamed', 'username']);
 
@@ -112,9 +142,38 @@ function isCode(token: QuestionToken): boolean {
   return /\p{L}/u.test(token.text) && /\d/.test(token.text) && !/^\d+(st|nd|rd|th|s)$/i.test(token.text);
 }
 
+function isWord(token: QuestionToken): boolean {
+  return /^[\p{L}][\p{L}\p{N}'-]*$/u.test(token.text);
+}
+
+/** Adjectives that describe rows or quantities rather than being stored values. */
+const NON_VALUE_PREDICATES = new Set(['many', 'much', 'more', 'less', 'same', 'different', 'available', 'present', 'there', 'able', 'not', 'also', 'only', 'all', 'both', 'true', 'known', 'unknown', 'null', 'empty', 'higher', 'lower', 'larger', 'smaller', 'greater', 'bigger', 'equal', 'above', 'below', 'over', 'under']);
+const COPULAS = new Set(['is', 'are', 'was', 'were', 'as', 'be', 'being']);
+const CLAUSE_ENDS = new Set(['?', '.', ',', ';', '!', 'and', 'or', 'that', 'which', 'who', 'with', 'have', 'has', 'had', 'in', 'for', 'from', 'but', 'than']);
+
+/**
+ * "whose status is restricted", "cards that are all legal", "frame effect as extendedart": a
+ * word the question predicates of a noun, closing its clause, is a stored category value.
+ */
+function isPredicateValue(tokens: QuestionToken[], i: number): boolean {
+  const t = tokens[i];
+  if (NON_VALUE_PREDICATES.has(t.lower) || !['ADJ', 'NOUN', 'PROPN', 'VERB', 'X'].includes(t.pos)) return false;
+  if (t.pos === 'VERB' && !t.lower.endsWith('ed')) return false;
+  const next = tokens[i + 1];
+  if (next && !CLAUSE_ENDS.has(next.lower)) return false;
+  let j = i - 1;
+  while (j >= 0 && ['all', 'the', 'a', 'an'].includes(tokens[j].lower)) j--;
+  if (j < 1 || !COPULAS.has(tokens[j].lower)) return false;
+  return tokens[j - 1].pos === 'NOUN';
+}
+
 function isNameWord(token: QuestionToken): boolean {
   if (token.pos === 'PUNCT' || token.pos === 'SYM') return false;
   if (isCode(token)) return true;
+  // A lone letter is a code ("section h", "grade b"); "a" and "I" are words.
+  if (/^[b-hj-z]$/i.test(token.text) && !token.sentenceStart) return true;
+  // wink knows many lowercase place and brand names ("france") as proper nouns.
+  if (token.pos === 'PROPN' && !token.sentenceStart && /^\p{Ll}/u.test(token.text) && token.text.length > 1) return true;
   if (!/^\p{Lu}/u.test(token.text)) return false;
   if (token.text === 'I') return false;
   return !(token.sentenceStart && SENTENCE_OPENERS.has(token.lower));
@@ -126,9 +185,13 @@ function nameAt(tokens: QuestionToken[], i: number, taken: boolean[]): { last: n
   let last = i;
   for (let j = i + 1; j < tokens.length && !taken[j]; j++) {
     if (isNameWord(tokens[j]) && !tokens[j].sentenceStart) last = j;
+    else if (named && j - i < 5 && isWord(tokens[j]) && !NAMED_STOPS.has(tokens[j].lower)) last = j;
     else if (NAME_CONNECTORS.has(tokens[j].lower) && tokens[j + 1] && !taken[j + 1] && isNameWord(tokens[j + 1])) continue;
     else break;
   }
+  // "Agent 13", "PO Box 1040", "Breakfast Provision 2": a number written right after a name belongs to it.
+  const after = tokens[last + 1];
+  if (after && !taken[last + 1] && /^\d+$/.test(after.text) && after.start === tokens[last].end + 1 && !(tokens[last + 2] && tokens[last + 2].pos === 'NOUN')) last++;
   const text = tokens
     .slice(i, last + 1)
     .map((t, k) => (k > 0 && t.start > tokens[i + k - 1].end ? ' ' : '') + t.text)

@@ -12,7 +12,7 @@ export type AggregateFunction = 'COUNT' | 'AVG' | 'SUM' | 'MAX' | 'MIN';
 export type FilterOperator = '=' | '!=' | '>' | '<' | '>=' | '<=' | 'LIKE' | 'NOT LIKE' | 'BETWEEN' | 'IN' | 'NOT IN';
 
 /** Where a literal came from in the question; decides how it is quoted in the skeleton. */
-export type LiteralKind = 'quoted' | 'number' | 'percent' | 'money' | 'date' | 'year' | 'proper_noun' | 'code';
+export type LiteralKind = 'quoted' | 'number' | 'percent' | 'money' | 'date' | 'year' | 'proper_noun' | 'code' | 'word';
 
 export interface QuestionLiteral {
   /** The words as the question writes them. */
