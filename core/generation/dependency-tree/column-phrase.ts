@@ -27,7 +27,7 @@ export function attachColumn(
   valueStart: number,
   valueEnd: number,
   isLiteral: (i: number) => boolean,
-  numberValue: boolean,
+  valueBeforeNoun: boolean,
 ): ColumnAttachment {
   const context = phraseOf(tokens.slice(Math.max(floor + 1, valueStart - 3), valueStart));
   const blocked = (i: number): boolean => i <= floor || isLiteral(i);
@@ -38,8 +38,9 @@ export function attachColumn(
     if (chunk) return { column: phraseOf(chunk), context };
     break;
   }
-  // "3 cylinders", "4 cylinder cars": a number counts or measures the noun written after it.
-  if (numberValue) {
+  // "3 cylinders", "4 cylinder cars": a number counts or measures the noun written after it;
+  // "female students": an adjective value restricts the noun after it.
+  if (valueBeforeNoun) {
     const after = chunkStartingAt(tokens, valueEnd + 1, isLiteral);
     if (after && after[0].index === valueEnd + 1) return { column: phraseOf(after), context };
   }

@@ -30,7 +30,7 @@ export function buildFilters(tokens: QuestionToken[], literals: QuestionLiteral[
     const comparison = comparisonBefore(tokens, between ? between.openerIndex : first, floor);
     const attached = comparison.impliesColumn
       ? { column: null, context: tokens.slice(Math.max(floor + 1, first - 3), first).map((t) => t.text).join(' ') }
-      : attachColumn(tokens, between ? between.openerIndex : comparison.cueStart, floor, first, last, isLiteral, typeof literal.value === 'number');
+      : attachColumn(tokens, between ? between.openerIndex : comparison.cueStart, floor, first, last, isLiteral, typeof literal.value === 'number' || literal.kind === 'word');
     if (between) {
       filters.push({ ...attached, operator: 'BETWEEN', values: [literal, literals[k + 1]], negated: comparison.negated });
       previousEnd = literals[k + 1].tokens[1];

@@ -47,7 +47,7 @@ export function extractLiterals(tokenized: TokenizedQuestion, quoted: QuotedSpan
       add(i, name.last, name.literal);
       continue;
     }
-    if (isWord(tokens[i]) && (followsLikeCue(tokens, i) || isPredicateValue(tokens, i))) add(i, i, { text: tokens[i].text, value: tokens[i].text, kind: 'word' });
+    if (isWord(tokens[i]) && (followsLikeCue(tokens, i) || isPredicateValue(tokens, i) || isAttributiveValue(tokens, i))) add(i, i, { text: tokens[i].text, value: tokens[i].text, kind: 'word' });
   }
   return literals.sort((a, b) => a.tokens[0] - b.tokens[0]);
 }
@@ -165,6 +165,32 @@ function isPredicateValue(tokens: QuestionToken[], i: number): boolean {
   while (j >= 0 && ['all', 'the', 'a', 'an'].includes(tokens[j].lower)) j--;
   if (j < 1 || !COPULAS.has(tokens[j].lower)) return false;
   return tokens[j - 1].pos === 'NOUN';
+}
+
+/** Adjectives that size, order or pick rows, or describe the question, rather than being a stored category. */
+const STRUCTURAL_ADJECTIVES = new Set(
+  (
+    'first last middle full total average mean different distinct unique other same many much more most less least each every all ' +
+    'new old given specific certain particular maximum minimum max min overall whole entire current previous next following ' +
+    'corresponding respective related own several various possible available individual separate single double official ' +
+    'top bottom high low long short large small big early late recent young main primary secondary general common ' +
+    'such only few both any some annual daily monthly yearly weekly final initial full-time original'
+  ).split(' '),
+);
+
+/**
+ * "female students", "black border", "closed schools": an adjective or participle restricting
+ * the noun after it is a condition on that noun's rows (a stored category), unless it is one of
+ * the adjectives that only size, order or pick rows. Noun modifiers ("car makers", "credit card")
+ * are left alone: they name things far more often than they filter them.
+ */
+function isAttributiveValue(tokens: QuestionToken[], i: number): boolean {
+  const t = tokens[i];
+  const next = tokens[i + 1];
+  if (!next || next.pos !== 'NOUN' || t.sentenceStart) return false;
+  if (t.pos !== 'ADJ' && !(t.pos === 'VERB' && t.lower.endsWith('ed'))) return false;
+  if (STRUCTURAL_ADJECTIVES.has(t.lower) || t.lemma !== t.lower && /(er|est)$/.test(t.lower)) return false;
+  return !['the', 'a', 'an'].includes(t.lower);
 }
 
 function isNameWord(token: QuestionToken): boolean {
