@@ -1,4 +1,4 @@
-import { chunkStartingAt, phraseOf } from './noun-chunks';
+import { chunkWithOwner, phraseOf } from './noun-chunks';
 import type { Aggregate, AggregateFunction } from './question-tree';
 import type { QuestionToken } from './question-tokens';
 
@@ -16,6 +16,8 @@ const SINGLE_WORD_CUES: Record<string, AggregateFunction> = {
   count: 'COUNT', counts: 'COUNT',
 };
 
+const NUMBER_OF_OWNERS = new Set(['phone', 'id', 'serial', 'account', 'room', 'street', 'house', 'average', 'mean', 'maximum', 'minimum', 'max', 'min', 'highest', 'lowest', 'largest', 'smallest', 'biggest', 'greatest']);
+
 /** Returns the aggregates and the token indices of their cue words (the projection skips them). */
 export function findAggregates(tokens: QuestionToken[]): { aggregates: Aggregate[]; cueTokens: Set<number> } {
   const aggregates: Aggregate[] = [];
@@ -24,11 +26,15 @@ export function findAggregates(tokens: QuestionToken[]): { aggregates: Aggregate
     const cue = cueAt(tokens, i);
     if (!cue) continue;
     for (let k = i; k < i + cue.length; k++) cueTokens.add(k);
-    const chunk = chunkStartingAt(tokens, skipOf(tokens, i + cue.length));
+    const chunk = chunkWithOwner(tokens, skipOf(tokens, i + cue.length));
     // COUNT of a table's rows is COUNT(*); the counted noun stays visible as the argument text.
     const argument = chunk ? phraseOf(chunk) : '*';
     aggregates.push({ function: cue.fn, argument, cue: cue.text });
     i += cue.length - 1;
+  }
+  // "the average, minimum and maximum age": listed aggregates share the argument named last.
+  for (let k = aggregates.length - 2; k >= 0; k--) {
+    if (aggregates[k].argument === '*' && aggregates[k].function !== 'COUNT') aggregates[k].argument = aggregates[k + 1].argument;
   }
   return { aggregates, cueTokens };
 }
@@ -37,7 +43,8 @@ function cueAt(tokens: QuestionToken[], i: number): { fn: AggregateFunction; len
   const w = tokens[i].lower;
   const next = tokens[i + 1]?.lower;
   if (w === 'how' && next === 'many') return { fn: 'COUNT', length: 2, text: 'how many' };
-  if (w === 'number' && next === 'of' && !['phone', 'id', 'serial', 'account', 'room', 'street', 'house'].includes(tokens[i - 1]?.lower ?? '')) return { fn: 'COUNT', length: 2, text: 'number of' };
+  // "the average number of employees" aggregates a stored number; "phone number of" names a column.
+  if (w === 'number' && next === 'of' && !NUMBER_OF_OWNERS.has(tokens[i - 1]?.lower ?? '')) return { fn: 'COUNT', length: 2, text: 'number of' };
   const fn = SINGLE_WORD_CUES[w];
   if (!fn) return null;
   // "the total" / "average" as nouns or adjectives; "count" only as the verb or "the count of".

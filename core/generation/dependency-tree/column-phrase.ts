@@ -31,18 +31,15 @@ export function attachColumn(
 ): ColumnAttachment {
   const context = phraseOf(tokens.slice(Math.max(floor + 1, valueStart - 3), valueStart));
   const blocked = (i: number): boolean => i <= floor || isLiteral(i);
+  const after = valueBeforeNoun ? chunkStartingAt(tokens, valueEnd + 1, isLiteral) : null;
+  // "female students", "3 cylinders": a value written right before a noun restricts or counts that noun.
+  if (after && after[0].index === valueEnd + 1 && !tokens[valueStart].quoted) return { column: phraseOf(after), context };
   for (let i = cueStart - 1; i > floor; i--) {
     const t = tokens[i];
     if (t.pos === 'DET' || t.pos === 'AUX' || t.pos === 'PART' || LINK_WORDS.has(t.lower)) continue;
     const chunk = chunkEndingAt(tokens, i, blocked);
     if (chunk) return { column: phraseOf(chunk), context };
     break;
-  }
-  // "3 cylinders", "4 cylinder cars": a number counts or measures the noun written after it;
-  // "female students": an adjective value restricts the noun after it.
-  if (valueBeforeNoun) {
-    const after = chunkStartingAt(tokens, valueEnd + 1, isLiteral);
-    if (after && after[0].index === valueEnd + 1) return { column: phraseOf(after), context };
   }
   return { column: null, context };
 }

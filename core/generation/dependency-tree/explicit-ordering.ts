@@ -9,11 +9,11 @@ import type { QuestionToken } from './question-tokens';
  */
 
 const SORT_VERBS = new Set(['sort', 'order', 'rank', 'arrange', 'list']);
-const DESCENDING = ['descending', 'decreasing', 'reverse', 'desc', 'highest to lowest', 'largest to smallest', 'most to least', 'high to low', 'newest to oldest', 'latest to earliest'];
-const ASCENDING = ['ascending', 'increasing', 'alphabetical', 'alphabetically', 'asc', 'lowest to highest', 'smallest to largest', 'least to most', 'low to high', 'oldest to newest', 'earliest to latest', 'lexicographic', 'lexicographical'];
+const DESCENDING = ['descending', 'decreasing', 'reverse', 'desc', 'highest to lowest', 'largest to smallest', 'most to least', 'high to low', 'newest to oldest', 'latest to earliest', 'oldest to youngest', 'biggest to smallest', 'most recent to'];
+const ASCENDING = ['ascending', 'increasing', 'alphabetical', 'alphabetically', 'asc', 'lowest to highest', 'smallest to largest', 'least to most', 'low to high', 'oldest to newest', 'earliest to latest', 'youngest to oldest', 'smallest to biggest', 'lexicographic', 'lexicographical'];
 
 export function findExplicitOrdering(tokens: QuestionToken[]): Ordering[] {
-  const text = ` ${tokens.map((t) => t.lower).join(' ')} `;
+  const text = ` ${tokens.filter((t) => t.lower !== 'the').map((t) => t.lower).join(' ')} `;
   const direction: Ordering['direction'] | null = DESCENDING.some((d) => text.includes(` ${d} `)) ? 'DESC' : ASCENDING.some((a) => text.includes(` ${a} `)) ? 'ASC' : null;
   const orderings: Ordering[] = [];
   for (let i = 0; i + 1 < tokens.length; i++) {

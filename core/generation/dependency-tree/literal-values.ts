@@ -149,7 +149,7 @@ function isWord(token: QuestionToken): boolean {
 /** Adjectives that describe rows or quantities rather than being stored values. */
 const NON_VALUE_PREDICATES = new Set(['many', 'much', 'more', 'less', 'same', 'different', 'available', 'present', 'there', 'able', 'not', 'also', 'only', 'all', 'both', 'true', 'known', 'unknown', 'null', 'empty', 'higher', 'lower', 'larger', 'smaller', 'greater', 'bigger', 'equal', 'above', 'below', 'over', 'under']);
 const COPULAS = new Set(['is', 'are', 'was', 'were', 'as', 'be', 'being']);
-const CLAUSE_ENDS = new Set(['?', '.', ',', ';', '!', 'and', 'or', 'that', 'which', 'who', 'with', 'have', 'has', 'had', 'in', 'for', 'from', 'but', 'than']);
+const CLAUSE_ENDS = new Set(['?', '.', ',', ';', '!', 'and', 'or', 'that', 'which', 'who', 'with', 'have', 'has', 'had', 'in', 'for', 'from', 'but']);
 
 /**
  * "whose status is restricted", "cards that are all legal", "frame effect as extendedart": a
@@ -157,7 +157,7 @@ const CLAUSE_ENDS = new Set(['?', '.', ',', ';', '!', 'and', 'or', 'that', 'whic
  */
 function isPredicateValue(tokens: QuestionToken[], i: number): boolean {
   const t = tokens[i];
-  if (NON_VALUE_PREDICATES.has(t.lower) || !['ADJ', 'NOUN', 'PROPN', 'VERB', 'X'].includes(t.pos)) return false;
+  if (NON_VALUE_PREDICATES.has(t.lower) || isGraded(t) || !['ADJ', 'NOUN', 'PROPN', 'VERB', 'X'].includes(t.pos)) return false;
   if (t.pos === 'VERB' && !t.lower.endsWith('ed')) return false;
   const next = tokens[i + 1];
   if (next && !CLAUSE_ENDS.has(next.lower)) return false;
@@ -189,8 +189,14 @@ function isAttributiveValue(tokens: QuestionToken[], i: number): boolean {
   const next = tokens[i + 1];
   if (!next || next.pos !== 'NOUN' || t.sentenceStart) return false;
   if (t.pos !== 'ADJ' && !(t.pos === 'VERB' && t.lower.endsWith('ed'))) return false;
-  if (STRUCTURAL_ADJECTIVES.has(t.lower) || t.lemma !== t.lower && /(er|est)$/.test(t.lower)) return false;
-  return !['the', 'a', 'an'].includes(t.lower);
+  if (STRUCTURAL_ADJECTIVES.has(t.lower) || isGraded(t)) return false;
+  // "most populated", "very large": a graded adjective orders or compares, it is not a category.
+  return !['most', 'least', 'more', 'less', 'very', 'so', 'too'].includes(tokens[i - 1]?.lower ?? '');
+}
+
+/** Comparatives and superlatives ("older", "oldest"): comparisons, never stored values. */
+function isGraded(t: QuestionToken): boolean {
+  return t.lemma !== t.lower && /(er|est)$/.test(t.lower);
 }
 
 function isNameWord(token: QuestionToken): boolean {
@@ -201,7 +207,8 @@ function isNameWord(token: QuestionToken): boolean {
   // wink knows many lowercase place and brand names ("france") as proper nouns.
   if (token.pos === 'PROPN' && !token.sentenceStart && /^\p{Ll}/u.test(token.text) && token.text.length > 1) return true;
   if (!/^\p{Lu}/u.test(token.text)) return false;
-  if (token.text === 'I') return false;
+  // "I", and "ID"/"IDs", which questions capitalise as the column word they are.
+  if (token.text === 'I' || /^ids?$/i.test(token.text)) return false;
   return !(token.sentenceStart && SENTENCE_OPENERS.has(token.lower));
 }
 

@@ -33,6 +33,16 @@ export function chunkEndingAt(tokens: QuestionToken[], end: number, isBlocked: (
   return tokens.slice(first, end + 1);
 }
 
+/** A chunk with its "of" complement ("name of the singer", "number of employees"), as one phrase. */
+export function chunkWithOwner(tokens: QuestionToken[], start: number, isBlocked: (i: number) => boolean = () => false): QuestionToken[] | null {
+  const head = chunkStartingAt(tokens, start, isBlocked);
+  if (!head) return null;
+  const end = head[head.length - 1].index;
+  if (tokens[end + 1]?.lower !== 'of') return head;
+  const owner = chunkStartingAt(tokens, end + 2, isBlocked);
+  return owner ? [...head, tokens[end + 1], ...owner] : head;
+}
+
 /** The chunk starting at `start`, or after the determiners there; its last token is a noun. */
 export function chunkStartingAt(tokens: QuestionToken[], start: number, isBlocked: (i: number) => boolean = () => false): QuestionToken[] | null {
   let i = start;

@@ -29,7 +29,7 @@ export function parseQuestionTree(question: string): QuestionTree {
   const explicit = findExplicitOrdering(tokens);
   return {
     question,
-    projections: findProjections(tokens, named, cueTokens),
+    projections: findProjections(tokens, named, cueTokens, (i) => literals.some((l) => i >= l.tokens[0] && i <= l.tokens[1])),
     aggregates,
     filters: conditions.filter((f) => !f.values.every((v) => isTemporal(v.kind))),
     temporal: conditions.filter((f) => f.values.every((v) => isTemporal(v.kind))),

@@ -1,4 +1,4 @@
-import { chunkStartingAt, phraseOf } from './noun-chunks';
+import { chunkWithOwner, phraseOf } from './noun-chunks';
 import type { Aggregate, AggregateFunction, Projection } from './question-tree';
 import type { QuestionToken } from './question-tokens';
 
@@ -16,38 +16,33 @@ const ASKING_WORDS = new Set([
 /** Skipped between the asking word and the first projection. */
 const LEAD_FILLERS = new Set(['is', 'are', 'was', 'were', 'me', 'us', 'all', 'the', 'a', 'an', 'out', 'of', 'do', 'does', 'did', 'please', 'those', 'these', 'both', 'each', 'every', 'its', 'their', 'his', 'her', 'down', 'up', 'also', 'any']);
 
-export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[], aggregateCues: Set<number>): Projection[] {
+export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[], aggregateCues: Set<number>, isLiteral: (i: number) => boolean): Projection[] {
   const start = tokens.findIndex((t) => ASKING_WORDS.has(t.lower) && (t.sentenceStart || t.index === 0 || tokens[t.index - 1].text === ','  || tokens[t.index - 1].lower === 'please'));
   if (start < 0) return [];
   if (tokens[start].lower === 'who' || tokens[start].lower === 'whom') return [{ phrase: 'who', aggregate: null }];
   const projections: Projection[] = [];
   let i = start + 1;
-  let pending: AggregateFunction | null = null;
+  // "the average, minimum and maximum age": every listed aggregate applies to the chunk after them.
+  let pending: AggregateFunction[] = [];
   while (i < tokens.length) {
     const t = tokens[i];
     if (aggregateCues.has(i)) {
-      pending = aggregates.find((a) => a.cue.split(' ').includes(t.lower))?.function ?? pending;
+      const fn = aggregates.find((a) => a.cue.split(' ').includes(t.lower))?.function;
+      if (fn && !pending.includes(fn)) pending.push(fn);
       i++;
       continue;
     }
-    if (LEAD_FILLERS.has(t.lower) || t.text === ',') {
+    if (LEAD_FILLERS.has(t.lower) || t.text === ',' || (t.lower === 'and' && pending.length > 0)) {
       i++;
       continue;
     }
-    const chunk = chunkStartingAt(tokens, i);
+    const chunk = chunkWithOwner(tokens, i, isLiteral);
     if (!chunk || chunk[0].index > i + 1) break;
-    let end = chunk[chunk.length - 1].index;
-    let phrase = phraseOf(chunk);
-    // Keep "name of the singer" together when nothing else is listed, since "of" names the owner.
-    if (tokens[end + 1]?.lower === 'of') {
-      const owner = chunkStartingAt(tokens, end + 2);
-      if (owner) {
-        phrase = `${phrase} of ${phraseOf(owner)}`;
-        end = owner[owner.length - 1].index;
-      }
-    }
-    projections.push({ phrase, aggregate: pending });
-    pending = null;
+    const end = chunk[chunk.length - 1].index;
+    const phrase = phraseOf(chunk);
+    if (pending.length === 0) projections.push({ phrase, aggregate: null });
+    for (const fn of pending) projections.push({ phrase, aggregate: fn });
+    pending = [];
     i = end + 1;
     if (tokens[i]?.lower === 'and' || tokens[i]?.text === ',') {
       i++;
@@ -55,6 +50,6 @@ export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[]
     }
     break;
   }
-  if (projections.length === 0 && pending) projections.push({ phrase: '*', aggregate: pending });
+  for (const fn of pending) projections.push({ phrase: '*', aggregate: fn });
   return projections;
 }

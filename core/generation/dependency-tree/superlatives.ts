@@ -34,6 +34,8 @@ export function findSuperlative(tokens: QuestionToken[], literals: QuestionLiter
     // "at least 3" / "at most" are comparisons; "most of", "the most common" stay superlatives.
     if ((t.lower === 'least' || t.lower === 'most') && tokens[i - 1]?.lower === 'at') continue;
     if (t.lower === 'top' && !isTopN(tokens, i, literals)) continue;
+    // "from the oldest to the youngest" states a sort direction, not a LIMIT.
+    if (inFromToRange(tokens, i)) continue;
     const limitLiteral = limitNear(tokens, i, literals);
     const next = tokens[i + 1];
     const countsRows = (t.lower === 'most' || t.lower === 'least' || t.lower === 'fewest') && next?.pos === 'NOUN' && next.lower !== next.lemma;
@@ -47,6 +49,11 @@ export function findSuperlative(tokens: QuestionToken[], literals: QuestionLiter
     };
   }
   return null;
+}
+
+function inFromToRange(tokens: QuestionToken[], i: number): boolean {
+  const near = (from: number, to: number, word: string): boolean => tokens.slice(Math.max(0, from), Math.max(0, to)).some((t) => t.lower === word);
+  return (near(i - 2, i, 'from') && near(i + 1, i + 4, 'to')) || (near(i - 2, i, 'to') && near(i - 6, i - 1, 'from'));
 }
 
 /** "top 5", "top five": a count right after "top"; a plain "top" ("the top speed") is not one. */
