@@ -16,6 +16,11 @@ export interface ColumnAttachment {
   context: string;
 }
 
+/** Up to three words before the value (quotes left out), for a column the question leaves implicit. */
+export function contextBefore(tokens: QuestionToken[], floor: number, valueStart: number): string {
+  return phraseOf(tokens.slice(Math.max(floor + 1, valueStart - 4), valueStart).filter((t) => t.pos !== 'PUNCT'));
+}
+
 /**
  * `cueStart` is where the comparison words begin (the value itself when there are none);
  * `floor` is the last token before this clause (exclusive bound).
@@ -28,18 +33,23 @@ export function attachColumn(
   valueEnd: number,
   isLiteral: (i: number) => boolean,
   valueBeforeNoun: boolean,
+  numberValue: boolean,
 ): ColumnAttachment {
-  const context = phraseOf(tokens.slice(Math.max(floor + 1, valueStart - 3), valueStart));
+  const context = contextBefore(tokens, floor, valueStart);
   const blocked = (i: number): boolean => i <= floor || isLiteral(i);
   const after = valueBeforeNoun ? chunkStartingAt(tokens, valueEnd + 1, isLiteral) : null;
   // "female students", "3 cylinders": a value written right before a noun restricts or counts that noun.
   if (after && after[0].index === valueEnd + 1 && !tokens[valueStart].quoted) return { column: phraseOf(after), context };
   for (let i = cueStart - 1; i > floor; i--) {
     const t = tokens[i];
-    if (t.pos === 'DET' || t.pos === 'AUX' || t.pos === 'PART' || LINK_WORDS.has(t.lower)) continue;
+    // Copulas link ("whose age is 30"); "have" does not ("countries in europe have at least 3 makers").
+    if (t.pos === 'DET' || (t.pos === 'AUX' && t.lemma === 'be') || t.pos === 'PART' || LINK_WORDS.has(t.lower)) continue;
     const chunk = chunkEndingAt(tokens, i, blocked);
     if (chunk) return { column: phraseOf(chunk), context };
     break;
   }
+  // "at least 3 car manufacturers": with nothing linked before it, a number counts the noun after it.
+  const following = numberValue ? chunkStartingAt(tokens, valueEnd + 1, isLiteral) : null;
+  if (following && following[0].index === valueEnd + 1) return { column: phraseOf(following), context };
   return { column: null, context };
 }

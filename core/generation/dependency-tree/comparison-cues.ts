@@ -13,6 +13,8 @@ export interface Comparison {
   match?: 'contains' | 'starts' | 'ends';
   /** Index of the first token of the cue; the column phrase, if any, ends before it. */
   cueStart: number;
+  /** "above age 20": the column phrase sits between the cue and the value, at these token indices. */
+  columnBetween?: [number, number];
   /** The cue names the column itself ("older than" is about age), so no noun is attached. */
   impliesColumn: boolean;
 }
@@ -39,7 +41,7 @@ const SMALLER_COMPARATIVES = new Set(['younger', 'shorter', 'lighter', 'cheaper'
 
 const NEGATORS = new Set(['not', "n't", 'never', 'no', 'without', 'neither', 'nor']);
 /** Skipped between a cue and its value ("more than the 3", "over $100", "with the letter"). */
-const FILLERS = new Set(['the', 'a', 'an', '$', '€', '£', 'usd', 'eur', 'value', 'of']);
+const FILLERS = new Set(['the', 'a', 'an', '$', '€', '£', 'usd', 'eur', 'value', 'of', '"', "'", '“', '‘']);
 
 /**
  * Reads backwards from the literal at `valueStart` to `floor` (the end of the previous literal
@@ -62,6 +64,13 @@ export function comparisonBefore(tokens: QuestionToken[], valueStart: number, fl
     const operator: FilterOperator = SMALLER_COMPARATIVES.has(comparative) ? '<' : '>';
     return withNegation({ operator, cueStart: end - 1, negated: windowNegated(tokens, from, end - 1), impliesColumn: true });
   }
+  // "above age 20", "more than 3 car makers": cue, then the column noun, then the value.
+  let chunkStart = end;
+  while (chunkStart > floor && chunkStart > end - 3 && (tokens[chunkStart].pos === 'NOUN' || tokens[chunkStart].pos === 'ADJ')) chunkStart--;
+  if (chunkStart < end && tokens[end].pos === 'NOUN') {
+    const inner = comparisonBefore(tokens, chunkStart + 1, floor);
+    if (inner.operator !== '=' || inner.negated) return { ...inner, columnBetween: [chunkStart + 1, end] };
+  }
   // "or more" / "or less" follow the value; the caller passes what follows through `comparisonAfter`.
   return withNegation({ operator: '=', cueStart: end + 1, negated: windowNegated(tokens, from, valueStart), impliesColumn: false });
 }
@@ -71,6 +80,7 @@ export function comparisonBefore(tokens: QuestionToken[], valueStart: number, fl
  * computer"): whatever word follows is the pattern, even lowercase and unquoted.
  */
 export function followsLikeCue(tokens: QuestionToken[], i: number): boolean {
+  if (PATTERN_NOUNS.has(tokens[i].lower)) return false;
   let end = i - 1;
   while (end >= 0 && PATTERN_NOUNS.has(tokens[end].lower)) end--;
   return CUES.some((cue) => cue.operator === 'LIKE' && cue.words.every((w, k) => tokens[end - cue.words.length + 1 + k]?.lower === w));

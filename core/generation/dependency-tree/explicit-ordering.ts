@@ -18,7 +18,7 @@ export function findExplicitOrdering(tokens: QuestionToken[]): Ordering[] {
   const orderings: Ordering[] = [];
   for (let i = 0; i + 1 < tokens.length; i++) {
     const sortBy = SORT_VERBS.has(tokens[i].lemma) && tokens[i + 1].lower === 'by';
-    const inOrderOf = tokens[i].lower === 'order' && tokens[i + 1].lower === 'of' && tokens[i - 1]?.lower === 'in';
+    const inOrderOf = tokens[i].lower === 'order' && tokens[i + 1].lower === 'of' && (tokens[i - 1]?.lower === 'in' || tokens[i - 2]?.lower === 'in');
     if (!sortBy && !inOrderOf) continue;
     const chunk = chunkStartingAt(tokens, i + 2);
     if (!chunk) continue;

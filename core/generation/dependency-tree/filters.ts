@@ -1,6 +1,7 @@
-import { attachColumn } from './column-phrase';
+import { attachColumn, contextBefore } from './column-phrase';
 import { comparisonAfter, comparisonBefore } from './comparison-cues';
 import type { Filter, QuestionLiteral } from './question-tree';
+import { phraseOf } from './noun-chunks';
 import type { QuestionToken } from './question-tokens';
 
 /**
@@ -28,9 +29,14 @@ export function buildFilters(tokens: QuestionToken[], literals: QuestionLiteral[
     const floor = clauseFloor(tokens, first, previousEnd);
     const between = rangePartner(tokens, literals, k, floor);
     const comparison = comparisonBefore(tokens, between ? between.openerIndex : first, floor);
-    const attached = comparison.impliesColumn
-      ? { column: null, context: tokens.slice(Math.max(floor + 1, first - 3), first).map((t) => t.text).join(' ') }
-      : attachColumn(tokens, between ? between.openerIndex : comparison.cueStart, floor, first, last, isLiteral, typeof literal.value === 'number' || literal.kind === 'word');
+    // A value before a noun restricts it ("female students") or counts it ("3 cylinders"), unless a
+    // comparison precedes the number ("more than 24 months" compares the loan validity before it).
+    const beforeNoun = literal.kind === 'word' || (typeof literal.value === 'number' && comparison.cueStart === first);
+    const attached = comparison.columnBetween
+      ? { column: phraseOf(tokens.slice(comparison.columnBetween[0], comparison.columnBetween[1] + 1)), context: contextBefore(tokens, floor, first) }
+      : comparison.impliesColumn
+        ? { column: null, context: contextBefore(tokens, floor, first) }
+        : attachColumn(tokens, between ? between.openerIndex : comparison.cueStart, floor, first, last, isLiteral, beforeNoun, typeof literal.value === 'number');
     if (between) {
       filters.push({ ...attached, operator: 'BETWEEN', values: [literal, literals[k + 1]], negated: comparison.negated });
       previousEnd = literals[k + 1].tokens[1];

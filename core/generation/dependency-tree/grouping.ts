@@ -8,6 +8,11 @@ import type { QuestionToken } from './question-tokens';
  */
 
 const GROUPING_QUANTIFIERS = new Set(['each', 'every']);
+/** "for every singer" reads as "for all singers" far more often than as grouping, so "every" groups after fewer words. */
+const GROUPING_PREPOSITIONS: Record<string, Set<string>> = {
+  each: new Set(['for', 'in', 'by', 'per', 'at', 'from', 'within', 'on', 'across']),
+  every: new Set(['in', 'by', 'per']),
+};
 const DISTINCT_WORDS = new Set(['different', 'distinct', 'unique']);
 
 export function findGroupBy(tokens: QuestionToken[]): string[] {
@@ -15,7 +20,8 @@ export function findGroupBy(tokens: QuestionToken[]): string[] {
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i].lower;
     let start = -1;
-    if (GROUPING_QUANTIFIERS.has(w)) start = i + 1;
+    // "for each department", "in every city", "from each country"; "the name of every singer" is not grouping.
+    if (GROUPING_QUANTIFIERS.has(w) && GROUPING_PREPOSITIONS[w].has(tokens[i - 1]?.lower ?? '')) start = i + 1;
     else if (w === 'per' && tokens[i + 1]) start = i + 1;
     if (start < 0) continue;
     const chunk = chunkStartingAt(tokens, start);

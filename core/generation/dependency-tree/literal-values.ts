@@ -4,6 +4,7 @@ import { isPlausibleYear, normaliseDate } from './date-values';
 import { digitsValue, isNumberWord, numberWordsValue } from './number-words';
 import type { QuestionLiteral } from './question-tree';
 import type { QuestionToken, TokenizedQuestion } from './question-tokens';
+import { isSuperlative } from './superlatives';
 
 /**
  * Every literal the question states, in question order and never overlapping: quoted text
@@ -191,12 +192,13 @@ function isAttributiveValue(tokens: QuestionToken[], i: number): boolean {
   if (t.pos !== 'ADJ' && !(t.pos === 'VERB' && t.lower.endsWith('ed'))) return false;
   if (STRUCTURAL_ADJECTIVES.has(t.lower) || isGraded(t)) return false;
   // "most populated", "very large": a graded adjective orders or compares, it is not a category.
-  return !['most', 'least', 'more', 'less', 'very', 'so', 'too'].includes(tokens[i - 1]?.lower ?? '');
+  const previous = tokens[i - 1];
+  return !previous || !(['most', 'least', 'more', 'less', 'very', 'so', 'too'].includes(previous.lower) || isGraded(previous));
 }
 
 /** Comparatives and superlatives ("older", "oldest"): comparisons, never stored values. */
 function isGraded(t: QuestionToken): boolean {
-  return t.lemma !== t.lower && /(er|est)$/.test(t.lower);
+  return (t.lemma !== t.lower && /(er|est)$/.test(t.lower)) || isSuperlative(t);
 }
 
 function isNameWord(token: QuestionToken): boolean {

@@ -24,7 +24,8 @@ const NOT_SUPERLATIVE = new Set(['interest', 'rest', 'test', 'west', 'forest', '
 
 export function isSuperlative(token: QuestionToken): boolean {
   if (IRREGULAR.has(token.lower)) return true;
-  return /^[a-z]+est$/.test(token.lower) && !NOT_SUPERLATIVE.has(token.lower) && token.lemma !== token.lower;
+  // wink lemmatises some superlatives to themselves ("lowest"), so an adjective or adverb tag also counts.
+  return /^[a-z]+est$/.test(token.lower) && !NOT_SUPERLATIVE.has(token.lower) && (token.lemma !== token.lower || token.pos === 'ADJ' || token.pos === 'ADV');
 }
 
 export function findSuperlative(tokens: QuestionToken[], literals: QuestionLiteral[]): Superlative | null {
