@@ -26,7 +26,7 @@ export interface QuestionLiterals {
 }
 
 export function questionLiterals(question: string, maxWords = 3): QuestionLiterals {
-  const quoted = [...question.matchAll(/"([^"]+)"|'([^']+)'|“([^”]+)”|‘([^’]+)’/g)].map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4]).trim()).filter(Boolean);
+  const quoted = quotedSpans(question).map((span) => span.text);
   const numbers = [...question.matchAll(/(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])/g)].map((m) => m[0]);
   const words = question.match(/[\p{L}\p{N}][\p{L}\p{N}'&.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [];
   const phrases = new Set<string>();
@@ -38,6 +38,30 @@ export function questionLiterals(question: string, maxWords = 3): QuestionLitera
     }
   }
   return { quoted, numbers, phrases: [...phrases] };
+}
+
+export interface QuotedSpan {
+  /** The quoted text, trimmed. */
+  text: string;
+  /** UTF-16 offsets of the text between the quotes (quotes excluded). */
+  start: number;
+  end: number;
+}
+
+/**
+ * Text between matching quotes. A single quote only opens after a non-word character and only
+ * closes before one, so apostrophes ("singer's", "Jack's 'Best' album") do not open a literal.
+ */
+export function quotedSpans(question: string): QuotedSpan[] {
+  const spans: QuotedSpan[] = [];
+  for (const m of question.matchAll(/"([^"]+)"|(?<!\w)'([^']+)'(?!\w)|“([^”]+)”|‘([^’]+)’/g)) {
+    const raw = m[1] ?? m[2] ?? m[3] ?? m[4];
+    const text = raw.trim();
+    if (!text) continue;
+    const start = m.index + 1 + raw.indexOf(text);
+    spans.push({ text, start, end: start + text.length });
+  }
+  return spans;
 }
 
 function isFunctionWord(word: string): boolean {

@@ -1,0 +1,107 @@
+/**
+ * How well the dependency-tree IR (core/generation/dependency-tree) reads benchmark questions,
+ * against facts parsed from each question's gold SQL (bench/ir/gold-facts.ts).
+ *
+ *   npm run bench:ir            # name: value lines on stdout
+ *   npm run bench:ir -- --misses # also every missed literal on stderr
+ *
+ * Rates, per question set (questions whose gold SQL does not parse are left out):
+ * - literal_capture_rate: of the gold SQL literals that appear in the question text (word-
+ *   aligned, case-insensitive, numbers compared as numbers so "three" = 3; see
+ *   bench/ir/literal-match.ts), the fraction the tree holds as a filter / temporal value or as
+ *   its LIMIT count. Literals absent from the question (evidence-only values, codes like 'F',
+ *   LIMIT 1 of a superlative) are outside the denominator.
+ * - aggregate_prediction_rate: accuracy of predicting whether the gold SQL calls an aggregate
+ *   (COUNT/AVG/SUM/MAX/MIN anywhere); the tree predicts yes when it has an aggregate.
+ * - order_limit_prediction_rate: accuracy of predicting whether the gold SQL's outermost query
+ *   has ORDER BY and LIMIT; the tree predicts yes when it has a LIMIT.
+ * Spider train (held out: the rules were written looking at dev questions) is printed as well.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { datasetsRoot } from '../core/datasets/datasets-root';
+import { parseQuestionTree } from '../core/generation/dependency-tree';
+import type { QuestionLiteral, QuestionTree } from '../core/generation/dependency-tree';
+import { createSqlAnalyzer } from '../core/sql-analysis';
+import type { SqlAnalyzer } from '../core/sql-analysis';
+import { goldFacts } from './ir/gold-facts';
+import { appearsInQuestion, capturedBy, normaliseGoldLiteral } from './ir/literal-match';
+
+interface Pair {
+  question: string;
+  sql: string;
+}
+
+const readJson = (file: string): any[] => JSON.parse(readFileSync(path.join(datasetsRoot(), file), 'utf8'));
+
+const QUESTION_SETS: { name: string; load: () => Pair[] }[] = [
+  { name: 'spider_dev', load: () => readJson('spider/dev.json').map((q) => ({ question: q.question, sql: q.query })) },
+  { name: 'bird_dev', load: () => readJson('bird/dev.json').map((q) => ({ question: q.question, sql: q.SQL })) },
+  // Every 4th Spider train question (~1,750), like bench:linking's held-out set.
+  { name: 'spider_train', load: () => readJson('spider-syn/train_spider.json').filter((_, i) => i % 4 === 0).map((q) => ({ question: q.SpiderQuestion, sql: q.query })) },
+];
+
+/** Every value the tree would put into the SQL it sketches. */
+export function treeValues(tree: QuestionTree): QuestionLiteral[] {
+  const values = [...tree.filters, ...tree.temporal].flatMap((f) => f.values);
+  if (tree.limit !== null) values.push({ text: String(tree.limit), value: tree.limit, kind: 'number', tokens: [-1, -1] });
+  return values;
+}
+
+interface Tally {
+  literals: number;
+  captured: number;
+  questions: number;
+  aggregateRight: number;
+  orderLimitRight: number;
+  seconds: number;
+}
+
+function measure(analyzer: SqlAnalyzer, pairs: Pair[], name: string, showMisses: boolean): Tally {
+  const tally: Tally = { literals: 0, captured: 0, questions: 0, aggregateRight: 0, orderLimitRight: 0, seconds: 0 };
+  for (const pair of pairs) {
+    const facts = goldFacts(analyzer, pair.sql);
+    if (!facts) continue;
+    const started = process.hrtime.bigint();
+    const tree = parseQuestionTree(pair.question);
+    tally.seconds += Number(process.hrtime.bigint() - started) / 1e9;
+    tally.questions++;
+    const values = treeValues(tree);
+    for (const raw of facts.literals) {
+      const literal = normaliseGoldLiteral(raw);
+      if (literal === null || !appearsInQuestion(literal, pair.question)) continue;
+      tally.literals++;
+      if (capturedBy(literal, values)) tally.captured++;
+      else if (showMisses) process.stderr.write(`# ${name} miss ${JSON.stringify(raw)} || ${pair.question} || ${values.map((v) => v.text).join(' | ')}\n`);
+    }
+    if (facts.aggregates === tree.aggregates.length > 0) tally.aggregateRight++;
+    if (facts.orderLimit === (tree.limit !== null)) tally.orderLimitRight++;
+  }
+  return tally;
+}
+
+const ratio = (a: number, b: number): string => (b === 0 ? '0' : (a / b).toFixed(4));
+
+async function main(): Promise<void> {
+  const showMisses = process.argv.includes('--misses');
+  const analyzer = await createSqlAnalyzer();
+  parseQuestionTree('Warm up the model.'); // model loading is not per-question time
+  let questions = 0;
+  let seconds = 0;
+  for (const set of QUESTION_SETS) {
+    const t = measure(analyzer, set.load(), set.name, showMisses);
+    console.log(`literal_capture_rate_${set.name}: ${ratio(t.captured, t.literals)}`);
+    console.log(`literals_in_question_${set.name}: ${t.literals}`);
+    console.log(`aggregate_prediction_rate_${set.name}: ${ratio(t.aggregateRight, t.questions)}`);
+    console.log(`order_limit_prediction_rate_${set.name}: ${ratio(t.orderLimitRight, t.questions)}`);
+    console.log(`questions_${set.name}: ${t.questions}`);
+    questions += t.questions;
+    seconds += t.seconds;
+  }
+  console.log(`questions_per_second: ${(questions / seconds).toFixed(0)}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,55 @@
+import { chunkEndingAt, chunkStartingAt, phraseOf } from './noun-chunks';
+import type { QuestionToken } from './question-tokens';
+
+/**
+ * Attaches a literal to the noun phrase that names its column. English links them through
+ * determiners, copulas and "of" ("whose age is 30", "with a birthyear of 1970", "the city Port
+ * Chelsea"); any other preposition or a verb means the column is implicit ("singers from France",
+ * "directed by Ben Jones"), and then only the linking words are kept as context for the model.
+ */
+
+/** Words that sit between a column phrase and its value without changing what it means. */
+const LINK_WORDS = new Set(['of', 'as', 'equal', 'being', 'be', '=', ':', 'named', 'called', 'titled', 'entitled', 'exactly', 'not', "n't", 'no']);
+
+export interface ColumnAttachment {
+  column: string | null;
+  context: string;
+}
+
+/** Up to three words before the value (quotes left out), for a column the question leaves implicit. */
+export function contextBefore(tokens: QuestionToken[], floor: number, valueStart: number): string {
+  return phraseOf(tokens.slice(Math.max(floor + 1, valueStart - 4), valueStart).filter((t) => t.pos !== 'PUNCT'));
+}
+
+/**
+ * `cueStart` is where the comparison words begin (the value itself when there are none);
+ * `floor` is the last token before this clause (exclusive bound).
+ */
+export function attachColumn(
+  tokens: QuestionToken[],
+  cueStart: number,
+  floor: number,
+  valueStart: number,
+  valueEnd: number,
+  isLiteral: (i: number) => boolean,
+  valueBeforeNoun: boolean,
+  numberValue: boolean,
+): ColumnAttachment {
+  const context = contextBefore(tokens, floor, valueStart);
+  const blocked = (i: number): boolean => i <= floor || isLiteral(i);
+  const after = valueBeforeNoun ? chunkStartingAt(tokens, valueEnd + 1, isLiteral) : null;
+  // "female students", "3 cylinders": a value written right before a noun restricts or counts that noun.
+  if (after && after[0].index === valueEnd + 1 && !tokens[valueStart].quoted) return { column: phraseOf(after), context };
+  for (let i = cueStart - 1; i > floor; i--) {
+    const t = tokens[i];
+    // Copulas link ("whose age is 30"); "have" does not ("countries in europe have at least 3 makers").
+    if (t.pos === 'DET' || (t.pos === 'AUX' && t.lemma === 'be') || t.pos === 'PART' || LINK_WORDS.has(t.lower)) continue;
+    const chunk = chunkEndingAt(tokens, i, blocked);
+    if (chunk) return { column: phraseOf(chunk), context };
+    break;
+  }
+  // "at least 3 car manufacturers": with nothing linked before it, a number counts the noun after it.
+  const following = numberValue ? chunkStartingAt(tokens, valueEnd + 1, isLiteral) : null;
+  if (following && following[0].index === valueEnd + 1) return { column: phraseOf(following), context };
+  return { column: null, context };
+}

@@ -1,0 +1,41 @@
+import { quotedSpans } from '../../indexing/question-literals';
+import { findAggregates } from './aggregates';
+import { findExplicitOrdering } from './explicit-ordering';
+import { buildFilters } from './filters';
+import { asksDistinct, findGroupBy } from './grouping';
+import { extractLiterals } from './literal-values';
+import { findProjections } from './projections';
+import type { Aggregate, QuestionTree } from './question-tree';
+import { tokenizeQuestion } from './question-tokens';
+import { findSuperlative } from './superlatives';
+
+/**
+ * Parses a question into DexterSQL's SQL-oriented tree (§3.3.2), deterministically: the same
+ * question always gives the same tree, with no model call. Literals are found first and the
+ * other elements attach to them and to noun chunks around them.
+ */
+export function parseQuestionTree(question: string): QuestionTree {
+  const quoted = quotedSpans(question);
+  const tokenized = tokenizeQuestion(question, quoted.map((q) => [q.start, q.end]));
+  const { tokens } = tokenized;
+  const literals = extractLiterals(tokenized, quoted);
+  const superlative = findSuperlative(tokens, literals);
+  const conditionLiterals = literals.filter((l) => l !== superlative?.limitLiteral);
+  const conditions = buildFilters(tokens, conditionLiterals);
+  const isTemporal = (kind: string): boolean => kind === 'date' || kind === 'year';
+  const { aggregates: named, cueTokens } = findAggregates(tokens);
+  const aggregates: Aggregate[] = [...named];
+  if (superlative?.ordering.aggregate) aggregates.push({ function: superlative.ordering.aggregate, argument: superlative.ordering.by, cue: superlative.ordering.cue });
+  const explicit = findExplicitOrdering(tokens);
+  return {
+    question,
+    projections: findProjections(tokens, named, cueTokens, (i) => literals.some((l) => i >= l.tokens[0] && i <= l.tokens[1])),
+    aggregates,
+    filters: conditions.filter((f) => !f.values.every((v) => isTemporal(v.kind))),
+    temporal: conditions.filter((f) => f.values.every((v) => isTemporal(v.kind))),
+    orderBy: superlative ? [superlative.ordering, ...explicit] : explicit,
+    limit: superlative ? superlative.limit : null,
+    groupBy: findGroupBy(tokens),
+    distinct: asksDistinct(tokens),
+  };
+}

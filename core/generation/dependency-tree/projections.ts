@@ -1,0 +1,55 @@
+import { chunkWithOwner, phraseOf } from './noun-chunks';
+import type { Aggregate, AggregateFunction, Projection } from './question-tree';
+import type { QuestionToken } from './question-tokens';
+
+/**
+ * What the question asks for: the noun chunks after its question word or imperative ("What are
+ * the name and age of ...", "List the titles ...", "Which country ...", "How many singers ...").
+ * Chunks joined by "and" or commas are separate projections; an "of" phrase stays with its head
+ * ("name of the singer"); an aggregate cue in front makes it an aggregate projection.
+ */
+
+const ASKING_WORDS = new Set([
+  'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'how',
+  'list', 'show', 'give', 'find', 'return', 'tell', 'name', 'display', 'provide', 'identify', 'state', 'calculate', 'count', 'compute', 'determine', 'indicate', 'describe', 'mention', 'get', 'select', 'report', 'output', 'enumerate', 'specify', 'locate',
+]);
+/** Skipped between the asking word and the first projection. */
+const LEAD_FILLERS = new Set(['different', 'distinct', 'unique', 'is', 'are', 'was', 'were', 'me', 'us', 'all', 'the', 'a', 'an', 'out', 'of', 'do', 'does', 'did', 'please', 'those', 'these', 'both', 'each', 'every', 'its', 'their', 'his', 'her', 'down', 'up', 'also', 'any']);
+
+export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[], aggregateCues: Set<number>, isLiteral: (i: number) => boolean): Projection[] {
+  const start = tokens.findIndex((t) => ASKING_WORDS.has(t.lower) && (t.sentenceStart || t.index === 0 || tokens[t.index - 1].text === ','  || tokens[t.index - 1].lower === 'please'));
+  if (start < 0) return [];
+  if (tokens[start].lower === 'who' || tokens[start].lower === 'whom') return [{ phrase: 'who', aggregate: null }];
+  const projections: Projection[] = [];
+  let i = start + 1;
+  // "the average, minimum and maximum age": every listed aggregate applies to the chunk after them.
+  let pending: AggregateFunction[] = [];
+  while (i < tokens.length) {
+    const t = tokens[i];
+    if (aggregateCues.has(i)) {
+      const fn = aggregates.find((a) => a.cue.split(' ').includes(t.lower))?.function;
+      if (fn && !pending.includes(fn)) pending.push(fn);
+      i++;
+      continue;
+    }
+    if (LEAD_FILLERS.has(t.lower) || t.text === ',' || (t.lower === 'and' && pending.length > 0)) {
+      i++;
+      continue;
+    }
+    const chunk = chunkWithOwner(tokens, i, isLiteral);
+    if (!chunk || chunk[0].index > i + 1) break;
+    const end = chunk[chunk.length - 1].index;
+    const phrase = phraseOf(chunk);
+    if (pending.length === 0) projections.push({ phrase, aggregate: null });
+    for (const fn of pending) projections.push({ phrase, aggregate: fn });
+    pending = [];
+    i = end + 1;
+    if (tokens[i]?.lower === 'and' || tokens[i]?.text === ',') {
+      while (tokens[i]?.lower === 'and' || tokens[i]?.text === ',') i++;
+      continue;
+    }
+    break;
+  }
+  for (const fn of pending) projections.push({ phrase: '*', aggregate: fn });
+  return projections;
+}

@@ -1,0 +1,57 @@
+import type { Filter, QuestionLiteral, QuestionTree } from './question-tree';
+
+/**
+ * The tree as an SQL skeleton for the generation prompt, e.g.
+ *   SELECT COUNT(<singers>) FROM ? WHERE <country> = 'France' ORDER BY <age> DESC LIMIT 1
+ * Angle brackets hold the question's own words for a column the model must choose; `<? from>`
+ * means the question names no column, only the words before the value. Literals are written as
+ * SQL literals so the model can copy them.
+ */
+export function renderQuestionTree(tree: QuestionTree): string {
+  const parts: string[] = [];
+  const select = tree.projections.map((p) => (p.aggregate ? `${p.aggregate}(${slot(p.phrase)})` : slot(p.phrase)));
+  const extraAggregates = tree.aggregates.filter((a) => !tree.projections.some((p) => p.aggregate === a.function)).filter((a) => !tree.orderBy.some((o) => o.aggregate === a.function && o.by === a.argument));
+  for (const a of extraAggregates) select.push(`${a.function}(${a.argument === '*' ? '*' : slot(a.argument)})`);
+  parts.push(`SELECT ${tree.distinct ? 'DISTINCT ' : ''}${select.length > 0 ? select.join(', ') : '?'}`);
+  parts.push('FROM ?');
+  const conditions = [...tree.filters, ...tree.temporal].sort((a, b) => a.values[0].tokens[0] - b.values[0].tokens[0]);
+  if (conditions.length > 0) parts.push(`WHERE ${conditions.map(renderFilter).join(' AND ')}`);
+  if (tree.groupBy.length > 0) parts.push(`GROUP BY ${tree.groupBy.map(slot).join(', ')}`);
+  if (tree.orderBy.length > 0) {
+    parts.push(`ORDER BY ${tree.orderBy.map((o) => `${o.aggregate ? `${o.aggregate}(${slot(o.by)})` : slot(o.by || '?')} ${o.direction}`).join(', ')}`);
+  }
+  if (tree.limit !== null) parts.push(`LIMIT ${tree.limit}`);
+  return parts.join(' ');
+}
+
+function slot(phrase: string): string {
+  return phrase === '*' ? '*' : `<${phrase}>`;
+}
+
+function renderFilter(filter: Filter): string {
+  const column = filter.column ? slot(filter.column) : `<? ${filter.context}>`.replace('<? >', '<?>');
+  const [first, second] = filter.values;
+  switch (filter.operator) {
+    case 'BETWEEN':
+      return `${column} ${filter.negated ? 'NOT BETWEEN' : 'BETWEEN'} ${sqlLiteral(first)} AND ${sqlLiteral(second)}`;
+    case 'IN':
+    case 'NOT IN':
+      return `${column} ${filter.operator} (${filter.values.map(sqlLiteral).join(', ')})`;
+    case 'LIKE':
+    case 'NOT LIKE': {
+      const text = String(first.value);
+      const pattern = filter.match === 'starts' ? `${text}%` : filter.match === 'ends' ? `%${text}` : `%${text}%`;
+      return `${column} ${filter.operator} ${quote(pattern)}`;
+    }
+    default:
+      return `${column} ${filter.operator} ${sqlLiteral(first)}`;
+  }
+}
+
+function sqlLiteral(literal: QuestionLiteral): string {
+  return typeof literal.value === 'number' ? String(literal.value) : quote(literal.value);
+}
+
+function quote(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}

@@ -1,0 +1,71 @@
+import { chunkStartingAt, phraseOf } from './noun-chunks';
+import type { Ordering, QuestionLiteral } from './question-tree';
+import type { QuestionToken } from './question-tokens';
+
+/**
+ * Superlatives become ORDER BY + LIMIT: "the oldest singer" → ORDER BY age DESC LIMIT 1,
+ * "the 3 most populated countries" / "top 5" → LIMIT 3 / 5, "the most singers" (most + a plural
+ * noun) → ORDER BY COUNT(...) DESC. The limit number is not a filter value.
+ */
+export interface Superlative {
+  ordering: Ordering;
+  limit: number;
+  /** The literal used as the LIMIT count, if the question wrote one. */
+  limitLiteral: QuestionLiteral | null;
+  /** Token index of the superlative word. */
+  at: number;
+}
+
+/** Superlatives that mean "smallest first"; every other one orders descending. */
+const ASCENDING = new Set(['least', 'fewest', 'lowest', 'smallest', 'shortest', 'youngest', 'earliest', 'lightest', 'slowest', 'cheapest', 'worst', 'bottom', 'minimum', 'newest', 'closest', 'nearest', 'weakest', 'poorest', 'thinnest', 'narrowest', 'least']);
+const IRREGULAR = new Set(['most', 'least', 'fewest', 'best', 'worst', 'top', 'bottom']);
+/** "-est" words that are not superlatives. */
+const NOT_SUPERLATIVE = new Set(['interest', 'rest', 'test', 'west', 'forest', 'request', 'guest', 'contest', 'protest', 'harvest', 'nest', 'quest', 'chest', 'vest', 'est', 'modest', 'honest', 'manifest', 'digest', 'suggest', 'invest', 'arrest', 'pest']);
+
+export function isSuperlative(token: QuestionToken): boolean {
+  if (IRREGULAR.has(token.lower)) return true;
+  // wink lemmatises some superlatives to themselves ("lowest"), so an adjective or adverb tag also counts.
+  return /^[a-z]+est$/.test(token.lower) && !NOT_SUPERLATIVE.has(token.lower) && (token.lemma !== token.lower || token.pos === 'ADJ' || token.pos === 'ADV');
+}
+
+export function findSuperlative(tokens: QuestionToken[], literals: QuestionLiteral[]): Superlative | null {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (!isSuperlative(t)) continue;
+    // "at least 3" / "at most" are comparisons; "most of", "the most common" stay superlatives.
+    if ((t.lower === 'least' || t.lower === 'most') && tokens[i - 1]?.lower === 'at') continue;
+    if (t.lower === 'top' && !isTopN(tokens, i, literals)) continue;
+    // "from the oldest to the youngest" states a sort direction, not a LIMIT.
+    if (inFromToRange(tokens, i)) continue;
+    const limitLiteral = limitNear(tokens, i, literals);
+    const next = tokens[i + 1];
+    const countsRows = (t.lower === 'most' || t.lower === 'least' || t.lower === 'fewest') && next?.pos === 'NOUN' && next.lower !== next.lemma;
+    const chunk = chunkStartingAt(tokens, i + 1 + (limitLiteral && limitLiteral.tokens[0] === i + 1 ? 1 : 0));
+    const by = countsRows ? (chunk ? phraseOf(chunk) : next.text) : [t.text, chunk ? phraseOf(chunk) : ''].join(' ').trim();
+    return {
+      ordering: { by, direction: ASCENDING.has(t.lower) ? 'ASC' : 'DESC', aggregate: countsRows ? 'COUNT' : null, cue: t.lower },
+      limit: limitLiteral && typeof limitLiteral.value === 'number' ? limitLiteral.value : 1,
+      limitLiteral,
+      at: i,
+    };
+  }
+  return null;
+}
+
+function inFromToRange(tokens: QuestionToken[], i: number): boolean {
+  const near = (from: number, to: number, word: string): boolean => tokens.slice(Math.max(0, from), Math.max(0, to)).some((t) => t.lower === word);
+  return (near(i - 2, i, 'from') && near(i + 1, i + 4, 'to')) || (near(i - 2, i, 'to') && near(i - 6, i - 1, 'from'));
+}
+
+/** "top 5", "top five": a count right after "top"; a plain "top" ("the top speed") is not one. */
+function isTopN(tokens: QuestionToken[], i: number, literals: QuestionLiteral[]): boolean {
+  return literals.some((l) => l.tokens[0] === i + 1 && typeof l.value === 'number') || ['ranked', 'rated', 'scoring', 'scorer', 'scorers'].includes(tokens[i + 1]?.lower ?? '');
+}
+
+/** A small count just before or after the superlative: "the 3 oldest", "oldest 3 players", "top 5". */
+function limitNear(tokens: QuestionToken[], i: number, literals: QuestionLiteral[]): QuestionLiteral | null {
+  const candidates = literals.filter((l) => typeof l.value === 'number' && Number.isInteger(l.value) && (l.value as number) > 0 && (l.value as number) <= 1000 && l.kind === 'number');
+  const before = candidates.find((l) => l.tokens[1] === i - 1 || (l.tokens[1] === i - 2 && tokens[i - 1].lower === 'most'));
+  const after = candidates.find((l) => l.tokens[0] === i + 1);
+  return before ?? after ?? null;
+}
