@@ -4,6 +4,7 @@ import { TypedSearchAttributes } from '@temporalio/common';
 import type { AnswerQuestionInput, AnswerQuestionResult, TraceEvent } from '../core/answer-question-types';
 import { databaseLabel, redactDatabaseSpec } from '../core/database-label';
 import { DATABASE, PRESET } from '../core/search-attributes';
+import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { taskQueue } from '../core/task-queues';
 import { progressQuery, traceQuery } from '../workflows/definitions';
 import type { answerQuestion } from '../workflows/answer-question';
@@ -120,4 +121,6 @@ function validateQuestionInput(input: AnswerQuestionInput): void {
   if (typeof input.database !== 'string' || !input.database.trim()) {
     throw new Error('database must be a SQLite file path or a mysql:// URL');
   }
+  // An unknown preset or ablation is refused here, before a run starts, naming the valid ones.
+  resolvePipelineConfig(input.preset, input.ablations);
 }

@@ -6,7 +6,17 @@ import { totalTokens } from '../core/usage';
 export function formatResult(result: AnswerQuestionResult, uiLink: string): string {
   const lines: string[] = [];
   lines.push(`outcome: ${result.outcome}${result.error ? ` (${result.error.kind}: ${result.error.message})` : ''}`);
-  lines.push(`route:   ${result.route}`);
+  if (result.stoppedBy && result.outcome !== 'budget_exhausted') lines.push(`budget:  ${result.stoppedBy.message} (the answer is the best found before)`);
+  lines.push(`route:   ${result.route}${result.judgement?.override ? ` (judged complex: ${result.judgement.override})` : ''}`);
+  lines.push(`preset:  ${result.pipeline.label}`);
+  if (result.candidates.length) {
+    const chosen = result.selection?.chosen;
+    lines.push(`candidates (${result.selection ? `chosen by ${result.selection.method}, confidence ${result.selection.confidence.toFixed(2)}` : 'none chosen'}):`);
+    for (const [i, c] of result.candidates.entries()) {
+      const state = c.execution.ok ? `${c.execution.rowCount} rows` : `error: ${c.execution.error.slice(0, 80)}`;
+      lines.push(`  ${i === chosen ? '*' : ' '} ${c.path.padEnd(20)} ${state}${c.corrections.length ? `, ${c.corrections.length} correction(s)` : ''}`);
+    }
+  }
   lines.push('', 'SQL:', result.sql ? indent(result.sql) : '  (none)');
   if (result.columns.length) {
     lines.push('', `rows (${result.rows.length}${result.truncated ? ', truncated' : ''}):`, indent(table(result.columns, result.rows.map((r) => r.map(renderSqlValue)))));

@@ -1,4 +1,4 @@
-import { addCall, emptyUsage, totalTokens, type LlmCallUsage, type RunUsage } from './usage';
+import { addCall, emptyUsage, mergeUsage, totalTokens, type LlmCallUsage, type RunUsage } from './usage';
 
 /**
  * The one budget of every decodex run (a question, a preparation, a mining job). It lives in
@@ -90,6 +90,11 @@ export class RunBudget {
 
   record(calls: LlmCallUsage[]): void {
     for (const call of calls) this.usage = addCall(this.usage, call);
+  }
+
+  /** Adds what a child run (e.g. a preparation started for a first question) spent. */
+  recordRun(usage: RunUsage): void {
+    this.usage = mergeUsage(this.usage, usage);
   }
 
   /** Takes one refinement if one is left; false (and `stoppedBy`) when the refinement budget is spent. */

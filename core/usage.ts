@@ -42,3 +42,23 @@ export function addCall(usage: RunUsage, call: LlmCallUsage): RunUsage {
 export function totalTokens(usage: RunUsage): number {
   return usage.promptTokens + usage.completionTokens;
 }
+
+/** The usage of two runs together (a child workflow's usage joins its parent's). */
+export function mergeUsage(a: RunUsage, b: RunUsage): RunUsage {
+  const byRole = { ...a.byRole };
+  for (const [role, r] of Object.entries(b.byRole)) {
+    const x = byRole[role] ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
+    byRole[role] = { calls: x.calls + r.calls, promptTokens: x.promptTokens + r.promptTokens, completionTokens: x.completionTokens + r.completionTokens };
+  }
+  return {
+    llmCalls: a.llmCalls + b.llmCalls,
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    cacheHits: a.cacheHits + b.cacheHits,
+    byRole,
+  };
+}
+
+export function isRunUsage(value: unknown): value is RunUsage {
+  return typeof value === 'object' && value !== null && 'llmCalls' in value && 'byRole' in value;
+}

@@ -131,9 +131,8 @@ function goldPrediction(question: BenchmarkQuestion): PredictionForEvaluation {
   return { sql: question.goldSql, outcome: 'gold', route: 'gold', usage: emptyUsage(), latencyMs: null };
 }
 
-/** What the evaluator needs of a run; candidates and focused schema when the pipeline reports them. */
+/** What the evaluator needs of a run: its SQL, every candidate (UB-EX) and the focused schema (linking recall). */
 function predictionOf(result: AnswerQuestionResult, latencyMs: number, workflowId: string): PredictionForEvaluation {
-  const extra = result as AnswerQuestionResult & Pick<PredictionForEvaluation, 'candidates' | 'focusedSchema'>;
   return {
     sql: result.sql,
     outcome: result.outcome,
@@ -142,8 +141,8 @@ function predictionOf(result: AnswerQuestionResult, latencyMs: number, workflowI
     usage: result.usage,
     latencyMs,
     workflowId,
-    ...(extra.candidates ? { candidates: extra.candidates } : {}),
-    ...(extra.focusedSchema ? { focusedSchema: extra.focusedSchema } : {}),
+    candidates: result.candidates.map((c) => c.sql),
+    ...(result.focusedSchema ? { focusedSchema: result.focusedSchema } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { PRESET_NAMES, resolvePipelineConfig } from '../../core/pipeline/pipeline-config';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
 import { formatResult } from '../print-result';
 import { SAMPLE_QUESTION, ensureSampleDatabase } from '../sample-database';
@@ -10,16 +11,29 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { db: { type: 'string' }, evidence: { type: 'string' }, json: { type: 'boolean' }, 'no-worker': { type: 'boolean' } },
+    options: {
+      db: { type: 'string' },
+      evidence: { type: 'string' },
+      preset: { type: 'string' },
+      ablation: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+      'no-worker': { type: 'boolean' },
+    },
   });
   const question = positionals.join(' ').trim();
   const database = values.db;
   if (!database) throw new UsageError('ask needs --db <sqlite path | mysql://user:pass@host:port/db>');
   if (!question) throw new UsageError('ask needs a question, e.g. decodex ask --db shop.sqlite "How many customers are there?"');
+  const pipeline = { ...(values.preset ? { preset: values.preset } : {}), ...(values.ablation?.length ? { ablations: values.ablation } : {}) };
+  try {
+    resolvePipelineConfig(pipeline.preset, pipeline.ablations);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   await prepareLlm(config, !values['no-worker'], log);
 
   return withClientSession(config, { noWorker: values['no-worker'] }, async (client) => {
-    const started = await client.startQuestion({ question, database, evidence: values.evidence });
+    const started = await client.startQuestion({ question, database, evidence: values.evidence, ...pipeline });
     const link = workflowUiLink(config, started.workflowId, started.runId);
     log(`started ${started.workflowId}\n  ${link}`);
     const result = await started.handle.result();
@@ -30,7 +44,7 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
 
 export const askCommand: Command = {
   name: 'ask',
-  usage: 'ask --db <sqlite path | mysql://url> [--evidence <text>] [--json] [--no-worker] "<question>"',
+  usage: `ask --db <sqlite path | mysql://url> [--evidence <text>] [--preset ${PRESET_NAMES.join('|')}] [--ablation A]... [--json] [--no-worker] "<question>"`,
   run: ask,
 };
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startScriptedLlm } from '../scripted-llm/server';
 import { spiderDatabasePath } from '../support/datasets';
-import { scriptedGenerator } from '../support/gold-generator-rule';
+import { scriptedPipeline } from '../support/scripted-pipeline';
 import { runCli } from '../support/run-cli';
 
 describe('the decodex command', () => {
@@ -42,7 +42,7 @@ describe('the decodex command', () => {
   it('ask answers a question over a Spider database through Temporal and prints SQL, rows and the UI link', async () => {
     const question = 'How many singers do we have?';
     const sql = 'SELECT count(*) FROM singer';
-    const llm = await startScriptedLlm({ rules: [scriptedGenerator(new Map([[question, sql]]))] });
+    const llm = await startScriptedLlm({ rules: scriptedPipeline(new Map([[question, sql]])) });
     try {
       const run = await runCli(['ask', '--db', spiderDatabasePath('concert_singer'), question], {
         DECODEX_HOME: home(),

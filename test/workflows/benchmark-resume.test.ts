@@ -8,7 +8,7 @@ import { startBenchmark, waitForBenchmark } from '../../cli/benchmark-client';
 import type { RunBenchmarkInput } from '../../core/benchmark/benchmark-types';
 import { startScriptedLlm } from '../scripted-llm/server';
 import { DATASETS, spiderDev } from '../support/datasets';
-import { questionIn, scriptedGenerator } from '../support/gold-generator-rule';
+import { questionIn, scriptedPipeline } from '../support/scripted-pipeline';
 import { startTestStack } from '../support/test-workers';
 
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
@@ -25,7 +25,7 @@ describe('a benchmark stopped mid-run', () => {
     const questions = spiderDev().slice(0, TOTAL);
     // Every answer takes 400 ms, so the first run is stopped part way.
     const llm = await startScriptedLlm({
-      rules: [scriptedGenerator(new Map(questions.map((q) => [q.question, q.query])))],
+      rules: scriptedPipeline(new Map(questions.map((q) => [q.question, q.query]))),
       faults: { rate: 1, kinds: ['slow'], slowMs: 400 },
     });
     const env = { DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted-sql', DECODEX_LLM_API_KEY: 'test-key', DECODEX_LLM_TIMEOUT_MS: '10000' };
@@ -39,6 +39,9 @@ describe('a benchmark stopped mid-run', () => {
       limit: TOTAL,
       evaluation: { evaluator: 'spider', timeoutMs: 30_000, vesRepetitions: 0 },
       concurrency: 2,
+      // One model call per question (the direct path alone): the resume logic is under test.
+      preset: 'decosearch',
+      ablations: ['selector', 'judger'],
       reportDir: mkdtempSync(path.join(os.tmpdir(), 'decodex-resume-report-')),
     };
     const askedIn = (from: number) =>

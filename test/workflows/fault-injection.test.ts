@@ -2,7 +2,7 @@ import { sqlValueKey, encodeSqlValue } from '../../core/sql-value';
 import Database from 'better-sqlite3';
 import { startScriptedLlm } from '../scripted-llm/server';
 import { spiderDatabasePath, spiderDev } from '../support/datasets';
-import { scriptedGenerator } from '../support/gold-generator-rule';
+import { scriptedPipeline } from '../support/scripted-pipeline';
 import { startTestStack } from '../support/test-workers';
 
 const CLASSIFIED = /^Llm(RateLimited|Server|Timeout|Connection|Malformed)/;
@@ -17,7 +17,7 @@ describe('answerQuestion under injected LLM faults', () => {
       .filter((q) => q.db_id === 'concert_singer')
       .slice(0, 16);
     const llm = await startScriptedLlm({
-      rules: [scriptedGenerator(new Map(questions.map((q) => [q.question, q.query])))],
+      rules: scriptedPipeline(new Map(questions.map((q) => [q.question, q.query]))),
       faults: { rate: 0.2, kinds: ['429', '500', 'slow', 'malformed'], seed: 7, slowMs: 2_500 },
     });
     const stack = await startTestStack({

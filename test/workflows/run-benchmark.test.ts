@@ -8,7 +8,7 @@ import type { BenchmarkReport } from '../../activities/benchmark/write-benchmark
 import type { RunBenchmarkInput } from '../../core/benchmark/benchmark-types';
 import { startScriptedLlm } from '../scripted-llm/server';
 import { DATASETS, spiderDev } from '../support/datasets';
-import { scriptedGenerator } from '../support/gold-generator-rule';
+import { scriptedPipeline } from '../support/scripted-pipeline';
 import { startTestStack, type TestStack } from '../support/test-workers';
 
 
@@ -19,7 +19,7 @@ describe('runBenchmark over Spider dev with the scripted LLM answering the gold 
   let stack: TestStack;
 
   beforeAll(async () => {
-    llm = await startScriptedLlm({ rules: [scriptedGenerator(new Map(questions.map((q) => [q.question, q.query])))] });
+    llm = await startScriptedLlm({ rules: scriptedPipeline(new Map(questions.map((q) => [q.question, q.query]))) });
     stack = await startTestStack({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted-sql', DECODEX_LLM_API_KEY: 'test-key' });
   });
   afterAll(async () => {
@@ -35,7 +35,9 @@ describe('runBenchmark over Spider dev with the scripted LLM answering the gold 
       datasetsRoot: DATASETS,
       limit: LIMIT,
       evaluation: { evaluator: 'spider', timeoutMs: 30_000, vesRepetitions: 0 },
-      preset: 'scripted',
+      // The harness is under test, not the pipeline: DecoSearch's direct path alone, one call per question.
+      preset: 'decosearch',
+      ablations: ['selector', 'judger'],
       concurrency: 4,
       // Forces two continue-as-new hand-overs inside 40 questions.
       questionsPerRun: 15,
@@ -72,7 +74,7 @@ describe('runBenchmark over Spider dev with the scripted LLM answering the gold 
     const markdown = readFileSync(files.summary_markdown, 'utf8');
     expect(markdown).toMatch(/\| EX \(%\) \|( 100\.00 \|)+/);
     const svg = readFileSync(files.chart_svg, 'utf8');
-    expect(svg).toContain('scripted (100.0%)');
+    expect(svg).toContain('decosearch − selector, judger (100.0%)');
     // The chart opens as an image: librsvg (installed by `npm run setup -- --test-services`) renders it.
     const png = path.join(reportDir, 'chart.png');
     execFileSync('rsvg-convert', ['-o', png, files.chart_svg]);

@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, setCurrentDetails } from '@temporalio/workflow';
 import type { TraceEvent } from '../../core/answer-question-types';
 import type { RunBudget } from '../../core/budget';
-import type { LlmCallUsage } from '../../core/usage';
+import { isRunUsage, type LlmCallUsage } from '../../core/usage';
 
 /** What the `progress` query answers: the stage running now and how many of the planned stages are done. */
 export interface Progress {
@@ -95,8 +95,11 @@ export class StepRunner {
     const release = this.budget.reserve(calls);
     try {
       const result = await run({ summary: spec.summary });
-      const used = usageOf(result);
-      this.budget.record(used);
+      const runUsage = (result as { usage?: unknown } | null)?.usage;
+      // A child workflow reports a whole run's usage; an activity, its calls.
+      const used = isRunUsage(runUsage) ? [] : usageOf(result);
+      if (isRunUsage(runUsage)) this.budget.recordRun(runUsage);
+      else this.budget.record(used);
       const described = describe?.(result) ?? {};
       this.trace.push(event({ ...described, ...(used.length ? { usage: summarizeUsage(used) } : {}) }));
       return result;
