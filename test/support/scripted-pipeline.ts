@@ -7,9 +7,10 @@ import type { ScriptPrompt, ScriptRule } from '../scripted-llm/server';
  * that writes wrong SQL, a judge that prefers B, a complex verdict) is an option.
  */
 
-/** The question in a rendered prompt: every question template has a `Question: ...` line. */
+/** The question in a rendered prompt: every question template has a `Question: ...` line (few-shot examples come before it). */
 export function questionIn(user: string): string {
-  return /^Question: (.*)$/m.exec(user)?.[1].trim() ?? '';
+  const all = [...user.matchAll(/^Question: (.*)$/gm)];
+  return all.length ? all[all.length - 1][1].trim() : '';
 }
 
 export type PathName = 'direct' | 'dependency-tree' | 'few-shot' | 'divide-and-conquer';
