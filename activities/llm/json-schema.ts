@@ -11,9 +11,12 @@ export interface JsonSchema {
   additionalProperties?: boolean;
   items?: JsonSchema;
   enum?: Array<string | number | boolean>;
+  /** Bounds that keep a small model from looping: a local model's grammar enforces them while decoding. */
+  maxItems?: number;
+  maxLength?: number;
 }
 
-const KNOWN_KEYWORDS = new Set(['type', 'description', 'properties', 'required', 'additionalProperties', 'items', 'enum']);
+const KNOWN_KEYWORDS = new Set(['type', 'description', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'maxItems', 'maxLength']);
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
@@ -56,6 +59,12 @@ export function validateJson(value: unknown, schema: JsonSchema, path = '$'): st
       if (childSchema) problems.push(...validateJson(child, childSchema, `${path}.${name}`));
       else if (schema.additionalProperties === false) problems.push(`${path}: unexpected property "${name}"`);
     }
+  }
+  if (schema.maxLength !== undefined && typeof value === 'string' && value.length > schema.maxLength) {
+    problems.push(`${path}: longer than ${schema.maxLength} characters (${value.length})`);
+  }
+  if (schema.maxItems !== undefined && Array.isArray(value) && value.length > schema.maxItems) {
+    problems.push(`${path}: more than ${schema.maxItems} items (${value.length})`);
   }
   if (schema.type === 'array' && schema.items) {
     const items = schema.items;

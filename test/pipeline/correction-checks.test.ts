@@ -1,0 +1,48 @@
+import type { CheckInput } from '../../activities/correction/checks/check-input';
+import { runChecks } from '../../activities/correction/checks';
+import type { SchemaInfo } from '../../core/database/schema-types';
+import type { SqlAnalysis } from '../../core/sql-analysis';
+
+const schema: SchemaInfo = {
+  dialect: 'sqlite',
+  tables: [{ name: 'singer', columns: ['Name', 'Country', 'Age'].map((name) => ({ name, type: 'TEXT', nullable: true, primaryKey: false })), primaryKey: [], foreignKeys: [] }],
+};
+const parsed: SqlAnalysis = { ok: true, tables: ['singer'], columns: [], literals: [] };
+const input = (over: Partial<CheckInput>): CheckInput => ({
+  question: 'What are the names of singers from France?',
+  sql: "SELECT Name FROM singer WHERE Country = 'France'",
+  schema,
+  analysis: parsed,
+  execution: { ok: true, columns: ['Name'], rows: [['Ann']], truncated: false },
+  ...over,
+});
+const checks = (over: Partial<CheckInput>) => runChecks(input(over)).map((f) => `${f.severity}:${f.check}`);
+
+describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', () => {
+  it('finds nothing in a query that runs and returns plausible rows', () => {
+    expect(checks({})).toEqual([]);
+  });
+
+  it('reports execution errors and timeouts as errors, with the parser position when it failed too', () => {
+    const failed = { ok: false as const, kind: 'sql_error', message: 'no such column: nme' };
+    expect(checks({ execution: failed })).toEqual(['error:execution-error']);
+    expect(checks({ execution: { ok: false, kind: 'timeout', message: 'stopped after 1000 ms' } })).toEqual(['error:timeout']);
+    const unparsed: SqlAnalysis = { ok: false, error: { message: 'unexpected FROM', line: 1, column: 8 } };
+    expect(runChecks(input({ execution: failed, analysis: unparsed })).map((f) => f.message)).toEqual(['no such column: nme', 'unexpected FROM (line 1, column 8)']);
+    // The database is the final judge: a query that runs is not reported for the parser's sake.
+    expect(checks({ analysis: unparsed })).toEqual([]);
+  });
+
+  it('warns about empty results, all-NULL columns and a count where a list was asked', () => {
+    expect(checks({ execution: { ok: true, columns: ['Name'], rows: [], truncated: false } })).toEqual(['warning:empty-result']);
+    expect(checks({ execution: { ok: true, columns: ['Name', 'Age'], rows: [[null, 3], [null, 4]], truncated: false } })).toEqual(['warning:all-null-column']);
+    const count = { sql: "SELECT count(*) FROM singer WHERE Country = 'France'", execution: { ok: true as const, columns: ['count(*)'], rows: [[2]], truncated: false } };
+    expect(checks({ ...count, question: 'List the singers from France.' })).toEqual(['warning:count-for-list']);
+    expect(checks({ ...count, question: 'How many singers are from France?' })).toEqual([]);
+  });
+
+  it('warns when SQLite would read a double-quoted misspelt column as a string', () => {
+    expect(checks({ sql: 'SELECT Name FROM singer WHERE "Contry" = \'France\'' })).toEqual(['warning:double-quoted-string']);
+    expect(checks({ sql: 'SELECT "Name" FROM "singer" WHERE Country = \'say "hi"\'' })).toEqual([]);
+  });
+});

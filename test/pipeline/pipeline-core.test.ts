@@ -1,0 +1,167 @@
+import { readdirSync } from 'node:fs';
+import { loadPrompt, PROMPTS_DIR } from '../../activities/prompts/render-prompt';
+import { RunBudget } from '../../core/budget';
+import { canonicalFocus, mergeFocus, restrictSchema } from '../../core/linking/focused-schema';
+import { nameSimilarity, remapNames } from '../../core/linking/remap-names';
+import { mostSimilarByShape, questionShape } from '../../core/knowledge/structural-similarity';
+import { candidateNotes, expandFocusWithNotes } from '../../core/notes/candidate-notes';
+import { ABLATION_NAMES, pipelineLabel, PRESET_NAMES, resolvePipelineConfig } from '../../core/pipeline/pipeline-config';
+import { PROMPT_CATALOG, PROMPT_NAMES, ROLES, rolesOfStage } from '../../core/prompts/prompt-catalog';
+import { clusterCandidates, tournamentWinner } from '../../core/selection/cluster-candidates';
+import { resultKey } from '../../core/selection/result-key';
+import type { SchemaInfo } from '../../core/database/schema-types';
+
+const schema: SchemaInfo = {
+  dialect: 'sqlite',
+  tables: [
+    {
+      name: 'singer',
+      columns: ['Singer_ID', 'Name', 'Country', 'Age'].map((name) => ({ name, type: 'TEXT', nullable: true, primaryKey: name === 'Singer_ID' })),
+      primaryKey: ['Singer_ID'],
+      foreignKeys: [],
+    },
+    {
+      name: 'singer_in_concert',
+      columns: ['concert_ID', 'Singer_ID'].map((name) => ({ name, type: 'INT', nullable: true, primaryKey: false })),
+      primaryKey: ['concert_ID', 'Singer_ID'],
+      foreignKeys: [{ fromTable: 'singer_in_concert', fromColumns: ['Singer_ID'], toTable: 'singer', toColumns: ['Singer_ID'] }],
+    },
+  ],
+};
+
+describe('pipeline configuration', () => {
+  it('resolves presets and ablations, and names the valid ones for an unknown name', () => {
+    expect(PRESET_NAMES).toEqual(['dextersql', 'decosearch', 'hybrid']);
+    expect(resolvePipelineConfig(undefined).preset).toBe('hybrid');
+    const deco = resolvePipelineConfig('decosearch');
+    expect(deco).toMatchObject({ linking: { strategy: 'decosearch' }, judging: { enabled: true }, generation: { paths: ['direct'] }, selection: { enabled: false } });
+    expect(resolvePipelineConfig('dextersql')).toMatchObject({ judging: { enabled: false }, selection: { confidenceThreshold: 0.6 } });
+    const ablated = resolvePipelineConfig('hybrid', ['judger', 'selector', 'few-shot']);
+    expect(ablated).toMatchObject({ judging: { enabled: false }, linking: { strategy: 'full-schema' }, generation: { paths: ['direct', 'dependency-tree', 'divide-and-conquer'] } });
+    expect(pipelineLabel(ablated)).toBe('hybrid − judger − selector − few-shot');
+    expect(() => resolvePipelineConfig('best')).toThrow('unknown preset "best"; valid presets: dextersql, decosearch, hybrid');
+    expect(() => resolvePipelineConfig('hybrid', ['judger', 'refinement'])).toThrow(`unknown ablation "refinement"; valid ablations: ${ABLATION_NAMES.join(', ')}`);
+    expect(() => resolvePipelineConfig('decosearch', ['direct-path'])).toThrow(/leaves no generation path/);
+  });
+
+  it('every ablation changes the configuration it is applied to (an accepted setting does something)', () => {
+    const base = resolvePipelineConfig('hybrid');
+    for (const ablation of ABLATION_NAMES) {
+      const { ablations, ...changed } = resolvePipelineConfig('hybrid', [ablation]);
+      const { ablations: none, ...unchanged } = base;
+      expect([ablation, changed]).not.toEqual([ablation, unchanged]);
+      expect(ablations).toEqual([ablation]);
+      expect(none).toEqual([]);
+    }
+  });
+});
+
+describe('prompt catalog', () => {
+  it('is the only list of roles: every template file is in it, with its schema, and vice versa', () => {
+    const files = readdirSync(PROMPTS_DIR);
+    const templates = files.filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
+    expect(templates).toEqual([...PROMPT_NAMES].sort());
+    expect(files.filter((f) => f.endsWith('.schema.json')).map((f) => f.slice(0, -'.schema.json'.length)).sort()).toEqual(templates);
+    for (const name of PROMPT_NAMES) {
+      const t = loadPrompt(name);
+      expect(t.role).toBe(PROMPT_CATALOG[name].role);
+      expect(t.schema.type).toBe('object');
+      expect(Number(t.version)).toBeGreaterThan(0);
+    }
+    expect(ROLES).toEqual(expect.arrayContaining(['judger', 'generator', 'reviser', 'selection_judge', 'linker', 'selector', 'triager', 'note_writer']));
+    expect(rolesOfStage('exploration')).toEqual(['triager', 'note_writer']);
+  });
+});
+
+describe('run budget', () => {
+  it('counts paid calls only, reserves calls in flight, and stops on time and refinements', async () => {
+    let now = 0;
+    const call = (cacheHit: boolean) => ({ role: 'generator', model: 'm', promptTokens: cacheHit ? 0 : 10, completionTokens: cacheHit ? 0 : 5, latencyMs: 1, cacheHit });
+    const budget = new RunBudget({ maxLlmCalls: 2, maxTokens: 1_000, maxSeconds: 5, maxRefinements: 1 }, () => now);
+    const release = budget.reserve(2);
+    expect(budget.refuse(1)?.kind).toBe('call_budget'); // two already in flight
+    release();
+    budget.stoppedBy = undefined;
+    budget.record([call(true), call(true), call(false)]);
+    expect(budget.paidCalls).toBe(1);
+    expect(budget.refuse(1)).toBeUndefined();
+    expect(budget.takeRefinement()).toBe(true);
+    expect(budget.takeRefinement()).toBe(false);
+    expect(budget.stoppedBy as unknown).toMatchObject({ kind: 'refinement_budget' });
+    const timed = new RunBudget({ maxLlmCalls: 9, maxTokens: 9, maxSeconds: 5 }, () => now);
+    now = 5_000;
+    expect(timed.refuse(1)).toEqual({ kind: 'time_budget', message: 'time budget of 5 s reached' });
+  });
+});
+
+describe('schema linking (pure parts)', () => {
+  it('remaps the names a model returns to real ones: exact, then fuzzy above the floor, else dropped', () => {
+    const real = ['singer', 'singer_in_concert', 'concert', 'stadium'];
+    expect(remapNames(['SINGER', '"concert"', 'singer in concert', 'stadiums', 'audience'], real)).toEqual(['singer', 'concert', 'singer_in_concert', 'stadium']);
+    expect(nameSimilarity('Singer_ID', 'singer-id')).toBe(1);
+    expect(nameSimilarity('age', 'name')).toBeLessThan(0.8);
+  });
+
+  it('merges focused schemas case-insensitively and restricts the schema to them, keeping keys', () => {
+    const focus = mergeFocus({ table: 'singer', columns: ['Name'] }, { table: 'SINGER', columns: ['name', 'Age'] }, { table: 'singer_in_concert', columns: ['Singer_ID'] });
+    expect(focus).toEqual([{ table: 'singer', columns: ['Name', 'Age'] }, { table: 'singer_in_concert', columns: ['Singer_ID'] }]);
+    const restricted = restrictSchema(schema, focus);
+    expect(restricted.tables[0].columns.map((c) => c.name)).toEqual(['Singer_ID', 'Name', 'Age']);
+    expect(restricted.tables[1].columns.map((c) => c.name)).toEqual(['concert_ID', 'Singer_ID']);
+    expect(restricted.tables[1].foreignKeys).toHaveLength(1);
+    expect(canonicalFocus(schema, [{ table: 'SINGER', columns: ['AGE', 'height'] }, { table: 'nope', columns: ['x'] }])).toEqual([{ table: 'singer', columns: ['Age'] }]);
+  });
+
+  it('takes notes that touch the focus as candidates, and only adds columns', () => {
+    const notes = [
+      { id: 'n1', columns: [{ table: 'singer', column: 'Name' }, { table: 'stadium', column: 'Name' }], note: 'people vs places' },
+      { id: 'n2', columns: [{ table: 'concert', column: 'Year' }, { table: 'stadium', column: 'Opened' }], note: 'other' },
+    ];
+    const focus = [{ table: 'singer', columns: ['Name', 'Age'] }];
+    expect(candidateNotes(notes, focus).map((n) => n.id)).toEqual(['n1']);
+    expect(candidateNotes(notes, null).map((n) => n.id)).toEqual(['n1', 'n2']);
+    const expanded = expandFocusWithNotes(focus, [notes[0]]);
+    expect(expanded.added).toEqual([{ table: 'stadium', column: 'Name' }]);
+    expect(expanded.focus).toEqual([{ table: 'singer', columns: ['Name', 'Age'] }, { table: 'stadium', columns: ['Name'] }]);
+  });
+});
+
+describe('selection (pure parts)', () => {
+  it('keys results as BIRD compares them: row order and duplicates ignored, column order kept', () => {
+    expect(resultKey([[1, 'a'], [2, 'b']], false)).toBe(resultKey([[2, 'b'], [1, 'a'], [1, 'a']], false));
+    expect(resultKey([[1, 'a']], false)).not.toBe(resultKey([['a', 1]], false));
+    expect(resultKey([[1]], false)).toBe(resultKey([[1.0]], false));
+    expect(resultKey([[1]], true)).not.toBe(resultKey([[1]], false));
+  });
+
+  it('clusters by result, largest first, confidence over all candidates (failed ones included)', () => {
+    const clusters = clusterCandidates([
+      { index: 0, resultKey: 'x' },
+      { index: 1, resultKey: 'y' },
+      { index: 2, resultKey: 'y' },
+      { index: 3, resultKey: null },
+    ]);
+    expect(clusters).toEqual([
+      { resultKey: 'y', members: [1, 2], confidence: 0.5 },
+      { resultKey: 'x', members: [0], confidence: 0.25 },
+    ]);
+  });
+
+  it('scores the tournament by the share of games won plus confidence; ties go to the larger cluster', () => {
+    expect(tournamentWinner([0.4, 0.3, 0.3], [{ a: 0, b: 1, winner: 1 }, { a: 0, b: 2, winner: 2 }, { a: 1, b: 2, winner: 1 }]).winner).toBe(1);
+    expect(tournamentWinner([0.5, 0.5], [{ a: 0, b: 1, winner: 0 }]).winner).toBe(0);
+    expect(tournamentWinner([0.6, 0.2], []).winner).toBe(0);
+  });
+});
+
+describe('few-shot similarity', () => {
+  it('compares question shapes with values masked, so structure outweighs topic', () => {
+    expect(questionShape('How many singers are from "France"?')).toEqual(expect.arrayContaining(['how_many', 'value']));
+    const examples = [
+      { question: 'What is the name of the oldest dog?' },
+      { question: 'How many actors are from Canada?' },
+      { question: 'List the singers ordered by age.' },
+    ];
+    expect(mostSimilarByShape('How many singers are from France?', examples, 1)).toEqual([examples[1]]);
+  });
+});
