@@ -4,7 +4,7 @@ import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { cleanSql } from '../generation/generated-sql';
 import { loadCorrectionRules } from '../knowledge/knowledge-store';
-import { askModel } from '../llm/ask-model';
+import { askModel, onlyValues } from '../llm/ask-model';
 import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
 
 export interface RuleCorrectionInput {
@@ -37,7 +37,7 @@ export async function correctWithRules(deps: QuestionLlmDeps, input: RuleCorrect
     ...common,
     report: input.findings.length ? input.findings.map((f) => `- ${formatFinding(f)}`).join('\n') : '(no problem found)',
     rules: rules.map(renderRule).join('\n\n'),
-  });
+  }, { narrow: onlyValues('rules', rules.map((r) => r.id)) });
   const wanted = new Set(selection.value.rules.map((id) => id.trim().replace(/^\[|\]$/g, '')));
   const chosen = rules.filter((r) => wanted.has(r.id));
   if (!chosen.length) return { sql: input.sql, appliedRules: [], usage: [selection.usage] };

@@ -2,11 +2,28 @@ import type { LlmCallUsage } from '../../core/usage';
 import type { PromptName } from '../../core/prompts/prompt-catalog';
 import { renderPrompt } from '../prompts/render-prompt';
 import { toActivityFailure } from './errors';
+import type { JsonSchema } from './json-schema';
 import type { LlmCallRecord, LlmService } from './llm-service';
 
 export interface ModelAnswer<T> {
   value: T;
   usage: LlmCallUsage;
+}
+
+export interface AskOptions {
+  /**
+   * Narrows the template's schema for this call, e.g. to the ids actually offered: a model can
+   * then only answer with ids that exist (a local model's grammar enforces it while decoding).
+   */
+  narrow?: (schema: JsonSchema) => JsonSchema;
+}
+
+/** The template's schema with one array property's items limited to the given values. */
+export function onlyValues(property: string, values: string[]) {
+  return (schema: JsonSchema): JsonSchema => ({
+    ...schema,
+    properties: { ...schema.properties, [property]: { type: 'array', items: { type: 'string', enum: values }, maxItems: Math.max(1, values.length) } },
+  });
 }
 
 /**
@@ -15,10 +32,11 @@ export interface ModelAnswer<T> {
  * malformed one), classify any failure for Temporal's retry policy, and return the value with
  * what it cost.
  */
-export async function askModel<T>(llm: LlmService, template: PromptName, vars: Record<string, string>): Promise<ModelAnswer<T>> {
+export async function askModel<T>(llm: LlmService, template: PromptName, vars: Record<string, string>, options: AskOptions = {}): Promise<ModelAnswer<T>> {
   const prompt = renderPrompt(template, vars);
   try {
-    const answer = await llm.call<T>({ role: prompt.role, messages: prompt.messages, schema: prompt.schema });
+    const schema = options.narrow ? options.narrow(prompt.schema) : prompt.schema;
+    const answer = await llm.call<T>({ role: prompt.role, messages: prompt.messages, schema });
     return { value: answer.value as T, usage: callUsage(answer.record) };
   } catch (err) {
     throw toActivityFailure(err);

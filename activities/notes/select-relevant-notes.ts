@@ -4,7 +4,7 @@ import type { FocusedTable } from '../../core/linking/focused-schema';
 import { columnKey, type ColumnRef } from '../../core/preparation/column-ref';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
-import { askModel } from '../llm/ask-model';
+import { askModel, onlyValues } from '../llm/ask-model';
 import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
 import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
 
@@ -34,7 +34,7 @@ export async function selectRelevantNotes(deps: QuestionLlmDeps, ctx: QuestionCo
   const answer = await askModel<{ relevant: string[] }>(deps.llm, 'select-notes', {
     ...vars,
     candidates: candidates.map((n) => `[${n.id}] on ${n.columns.map(columnKey).join(', ')}: ${n.note}`).join('\n\n'),
-  });
+  }, { narrow: onlyValues('relevant', candidates.map((n) => n.id)) });
   const wanted = new Set(answer.value.relevant.map((id) => id.trim().replace(/^\[|\]$/g, '')));
   const selected = candidates.filter((n) => wanted.has(n.id));
   const { focus, added } = expandFocusWithNotes(ctx.focus, selected);

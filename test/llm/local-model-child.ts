@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
-import { askModel } from '../../activities/llm/ask-model';
+import { askModel, onlyValues, type AskOptions } from '../../activities/llm/ask-model';
 import type { JsonSchema } from '../../activities/llm/json-schema';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { createLlmService, type LlmCallRequest, type LlmCallResult, type LlmService } from '../../activities/llm/llm-service';
@@ -74,6 +74,8 @@ function varsFor(template: PromptName): Record<string, string> {
     sqlB: "SELECT COUNT(*) FROM customer WHERE LOWER(city) = 'london'",
     columnA: 'customer.city (TEXT): 3 distinct; values London, Paris, Rome',
     columnB: 'customer.name (TEXT): 3 distinct; values Ann, Bob, Cy',
+    candidates: '[customer.city~supplier.city] on customer.city, supplier.city: customer.city is where a customer lives; supplier.city where a supplier ships from.',
+    rules: '[ratio-cast] Integer division truncates ratios\n  bad: a / b on integers\n  correct: CAST(a AS REAL) / b\n  fix: cast one operand to REAL',
   };
   return Object.fromEntries(names.map((n) => [n, known[n] ?? `(${n}: none)`]));
 }
@@ -84,7 +86,12 @@ async function main(): Promise<void> {
   const service = createLlmService({ config: loadLlmConfig(process.env), store });
   // Every role of the prompt catalog, each through its first template and the one askModel path.
   const firstTemplateOf = (role: string) => PROMPT_NAMES.find((n) => PROMPT_CATALOG[n].role === role)!;
-  const ask = (label: string, template: PromptName) => askModel(recording(service, calls, () => label), template, varsFor(template));
+  // The note and rule selectors offer only the ids shown, as the real activities do.
+  const narrowing: Partial<Record<PromptName, AskOptions>> = {
+    'select-notes': { narrow: onlyValues('relevant', ['customer.city~supplier.city']) },
+    'select-rules': { narrow: onlyValues('rules', ['ratio-cast']) },
+  };
+  const ask = (label: string, template: PromptName) => askModel(recording(service, calls, () => label), template, varsFor(template), narrowing[template]);
 
   // Two at the same time: two sequences of one model.
   await Promise.all([
