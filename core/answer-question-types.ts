@@ -114,7 +114,7 @@ export interface CandidateReport {
 
 /** How the final SQL was chosen among the candidates (DexterSQL §3.4.2). */
 export interface SelectionReport {
-  method: 'single' | 'confidence' | 'tournament' | 'first-executable' | 'budget';
+  method: 'single' | 'confidence' | 'tournament' | 'first-executable' | 'none-executable' | 'budget';
   /** Index into `candidates` of the chosen one. */
   chosen: number;
   confidence: number;

@@ -18,6 +18,15 @@ export function diagnose(run: QuestionRun, candidate: WorkingCandidate, label: s
   );
 }
 
+/**
+ * Whether a rewrite is kept: it must be less bad, or as bad while it runs (then it is a different
+ * reading of the question that the checks cannot rank, and the model asked for it). A rewrite
+ * that fails as the original did is no better: the original stays.
+ */
+function improves(next: Diagnosis, current: Diagnosis): boolean {
+  return badness(next) < badness(current) || (badness(next) === badness(current) && next.execution.ok);
+}
+
 function needsRevision(run: QuestionRun, findings: Finding[]): boolean {
   return run.config.correction.reviseOn === 'errors' ? findings.some((f) => f.severity === 'error') : findings.length > 0;
 }
@@ -26,7 +35,7 @@ function needsRevision(run: QuestionRun, findings: Finding[]): boolean {
  * Correction of every candidate (DexterSQL §3.4.1; DecoSearch's refiner, C.4), in parallel:
  * Step 1 a diagnostic report; Step 2 an LLM revision when a check fires, with the whole attempt
  * history, at most `maxRevisions` rounds, each one refinement of the run's budget — a revision
- * that makes things worse is rejected and recorded; Steps 3–4 rule-guided rewriting when mined
+ * that is no better is rejected and recorded; Steps 3–4 rule-guided rewriting when mined
  * rules exist. Candidates are diagnosed even with correction off, since selection needs results.
  */
 export async function correctCandidates(run: QuestionRun): Promise<void> {
@@ -62,10 +71,10 @@ async function correctOne(run: QuestionRun, candidate: WorkingCandidate): Promis
     const trial: WorkingCandidate = { ...candidate, sql: revised.sql };
     const diagnosis = await diagnose(run, trial, `${candidate.path} revision ${round}`);
     attempts.push({ sql: revised.sql, findings: diagnosis.findings });
-    if (badness(diagnosis) <= badness(candidate.diagnosis)) {
+    if (improves(diagnosis, candidate.diagnosis)) {
       Object.assign(candidate, { sql: revised.sql, diagnosis, corrections: [...candidate.corrections, `revision ${round}: ${attempts[attempts.length - 2].findings.map(formatFinding).join('; ')}`] });
     } else {
-      run.runner.note(STAGE, 'reviseSql', `revision ${round} of ${candidate.path} rejected`, { outcome: `it made things worse: ${diagnosis.findings.map(formatFinding).join('; ')}` });
+      run.runner.note(STAGE, 'reviseSql', `revision ${round} of ${candidate.path} rejected`, { outcome: `it is no better: ${diagnosis.findings.map(formatFinding).join('; ')}` });
     }
   }
   if (rules && run.knowledge.correctionRules > 0) await applyRules(run, candidate);
@@ -81,8 +90,8 @@ async function applyRules(run: QuestionRun, candidate: WorkingCandidate): Promis
     );
     if (!corrected || !corrected.appliedRules.length || corrected.sql === candidate.sql) return;
     const diagnosis = await diagnose(run, { ...candidate, sql: corrected.sql }, `${candidate.path} after rules`);
-    if (candidate.diagnosis && badness(diagnosis) > badness(candidate.diagnosis)) {
-      run.runner.note(STAGE, 'correctWithRules', `rules on ${candidate.path} rejected`, { outcome: `the rewrite made things worse: ${diagnosis.findings.map(formatFinding).join('; ')}` });
+    if (candidate.diagnosis && !improves(diagnosis, candidate.diagnosis)) {
+      run.runner.note(STAGE, 'correctWithRules', `rules on ${candidate.path} rejected`, { outcome: `the rewrite is no better: ${diagnosis.findings.map(formatFinding).join('; ')}` });
       return;
     }
     Object.assign(candidate, { sql: corrected.sql, diagnosis, corrections: [...candidate.corrections, `rules ${corrected.appliedRules.join(', ')}`] });

@@ -23,7 +23,7 @@ export async function selectCandidate(run: QuestionRun): Promise<Selection | nul
   const confidenceOf = (i: number) => clusters.find((c) => c.members.includes(i))?.confidence ?? 0;
   const report = (method: SelectionReport['method'], chosen: number, extra: Partial<SelectionReport> = {}): Selection => ({ report: { method, chosen, confidence: confidenceOf(chosen), ...extra }, clusters });
 
-  if (!clusters.length) return report('first-executable', 0);
+  if (!clusters.length) return report('none-executable', 0);
   if (candidates.length === 1) return report('single', 0);
   if (!run.config.selection.enabled) return report('first-executable', candidates.findIndex((c) => c.diagnosis?.execution.ok));
 
