@@ -31,3 +31,17 @@ function renderTable(table: TableInfo, dialect: SchemaInfo['dialect'], notes?: C
   }
   return `CREATE TABLE ${q(table.name)} (\n${lines.join(',\n')}\n);`;
 }
+
+/**
+ * One line per table, `table(column, column, ...)`, with its foreign keys: enough to choose
+ * tables (DecoSearch's table selection), at a fraction of the DDL's tokens.
+ */
+export function renderSchemaOutline(schema: SchemaInfo): string {
+  return schema.tables
+    .map((t) => {
+      const q = (n: string) => quote(n, schema.dialect);
+      const fks = t.foreignKeys.map((fk) => `${fk.fromColumns.map(q).join(', ')} → ${q(fk.toTable)}`);
+      return `${q(t.name)}(${t.columns.map((c) => q(c.name)).join(', ')})${fks.length ? `; references: ${fks.join('; ')}` : ''}`;
+    })
+    .join('\n');
+}

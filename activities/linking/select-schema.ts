@@ -1,6 +1,6 @@
 import { canonicalFocus, restrictSchema, type FocusedTable } from '../../core/linking/focused-schema';
 import { remapNames } from '../../core/linking/remap-names';
-import { renderSchemaDdl } from '../../core/schema-text';
+import { renderSchemaDdl, renderSchemaOutline } from '../../core/schema-text';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { askModel } from '../llm/ask-model';
@@ -24,7 +24,7 @@ export interface SelectTablesInput {
 export async function selectTables(deps: QuestionLlmDeps, input: SelectTablesInput): Promise<{ tables: string[]; returned: string[]; usage: LlmCallUsage }> {
   const { schema } = await loadSchema(deps, input.ctx);
   const answer = await askModel<{ tables: string[] }>(deps.llm, 'select-tables', {
-    schema: renderSchemaDdl(schema),
+    schema: renderSchemaOutline(schema),
     keywords: input.keywords.join(', ') || '(none)',
     evidence: input.ctx.evidence?.trim() || '(none)',
     question: input.ctx.question,

@@ -1,3 +1,4 @@
+import { resolvePipelineConfig } from '../../core/pipeline/pipeline-config';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -61,6 +62,11 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
   if (!values.dataset) throw new UsageError('bench needs --dataset spider-dev | bird-dev | bird-mini-dev | <file.jsonl>');
   if (values.evaluator !== undefined && values.evaluator !== 'bird' && values.evaluator !== 'spider') throw new UsageError('--evaluator is bird or spider');
   const gold = values['gold-as-prediction'] ?? false;
+  try {
+    resolvePipelineConfig(values.preset, values.ablation);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   const llmConfig = loadWorkerLlmConfig(config, process.env);
   // Without a model nothing can be asked: say so now (the error names what to set), not after the server started.
   if (!gold) settingsForRole(llmConfig, 'generator');

@@ -1,3 +1,4 @@
+import { DEFAULT_PRESET, pipelineLabel } from '../pipeline/pipeline-config';
 import { rVesScore, vesScore } from '../evaluation/efficiency-scores';
 import { VERDICTS, type Verdict } from '../evaluation/verdict';
 import { totalTokens, type RunUsage } from '../usage';
@@ -125,8 +126,8 @@ export function summarizeBenchmark(input: RunBenchmarkInput, prepared: PreparedB
 export function benchmarkLabel(input: Pick<RunBenchmarkInput, 'label' | 'preset' | 'ablations' | 'goldAsPrediction'>): string {
   if (input.label) return input.label;
   if (input.goldAsPrediction) return 'gold';
-  const base = input.preset ?? 'default';
-  return input.ablations?.length ? `${base} − ${input.ablations.join(', ')}` : base;
+  // What answerQuestion runs when no preset is given: the default preset, named as the runs name it.
+  return pipelineLabel({ preset: input.preset ?? DEFAULT_PRESET, ablations: input.ablations ?? [] });
 }
 
 function byDifficulty(records: BenchmarkRecord[], efficiency: (rs: BenchmarkRecord[]) => { ves: number | null; rVes: number | null }): DifficultyRow[] {

@@ -155,6 +155,6 @@ export function resolvePipelineConfig(preset: string | undefined, ablations: str
 }
 
 /** The label a report shows: the preset, then what was switched off. */
-export function pipelineLabel(config: Pick<PipelineConfig, 'preset' | 'ablations'>): string {
+export function pipelineLabel(config: { preset: string; ablations: string[] }): string {
   return config.ablations.length ? `${config.preset} − ${config.ablations.join(' − ')}` : config.preset;
 }

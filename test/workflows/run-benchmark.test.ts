@@ -74,7 +74,7 @@ describe('runBenchmark over Spider dev with the scripted LLM answering the gold 
     const markdown = readFileSync(files.summary_markdown, 'utf8');
     expect(markdown).toMatch(/\| EX \(%\) \|( 100\.00 \|)+/);
     const svg = readFileSync(files.chart_svg, 'utf8');
-    expect(svg).toContain('decosearch − selector, judger (100.0%)');
+    expect(svg).toContain('decosearch − selector − judger (100.0%)');
     // The chart opens as an image: librsvg (installed by `npm run setup -- --test-services`) renders it.
     const png = path.join(reportDir, 'chart.png');
     execFileSync('rsvg-convert', ['-o', png, files.chart_svg]);
