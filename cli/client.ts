@@ -122,5 +122,5 @@ function validateQuestionInput(input: AnswerQuestionInput): void {
     throw new Error('database must be a SQLite file path or a mysql:// URL');
   }
   // An unknown preset or ablation is refused here, before a run starts, naming the valid ones.
-  resolvePipelineConfig(input.preset, input.ablations);
+  resolvePipelineConfig(input.preset, input.ablations, input.pipeline);
 }

@@ -1,5 +1,6 @@
 import type { SqlRow } from './sql-value';
 import type { RunUsage } from './usage';
+import type { PipelineOverrides } from './pipeline/pipeline-config';
 import type { FocusedTable } from './evaluation/schema-linking';
 
 /** Limits of one question run. Each one is explicit; running out ends the run with its best answer. */
@@ -44,6 +45,8 @@ export interface AnswerQuestionInput {
   preset?: string;
   /** Components switched off for ablations, e.g. ["judger", "notes"]; an unknown name is an error. */
   ablations?: string[];
+  /** Settings changed on top of the preset, e.g. `{ selection: { confidenceThreshold: 0.8 } }`; each is checked. */
+  pipeline?: PipelineOverrides;
   limits?: Partial<Omit<QuestionLimits, 'budget'>> & { budget?: Partial<QuestionBudget> };
 }
 

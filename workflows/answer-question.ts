@@ -45,7 +45,7 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
 
 function configOrFail(input: AnswerQuestionInput): PipelineConfig {
   try {
-    return resolvePipelineConfig(input.preset, input.ablations);
+    return resolvePipelineConfig(input.preset, input.ablations, input.pipeline);
   } catch (err) {
     throw ApplicationFailure.nonRetryable((err as Error).message, 'InvalidConfiguration');
   }

@@ -140,8 +140,14 @@ export class PipelineConfigError extends Error {
   override name = 'PipelineConfigError';
 }
 
-/** A preset and ablations, checked: an unknown name is an error listing the valid ones. */
-export function resolvePipelineConfig(preset: string | undefined, ablations: string[] = []): PipelineConfig {
+/** Settings a run may change on top of its preset (e.g. the confidence threshold of DexterSQL's Exp. 5). */
+export type PipelineOverrides = { [S in keyof Sections]?: Partial<Sections[S]> };
+
+/**
+ * A preset, overrides and ablations (in that order), checked: an unknown name is an error listing
+ * the valid ones, and every overridden value is checked (a typo must not silently mean "off").
+ */
+export function resolvePipelineConfig(preset: string | undefined, ablations: string[] = [], overrides: PipelineOverrides = {}): PipelineConfig {
   const name = preset ?? DEFAULT_PRESET;
   if (!(PRESET_NAMES as string[]).includes(name)) {
     throw new PipelineConfigError(`unknown preset "${name}"; valid presets: ${PRESET_NAMES.join(', ')}`);
@@ -149,7 +155,7 @@ export function resolvePipelineConfig(preset: string | undefined, ablations: str
   const unknown = ablations.filter((a) => !(ABLATION_NAMES as string[]).includes(a));
   if (unknown.length) throw new PipelineConfigError(`unknown ablation${unknown.length > 1 ? 's' : ''} ${unknown.map((a) => `"${a}"`).join(', ')}; valid ablations: ${ABLATION_NAMES.join(', ')}`);
   const applied = [...new Set(ablations)] as Ablation[];
-  const sections = applied.reduce<Sections>((c, a) => ABLATIONS[a](c), PRESETS[name as PresetName]);
+  const sections = applied.reduce<Sections>((c, a) => ABLATIONS[a](c), withOverrides(PRESETS[name as PresetName], overrides));
   if (sections.generation.paths.length === 0) throw new PipelineConfigError(`preset "${name}" with ablations ${applied.join(', ')} leaves no generation path`);
   return { preset: name as PresetName, ablations: applied, ...sections };
 }
@@ -157,4 +163,42 @@ export function resolvePipelineConfig(preset: string | undefined, ablations: str
 /** The label a report shows: the preset, then what was switched off. */
 export function pipelineLabel(config: { preset: string; ablations: string[] }): string {
   return config.ablations.length ? `${config.preset} − ${config.ablations.join(' − ')}` : config.preset;
+}
+
+const SECTION_NAMES: (keyof Sections)[] = ['linking', 'notes', 'judging', 'generation', 'correction', 'selection'];
+
+function withOverrides(base: Sections, overrides: PipelineOverrides): Sections {
+  const unknownSections = Object.keys(overrides).filter((k) => !(SECTION_NAMES as string[]).includes(k));
+  if (unknownSections.length) throw new PipelineConfigError(`unknown pipeline section ${unknownSections.map((s) => `"${s}"`).join(', ')}; sections: ${SECTION_NAMES.join(', ')}`);
+  const merged = { ...base } as unknown as Record<string, Record<string, unknown>>;
+  for (const section of SECTION_NAMES) {
+    const given = (overrides[section] ?? {}) as Record<string, unknown>;
+    const defaults = base[section] as unknown as Record<string, unknown>;
+    for (const key of Object.keys(given)) {
+      if (!(key in defaults)) throw new PipelineConfigError(`unknown setting ${section}.${key}; ${section} has ${Object.keys(defaults).join(', ')}`);
+      if (typeof given[key] !== typeof defaults[key] || Array.isArray(given[key]) !== Array.isArray(defaults[key])) {
+        throw new PipelineConfigError(`${section}.${key} must be ${Array.isArray(defaults[key]) ? 'a list' : `a ${typeof defaults[key]}`}, got ${JSON.stringify(given[key])}`);
+      }
+    }
+    merged[section] = { ...defaults, ...given };
+  }
+  const c = merged as unknown as Sections;
+  const fraction = (v: number, name: string) => {
+    if (!(v >= 0 && v <= 1)) throw new PipelineConfigError(`${name} must be between 0 and 1, got ${v}`);
+  };
+  const count = (v: number, name: string, min: number) => {
+    if (!Number.isInteger(v) || v < min) throw new PipelineConfigError(`${name} must be an integer ≥ ${min}, got ${v}`);
+  };
+  fraction(c.selection.confidenceThreshold, 'selection.confidenceThreshold');
+  count(c.selection.tournamentSize, 'selection.tournamentSize', 2);
+  count(c.correction.maxRevisions, 'correction.maxRevisions', 0);
+  oneOf(c.linking.strategy, ['dextersql', 'decosearch', 'full-schema'], 'linking.strategy');
+  oneOf(c.linking.whenUnprepared, ['prepare', 'full-schema'], 'linking.whenUnprepared');
+  oneOf(c.correction.reviseOn, ['errors', 'all-findings'], 'correction.reviseOn');
+  for (const path of c.generation.paths) oneOf(path, GENERATION_PATHS, 'generation.paths');
+  return c;
+}
+
+function oneOf(value: string, valid: readonly string[], name: string): void {
+  if (!valid.includes(value)) throw new PipelineConfigError(`${name} must be one of ${valid.join(', ')}, got ${JSON.stringify(value)}`);
 }

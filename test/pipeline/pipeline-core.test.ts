@@ -44,6 +44,17 @@ describe('pipeline configuration', () => {
     expect(() => resolvePipelineConfig('decosearch', ['direct-path'])).toThrow(/leaves no generation path/);
   });
 
+  it('takes checked overrides on top of the preset, ablations last', () => {
+    const c = resolvePipelineConfig('hybrid', ['selection'], { selection: { confidenceThreshold: 0.8 }, correction: { maxRevisions: 2 } });
+    expect(c.selection).toEqual({ enabled: false, confidenceThreshold: 0.8, tournamentSize: 3 });
+    expect(c.correction.maxRevisions).toBe(2);
+    expect(() => resolvePipelineConfig('hybrid', [], { selection: { confidenceThreshold: 6 } })).toThrow('selection.confidenceThreshold must be between 0 and 1, got 6');
+    expect(() => resolvePipelineConfig('hybrid', [], { selection: { threshold: 0.5 } as never })).toThrow('unknown setting selection.threshold; selection has enabled, confidenceThreshold, tournamentSize');
+    expect(() => resolvePipelineConfig('hybrid', [], { judging: { enabled: 'yes' } as never })).toThrow('judging.enabled must be a boolean, got "yes"');
+    expect(() => resolvePipelineConfig('hybrid', [], { generation: { paths: ['direct', 'magic'] } as never })).toThrow(/generation.paths must be one of direct, dependency-tree/);
+    expect(() => resolvePipelineConfig('hybrid', [], { ranking: {} } as never)).toThrow(/unknown pipeline section "ranking"/);
+  });
+
   it('every ablation changes the configuration it is applied to (an accepted setting does something)', () => {
     const base = resolvePipelineConfig('hybrid');
     for (const ablation of ABLATION_NAMES) {
