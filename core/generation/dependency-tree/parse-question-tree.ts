@@ -29,7 +29,8 @@ export function parseQuestionTree(question: string): QuestionTree {
   const explicit = findExplicitOrdering(tokens);
   return {
     question,
-    projections: findProjections(tokens, named, cueTokens, (i) => literals.some((l) => i >= l.tokens[0] && i <= l.tokens[1])),
+    // An adjective value stays in the asked-for phrase too ("the defensive work rate"): it may describe rather than filter.
+    projections: findProjections(tokens, named, cueTokens, (i) => literals.some((l) => l.kind !== 'word' && i >= l.tokens[0] && i <= l.tokens[1])),
     aggregates,
     filters: conditions.filter((f) => !f.values.every((v) => isTemporal(v.kind))),
     temporal: conditions.filter((f) => f.values.every((v) => isTemporal(v.kind))),
