@@ -16,7 +16,7 @@ const SINGLE_WORD_CUES: Record<string, AggregateFunction> = {
   count: 'COUNT', counts: 'COUNT',
 };
 
-const NUMBER_OF_OWNERS = new Set(['phone', 'id', 'serial', 'account', 'room', 'street', 'house', 'average', 'mean', 'maximum', 'minimum', 'max', 'min', 'highest', 'lowest', 'largest', 'smallest', 'biggest', 'greatest']);
+const NUMBER_OF_OWNERS = new Set(['phone', 'id', 'serial', 'account', 'room', 'street', 'house', 'average', 'mean', 'maximum', 'minimum', 'max', 'min']);
 
 /** Returns the aggregates and the token indices of their cue words (the projection skips them). */
 export function findAggregates(tokens: QuestionToken[]): { aggregates: Aggregate[]; cueTokens: Set<number> } {

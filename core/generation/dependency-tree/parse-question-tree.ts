@@ -25,6 +25,7 @@ export function parseQuestionTree(question: string): QuestionTree {
   const isTemporal = (kind: string): boolean => kind === 'date' || kind === 'year';
   const { aggregates: named, cueTokens } = findAggregates(tokens);
   const aggregates: Aggregate[] = [...named];
+  for (const f of conditions) if (f.aggregate) aggregates.push({ function: f.aggregate, argument: f.column ?? '*', cue: f.operator });
   if (superlative?.ordering.aggregate) aggregates.push({ function: superlative.ordering.aggregate, argument: superlative.ordering.by, cue: superlative.ordering.cue });
   const explicit = findExplicitOrdering(tokens);
   return {

@@ -38,10 +38,14 @@ export function findSuperlative(tokens: QuestionToken[], literals: QuestionLiter
     // "from the oldest to the youngest" states a sort direction, not a LIMIT.
     if (inFromToRange(tokens, i)) continue;
     const limitLiteral = limitNear(tokens, i, literals);
-    const next = tokens[i + 1];
-    const countsRows = (t.lower === 'most' || t.lower === 'least' || t.lower === 'fewest') && next?.pos === 'NOUN' && next.lower !== next.lemma;
-    const chunk = chunkStartingAt(tokens, i + 1 + (limitLiteral && limitLiteral.tokens[0] === i + 1 ? 1 : 0));
-    const by = countsRows ? (chunk ? phraseOf(chunk) : next.text) : [t.text, chunk ? phraseOf(chunk) : ''].join(' ').trim();
+    const afterLimit = i + 1 + (limitLiteral && limitLiteral.tokens[0] === i + 1 ? 1 : 0);
+    // "the highest number of flights", "the most count of": ordering by a count of what follows "of".
+    const numberOf = ['number', 'count', 'amount'].includes(tokens[afterLimit]?.lower ?? '') && tokens[afterLimit + 1]?.lower === 'of' && tokens[afterLimit].lower !== 'amount';
+    const chunk = chunkStartingAt(tokens, numberOf ? afterLimit + 2 : afterLimit);
+    const head = chunk?.[chunk.length - 1];
+    // "the most car makers": most / least / fewest before a plural noun count rows.
+    const countsRows = numberOf || ((t.lower === 'most' || t.lower === 'least' || t.lower === 'fewest') && chunk !== null && head!.pos === 'NOUN' && head!.lower !== head!.lemma && chunk[0].pos !== 'ADJ');
+    const by = countsRows ? (chunk ? phraseOf(chunk) : '*') : [t.text, chunk ? phraseOf(chunk) : ''].join(' ').trim();
     return {
       ordering: { by, direction: ASCENDING.has(t.lower) ? 'ASC' : 'DESC', aggregate: countsRows ? 'COUNT' : null, cue: t.lower },
       limit: limitLiteral && typeof limitLiteral.value === 'number' ? limitLiteral.value : 1,
