@@ -23,7 +23,7 @@ describe('parseQuestionTree on Spider dev questions', () => {
   test('a capitalised code after its column noun is an equality filter', () => {
     const tree = parseQuestionTree('How many flights have destination ATO?');
     expect(tree.filters).toEqual([
-      { column: 'destination', context: 'many flights have destination', operator: '=', values: [{ text: 'ATO', value: 'ATO', kind: 'proper_noun', tokens: [5, 5] }], negated: false },
+      { column: 'destination', context: 'many flights have destination', operator: '=', values: [{ text: 'ATO', value: 'ATO', kind: 'proper_noun', tokens: [5, 5] }], negated: false, aggregate: null },
     ]);
   });
 
@@ -118,9 +118,17 @@ describe('parseQuestionTree on BIRD dev questions', () => {
     expect(issued.temporal).toEqual([expect.objectContaining({ operator: '>', values: [expect.objectContaining({ value: 1996 })] })]);
   });
 
-  test('"at least 3 car manufacturers" compares a count of the noun after the number', () => {
+  test('"at least 3 car manufacturers" compares a count of the noun after the number (HAVING)', () => {
     // Spider dev.
-    expect(conditions(parseQuestionTree('Which countries in europe have at least 3 car manufacturers?'))).toEqual(['car manufacturers >= 3']);
+    const tree = parseQuestionTree('Which countries in europe have at least 3 car manufacturers?');
+    expect(conditions(tree)).toEqual(['car manufacturers >= 3']);
+    expect(tree.filters[0].aggregate).toBe('COUNT');
+    expect(renderQuestionTree(tree)).toBe('SELECT <countries> FROM ? GROUP BY ? HAVING COUNT(<car manufacturers>) >= 3');
+  });
+
+  test('an exact count before a noun is a stored value, not HAVING', () => {
+    const tree = parseQuestionTree('What is the maximum horsepower and the make of the car models with 3 cylinders?');
+    expect(tree.filters).toEqual([expect.objectContaining({ column: 'cylinders', operator: '=', aggregate: null })]);
   });
 });
 
