@@ -1,6 +1,7 @@
 import { chunkWithOwner, phraseOf } from './noun-chunks';
 import type { Aggregate, AggregateFunction, Projection } from './question-tree';
 import type { QuestionToken } from './question-tokens';
+import { isSuperlative } from './superlatives';
 
 /**
  * What the question asks for: the noun chunks after its question word or imperative ("What are
@@ -32,7 +33,9 @@ export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[]
       i++;
       continue;
     }
-    if (LEAD_FILLERS.has(t.lower) || t.text === ',' || (t.lower === 'and' && pending.length > 0)) {
+    // "the most common bond type": the superlative is the ordering's; the projection is the noun.
+    const superlative = isSuperlative(t) && tokens[i + 1]?.pos !== 'ADP';
+    if (LEAD_FILLERS.has(t.lower) || t.text === ',' || (t.lower === 'and' && pending.length > 0) || superlative) {
       i++;
       continue;
     }

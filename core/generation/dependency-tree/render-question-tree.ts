@@ -1,3 +1,4 @@
+import { SHARE_CUES } from './aggregates';
 import type { Filter, QuestionLiteral, QuestionTree } from './question-tree';
 
 /**
@@ -9,7 +10,11 @@ import type { Filter, QuestionLiteral, QuestionTree } from './question-tree';
  */
 export function renderQuestionTree(tree: QuestionTree): string {
   const parts: string[] = [];
-  const select = tree.projections.map((p) => (p.aggregate ? `${p.aggregate}(${slot(p.phrase)})` : slot(p.phrase)));
+  const share = tree.aggregates.some((a) => SHARE_CUES.has(a.cue));
+  const select = tree.projections.map((p) => {
+    if (share && p.aggregate === 'COUNT') return `100.0 * COUNT(CASE WHEN ? THEN 1 END) / COUNT(${slot(p.phrase)})`;
+    return p.aggregate ? `${p.aggregate}(${slot(p.phrase)})` : slot(p.phrase);
+  });
   // Aggregates that only order or filter (HAVING) are rendered there, not selected.
   const elsewhere = (a: { function: string; argument: string }): boolean =>
     tree.orderBy.some((o) => o.aggregate === a.function && o.by === a.argument) || [...tree.filters].some((f) => f.aggregate === a.function && f.column === a.argument);

@@ -22,6 +22,8 @@ const IRREGULAR = new Set(['most', 'least', 'fewest', 'best', 'worst', 'top', 'b
 /** "-est" words that are not superlatives. */
 const NOT_SUPERLATIVE = new Set(['interest', 'rest', 'test', 'west', 'forest', 'request', 'guest', 'contest', 'protest', 'harvest', 'nest', 'quest', 'chest', 'vest', 'est', 'modest', 'honest', 'manifest', 'digest', 'suggest', 'invest', 'arrest', 'pest']);
 
+const FREQUENCY_WORDS = new Set(['common', 'frequent', 'frequently', 'commonly', 'popular', 'numerous', 'often', 'usual', 'prevalent']);
+
 export function isSuperlative(token: QuestionToken): boolean {
   if (IRREGULAR.has(token.lower)) return true;
   // wink lemmatises some superlatives to themselves ("lowest"), so an adjective or adverb tag also counts.
@@ -41,10 +43,12 @@ export function findSuperlative(tokens: QuestionToken[], literals: QuestionLiter
     const afterLimit = i + 1 + (limitLiteral && limitLiteral.tokens[0] === i + 1 ? 1 : 0);
     // "the highest number of flights", "the most count of": ordering by a count of what follows "of".
     const numberOf = ['number', 'count', 'amount'].includes(tokens[afterLimit]?.lower ?? '') && tokens[afterLimit + 1]?.lower === 'of' && tokens[afterLimit].lower !== 'amount';
-    const chunk = chunkStartingAt(tokens, numberOf ? afterLimit + 2 : afterLimit);
+    const frequency = (t.lower === 'most' || t.lower === 'least') && FREQUENCY_WORDS.has(tokens[i + 1]?.lower ?? '');
+    const chunk = chunkStartingAt(tokens, numberOf ? afterLimit + 2 : frequency ? afterLimit + 1 : afterLimit);
     const head = chunk?.[chunk.length - 1];
+    // "the most common type", "the least numerous element": frequency is a count of rows.
     // "the most car makers": most / least / fewest before a plural noun count rows.
-    const countsRows = numberOf || ((t.lower === 'most' || t.lower === 'least' || t.lower === 'fewest') && chunk !== null && head!.pos === 'NOUN' && head!.lower !== head!.lemma && chunk[0].pos !== 'ADJ');
+    const countsRows = numberOf || frequency || ((t.lower === 'most' || t.lower === 'least' || t.lower === 'fewest') && chunk !== null && head!.pos === 'NOUN' && head!.lower !== head!.lemma && chunk[0].pos !== 'ADJ');
     const by = countsRows ? (chunk ? phraseOf(chunk) : '*') : [t.text, chunk ? phraseOf(chunk) : ''].join(' ').trim();
     return {
       ordering: { by, direction: ASCENDING.has(t.lower) ? 'ASC' : 'DESC', aggregate: countsRows ? 'COUNT' : null, cue: t.lower },
