@@ -31,7 +31,7 @@ const CUES: Cue[] = [
   ...['less than', 'fewer than', 'smaller than', 'lower than', 'below', 'under', 'before', 'earlier than', 'prior to'].map((p) => phrase(p, '<')),
   ...['not equal to', 'other than', 'except', 'excluding', 'except for', 'apart from', 'different from'].map((p) => phrase(p, '!=')),
   ...['equal to', 'equals', 'same as'].map((p) => phrase(p, '=')),
-  ...['contain', 'contains', 'containing', 'contained', 'include', 'includes', 'including', 'like', 'with the word', 'with the letter', 'the word', 'the letter', 'the substring', 'mention', 'mentions', 'mentioning'].map((p) => phrase(p, 'LIKE', 'contains')),
+  ...['contain', 'contains', 'containing', 'contained', 'include', 'includes', 'including', 'like', 'with the word', 'with the letter', 'the word', 'the letter', 'the substring', 'mention', 'mentions', 'mentioning', 'about', 'regarding', 'concerning'].map((p) => phrase(p, 'LIKE', 'contains')),
   ...['start with', 'starts with', 'starting with', 'started with', 'begin with', 'begins with', 'beginning with', 'prefix'].map((p) => phrase(p, 'LIKE', 'starts')),
   ...['end with', 'ends with', 'ending with', 'ended with', 'suffix'].map((p) => phrase(p, 'LIKE', 'ends')),
 ].sort((a, b) => b.words.length - a.words.length);

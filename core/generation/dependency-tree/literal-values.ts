@@ -45,10 +45,18 @@ export function extractLiterals(tokenized: TokenizedQuestion, quoted: QuotedSpan
     }
     const name = nameAt(tokens, i, taken);
     if (name) {
-      add(i, name.last, name.literal);
+      add(name.first, name.last, name.literal);
       continue;
     }
-    if (isWord(tokens[i]) && (followsLikeCue(tokens, i) || isPredicateValue(tokens, i) || isAttributiveValue(tokens, i))) add(i, i, { text: tokens[i].text, value: tokens[i].text, kind: 'word' });
+    if (!isWord(tokens[i])) continue;
+    if (followsLikeCue(tokens, i) && !isNumberWord(tokens[i].lower)) {
+      // "the post about linear regression": the pattern runs over the content words that follow.
+      let last = i;
+      while (last + 1 < tokens.length && last - i < 2 && !taken[last + 1] && isWord(tokens[last + 1]) && ['NOUN', 'ADJ', 'PROPN', 'X'].includes(tokens[last + 1].pos)) last++;
+      add(i, last, wordLiteral(tokens, i, last));
+    } else if (isPredicateValue(tokens, i) || isAttributiveValue(tokens, i) || isCategoryModifier(tokens, i) || isAgent(tokens, i)) {
+      add(i, i, wordLiteral(tokens, i, i));
+    }
   }
   return literals.sort((a, b) => a.tokens[0] - b.tokens[0]);
 }
@@ -134,6 +142,8 @@ const SENTENCE_OPENERS = new Set(
 const NAME_CONNECTORS = new Set(['of', 'de', 'di', 'da', 'du', 'la', 'le', 'van', 'von', 'der', 'del', 'y', '&', '-', "'"]);
 
 /** Where a name introduced by "named" stops. */
+const COMPASS_WORDS = new Set(['north', 'south', 'east', 'west', 'northern', 'southern', 'eastern', 'western', 'central', 'northeast', 'northwest', 'southeast', 'southwest']);
+
 const NAMED_STOPS = new Set(['and', 'or', 'that', 'which', 'who', 'with', 'in', 'for', 'from', 'of', 'is', 'are', 'was', 'were', 'has', 'have', 'by', 'on', 'at', 'whose', 'what', 'the']);
 
 /** Words that introduce a name however it is written ("a user called csgillespie"). */
@@ -201,6 +211,46 @@ function isGraded(t: QuestionToken): boolean {
   return (t.lemma !== t.lower && /(er|est)$/.test(t.lower)) || isSuperlative(t);
 }
 
+/** "blue-haired" → blue, "left-footed" → left: the value of a compound adjective is its first part. */
+function wordLiteral(tokens: QuestionToken[], first: number, last: number): Omit<QuestionLiteral, 'tokens'> {
+  const text = tokens.slice(first, last + 1).map((t) => t.text).join(' ');
+  const compound = first === last ? /^(\p{L}+)-\p{L}+ed$/u.exec(text) : null;
+  return { text, value: compound ? compound[1] : text, kind: 'word' };
+}
+
+/**
+ * Head nouns that name a category, whose modifier is the category's value: "pauper format",
+ * "expansion type", "owner disposition" is too specific, but "X type / status / format / class /
+ * level / tag / badge / role / language / genre / power" is how English names a value of X.
+ */
+const CATEGORY_NOUNS = new Set(
+  'type types kind kinds format formats status category categories class classes level levels grade tag tags badge badges label role roles genre genres language languages power powers rarity edition breed species position positions mode style layout'.split(' '),
+);
+
+function isCategoryModifier(tokens: QuestionToken[], i: number): boolean {
+  const t = tokens[i];
+  const head = tokens[i + 1];
+  if (!head || !CATEGORY_NOUNS.has(head.lower) || t.sentenceStart) return false;
+  if (!['NOUN', 'PROPN', 'X', 'ADJ'].includes(t.pos) || STRUCTURAL_ADJECTIVES.has(t.lower) || CATEGORY_NOUNS.has(t.lower)) return false;
+  // "the bond type of ...", "which language": with a determiner or an "of" after it, the phrase names
+  // the attribute being asked about rather than giving its value ("in pauper format", "has flight power").
+  const before = tokens[i - 1];
+  if (before && (before.pos === 'DET' || before.pos === 'PRON')) return false;
+  return tokens[i + 2]?.lower !== 'of';
+}
+
+/** "sorted by age", "grouped by country": the noun after these names a column, not an agent. */
+const ARRANGING_VERBS = new Set(['sort', 'order', 'rank', 'arrange', 'group', 'list', 'follow', 'measure', 'count', 'classify', 'categorize', 'organize', 'divide', 'separate', 'break', 'split', 'partition']);
+
+/** "owned by csgillespie", "illustrated by artist": the agent after a participle and "by" is a value, whatever its case. */
+function isAgent(tokens: QuestionToken[], i: number): boolean {
+  const by = tokens[i - 1];
+  const verb = tokens[i - 2];
+  if (!by || by.lower !== 'by' || !verb || verb.pos !== 'VERB' || !verb.lower.endsWith('ed') || ARRANGING_VERBS.has(verb.lemma)) return false;
+  const next = tokens[i + 1];
+  return ['NOUN', 'PROPN', 'X'].includes(tokens[i].pos) && (!next || next.pos === 'PUNCT' || ['and', 'or', 'in', 'on', 'with', 'that', 'who'].includes(next.lower));
+}
+
 function isNameWord(token: QuestionToken): boolean {
   if (token.pos === 'PUNCT' || token.pos === 'SYM') return false;
   if (isCode(token)) return true;
@@ -214,7 +264,7 @@ function isNameWord(token: QuestionToken): boolean {
   return !(token.sentenceStart && SENTENCE_OPENERS.has(token.lower));
 }
 
-function nameAt(tokens: QuestionToken[], i: number, taken: boolean[]): { last: number; literal: Omit<QuestionLiteral, 'tokens'> } | null {
+function nameAt(tokens: QuestionToken[], i: number, taken: boolean[]): { first: number; last: number; literal: Omit<QuestionLiteral, 'tokens'> } | null {
   const named = NAMING_WORDS.has(tokens[i - 1]?.lower ?? '') && /^[\p{L}\p{N}]/u.test(tokens[i].text);
   if (!named && !isNameWord(tokens[i])) return null;
   let last = i;
@@ -224,13 +274,15 @@ function nameAt(tokens: QuestionToken[], i: number, taken: boolean[]): { last: n
     else if (NAME_CONNECTORS.has(tokens[j].lower) && tokens[j + 1] && !taken[j + 1] && isNameWord(tokens[j + 1])) continue;
     else break;
   }
+  // "east Bohemia", "south Bohemia": a lowercase compass word is part of the place name after it.
+  const first = i > 0 && COMPASS_WORDS.has(tokens[i - 1].lower) && !taken[i - 1] && !named ? i - 1 : i;
   // "Agent 13", "PO Box 1040", "Breakfast Provision 2": a number written right after a name belongs to it.
   const after = tokens[last + 1];
   if (after && !taken[last + 1] && /^\d+$/.test(after.text) && after.start === tokens[last].end + 1 && !(tokens[last + 2] && tokens[last + 2].pos === 'NOUN')) last++;
   const text = tokens
-    .slice(i, last + 1)
-    .map((t, k) => (k > 0 && t.start > tokens[i + k - 1].end ? ' ' : '') + t.text)
+    .slice(first, last + 1)
+    .map((t, k) => (k > 0 && t.start > tokens[first + k - 1].end ? ' ' : '') + t.text)
     .join('');
-  const kind = last === i && isCode(tokens[i]) ? 'code' : 'proper_noun';
-  return { last, literal: { text, value: text, kind } };
+  const kind = last === i && first === i && isCode(tokens[i]) ? 'code' : 'proper_noun';
+  return { first, last, literal: { text, value: text, kind } };
 }
