@@ -30,9 +30,27 @@ export function isSuperlative(token: QuestionToken): boolean {
   return /^[a-z]+est$/.test(token.lower) && !NOT_SUPERLATIVE.has(token.lower) && (token.lemma !== token.lower || token.pos === 'ADJ' || token.pos === 'ADV');
 }
 
+/**
+ * "the first Singapore Grand Prix", "the last round": first / last after a determiner order by
+ * time or position, except in the column names "first name" / "last name".
+ */
+function isOrdinalSuperlative(tokens: QuestionToken[], i: number): boolean {
+  const t = tokens[i];
+  if (t.lower !== 'first' && t.lower !== 'last') return false;
+  const before = tokens[i - 1];
+  const after = tokens[i + 1];
+  if (!before || !['the', 'its', 'his', 'her', 'their', "'s"].includes(before.lower)) return false;
+  return !!after && !/^(name|names|names?'s?)$/.test(after.lower) && after.pos !== 'NUM' && after.lower !== 'and';
+}
+
 export function findSuperlative(tokens: QuestionToken[], literals: QuestionLiteral[]): Superlative | null {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
+    if (isOrdinalSuperlative(tokens, i)) {
+      const chunk = chunkStartingAt(tokens, i + 1);
+      const by = [t.text, chunk ? phraseOf(chunk) : ''].join(' ').trim();
+      return { ordering: { by, direction: t.lower === 'first' ? 'ASC' : 'DESC', aggregate: null, cue: t.lower }, limit: 1, limitLiteral: null, at: i };
+    }
     if (!isSuperlative(t)) continue;
     // "at least 3" / "at most" are comparisons; "most of", "the most common" stay superlatives.
     if ((t.lower === 'least' || t.lower === 'most') && tokens[i - 1]?.lower === 'at') continue;
