@@ -37,7 +37,7 @@ const CUES: Cue[] = [
 ].sort((a, b) => b.words.length - a.words.length);
 
 /** "<comparative adjective> than": these name the column they compare ("older than" → age). */
-const SMALLER_COMPARATIVES = new Set(['younger', 'shorter', 'lighter', 'cheaper', 'smaller', 'lower', 'earlier', 'fewer', 'less', 'worse', 'poorer', 'slower', 'thinner', 'narrower', 'closer', 'nearer', 'sooner']);
+export const SMALLER_COMPARATIVES = new Set(['younger', 'shorter', 'lighter', 'cheaper', 'smaller', 'lower', 'earlier', 'fewer', 'less', 'worse', 'poorer', 'slower', 'thinner', 'narrower', 'closer', 'nearer', 'sooner']);
 
 const NEGATORS = new Set(['not', "n't", 'never', 'no', 'without', 'neither', 'nor']);
 /** Skipped between a cue and its value ("more than the 3", "over $100", "with the letter"). */

@@ -7,7 +7,7 @@ import { extractLiterals } from './literal-values';
 import { findProjections } from './projections';
 import type { Aggregate, QuestionTree } from './question-tree';
 import { tokenizeQuestion } from './question-tokens';
-import { findSuperlative } from './superlatives';
+import { findComparativeChoice, findSuperlative } from './superlatives';
 
 /**
  * Parses a question into DexterSQL's SQL-oriented tree (§3.3.2), deterministically: the same
@@ -19,7 +19,7 @@ export function parseQuestionTree(question: string): QuestionTree {
   const tokenized = tokenizeQuestion(question, quoted.map((q) => [q.start, q.end]));
   const { tokens } = tokenized;
   const literals = extractLiterals(tokenized, quoted);
-  const superlative = findSuperlative(tokens, literals);
+  const superlative = findSuperlative(tokens, literals) ?? findComparativeChoice(tokens);
   const conditionLiterals = literals.filter((l) => l !== superlative?.limitLiteral);
   const conditions = buildFilters(tokens, conditionLiterals);
   const isTemporal = (kind: string): boolean => kind === 'date' || kind === 'year';

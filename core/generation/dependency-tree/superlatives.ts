@@ -1,5 +1,6 @@
 import { chunkStartingAt, phraseOf } from './noun-chunks';
 import type { Ordering, QuestionLiteral } from './question-tree';
+import { SMALLER_COMPARATIVES } from './comparison-cues';
 import type { QuestionToken } from './question-tokens';
 
 /**
@@ -81,6 +82,29 @@ export function findSuperlative(tokens: QuestionToken[], literals: QuestionLiter
 function inFromToRange(tokens: QuestionToken[], i: number): boolean {
   const near = (from: number, to: number, word: string): boolean => tokens.slice(Math.max(0, from), Math.max(0, to)).some((t) => t.lower === word);
   return (near(i - 2, i, 'from') && near(i + 1, i + 4, 'to')) || (near(i - 2, i, 'to') && near(i - 6, i - 1, 'from'));
+}
+
+/**
+ * "Which player is older, Aaron Lennon or Abdelaziz Barrada?":
+ * a comparative with no "than" in a which/who question between alternatives picks one row, like a superlative.
+ */
+export function findComparativeChoice(tokens: QuestionToken[]): Superlative | null {
+  // A choice needs named alternatives ("A or B"); without them "which has higher X" is usually a filter.
+  if (!tokens.some((t) => t.lower === 'which' || t.lower === 'who') || !tokens.some((t) => t.lower === 'or')) return null;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const comparative = (t.pos === 'ADJ' || t.pos === 'ADV') && /er$/.test(t.lower) && t.lemma !== t.lower;
+    const periphrastic = (t.lower === 'more' || t.lower === 'less') && tokens[i + 1]?.pos === 'ADJ';
+    if (!comparative && !periphrastic) continue;
+    // "older than 30" compares; "4 or more" is a count comparison.
+    if (tokens.slice(i + 1, i + 4).some((n) => n.lower === 'than') || tokens[i - 1]?.lower === 'or') continue;
+    const word = periphrastic ? tokens[i + 1] : t;
+    const chunk = chunkStartingAt(tokens, i + (periphrastic ? 2 : 1));
+    const direction = SMALLER_COMPARATIVES.has(t.lower) ? 'ASC' : 'DESC';
+    const by = [word.text, chunk ? phraseOf(chunk) : ''].join(' ').trim();
+    return { ordering: { by, direction, aggregate: null, cue: t.lower }, limit: 1, limitLiteral: null, at: i };
+  }
+  return null;
 }
 
 /** "top 5", "top five": a count right after "top"; a plain "top" ("the top speed") is not one. */
