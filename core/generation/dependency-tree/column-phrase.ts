@@ -35,7 +35,7 @@ export function attachColumn(
   valueEnd: number,
   isLiteral: (i: number) => boolean,
   valueBeforeNoun: boolean,
-  numberValue: boolean,
+  nounAfterFallback: boolean,
 ): ColumnAttachment {
   const context = contextBefore(tokens, floor, valueStart);
   const blocked = (i: number): boolean => i <= floor || isLiteral(i);
@@ -50,8 +50,11 @@ export function attachColumn(
     if (chunk) return { column: phraseOf(chunk), context, nounAfter: false };
     break;
   }
-  // "at least 3 car manufacturers": with nothing linked before it, a number counts the noun after it.
-  const following = numberValue ? chunkStartingAt(tokens, valueEnd + 1, isLiteral) : null;
-  if (following && following[0].index === valueEnd + 1) return { column: phraseOf(following), context, nounAfter: true };
+  // With nothing linked before it, a number counts the noun after it ("at least 3 car manufacturers")
+  // and a name is a value of it ("from 'Decin' district", "the PPT template type").
+  let next = valueEnd + 1;
+  while (tokens[next] && tokens[next].pos === 'PUNCT' && /^['"’”]$/.test(tokens[next].text)) next++; // closing quote
+  const following = nounAfterFallback ? chunkStartingAt(tokens, next, isLiteral) : null;
+  if (following && following[0].index === next) return { column: phraseOf(following), context, nounAfter: true };
   return { column: null, context, nounAfter: false };
 }

@@ -41,7 +41,7 @@ export const SMALLER_COMPARATIVES = new Set(['younger', 'shorter', 'lighter', 'c
 
 const NEGATORS = new Set(['not', "n't", 'never', 'no', 'without', 'neither', 'nor']);
 /** Skipped between a cue and its value ("more than the 3", "over $100", "with the letter"). */
-const FILLERS = new Set(['the', 'a', 'an', '$', '€', '£', 'usd', 'eur', 'value', 'of', '"', "'", '“', '‘']);
+const FILLERS = new Set(['all', 'the', 'a', 'an', '$', '€', '£', 'usd', 'eur', 'value', 'of', '"', "'", '“', '‘']);
 
 /**
  * Reads backwards from the literal at `valueStart` to `floor` (the end of the previous literal

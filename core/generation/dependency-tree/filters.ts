@@ -36,7 +36,7 @@ export function buildFilters(tokens: QuestionToken[], literals: QuestionLiteral[
       ? { column: phraseOf(tokens.slice(comparison.columnBetween[0], comparison.columnBetween[1] + 1)), context: contextBefore(tokens, floor, first), nounAfter: false }
       : comparison.impliesColumn
         ? { column: null, context: contextBefore(tokens, floor, first), nounAfter: false }
-        : attachColumn(tokens, between ? between.openerIndex : comparison.cueStart, floor, first, comparisonAfter(tokens, last) ? last + 2 : last, isLiteral, beforeNoun || comparisonAfter(tokens, last) !== null, typeof literal.value === 'number');
+        : attachColumn(tokens, between ? between.openerIndex : comparison.cueStart, floor, first, comparisonAfter(tokens, last) ? last + 2 : last, isLiteral, beforeNoun || comparisonAfter(tokens, last) !== null, literal.kind !== 'year' && literal.kind !== 'date');
     const { nounAfter, ...where } = attached;
     if (between) {
       filters.push({ ...where, operator: 'BETWEEN', values: [literal, literals[k + 1]], negated: comparison.negated, aggregate: null });

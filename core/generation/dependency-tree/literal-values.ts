@@ -54,7 +54,7 @@ export function extractLiterals(tokenized: TokenizedQuestion, quoted: QuotedSpan
       let last = i;
       while (last + 1 < tokens.length && last - i < 2 && !taken[last + 1] && isWord(tokens[last + 1]) && ['NOUN', 'ADJ', 'PROPN', 'X'].includes(tokens[last + 1].pos)) last++;
       add(i, last, wordLiteral(tokens, i, last));
-    } else if (isPredicateValue(tokens, i) || isAttributiveValue(tokens, i) || isCategoryModifier(tokens, i) || isAgent(tokens, i)) {
+    } else if (isPredicateValue(tokens, i) || isAttributiveValue(tokens, i) || isCategoryModifier(tokens, i, taken) || isAgent(tokens, i)) {
       add(i, i, wordLiteral(tokens, i, i));
     }
   }
@@ -172,6 +172,8 @@ function isPredicateValue(tokens: QuestionToken[], i: number): boolean {
   if (t.pos === 'VERB' && !t.lower.endsWith('ed')) return false;
   const next = tokens[i + 1];
   if (next && !CLAUSE_ENDS.has(next.lower)) return false;
+  // "accounts are opened in 1993" is a passive verb; "status is restricted." closes on the value.
+  if (t.pos === 'VERB' && next && !['?', '.', ',', ';', '!', 'and', 'or', 'have', 'has', 'had'].includes(next.lower)) return false;
   let j = i - 1;
   while (j >= 0 && ['all', 'the', 'a', 'an'].includes(tokens[j].lower)) j--;
   if (j < 1 || !COPULAS.has(tokens[j].lower)) return false;
@@ -224,18 +226,19 @@ function wordLiteral(tokens: QuestionToken[], first: number, last: number): Omit
  * level / tag / badge / role / language / genre / power" is how English names a value of X.
  */
 const CATEGORY_NOUNS = new Set(
-  'type types kind kinds format formats status category categories class classes level levels grade tag tags badge badges label role roles genre genres language languages power powers rarity edition breed species position positions mode style layout'.split(' '),
+  'type types kind kinds format formats status category categories class classes tag tags badge badges label role roles genre genres language languages power powers rarity edition breed species position positions mode style layout'.split(' '),
 );
 
-function isCategoryModifier(tokens: QuestionToken[], i: number): boolean {
+function isCategoryModifier(tokens: QuestionToken[], i: number, taken: boolean[]): boolean {
   const t = tokens[i];
   const head = tokens[i + 1];
   if (!head || !CATEGORY_NOUNS.has(head.lower) || t.sentenceStart) return false;
   if (!['NOUN', 'PROPN', 'X', 'ADJ'].includes(t.pos) || STRUCTURAL_ADJECTIVES.has(t.lower) || CATEGORY_NOUNS.has(t.lower)) return false;
   // "the bond type of ...", "which language": with a determiner or an "of" after it, the phrase names
   // the attribute being asked about rather than giving its value ("in pauper format", "has flight power").
+  // After a value ("the PPT template type") the modifier is part of the attribute's name.
   const before = tokens[i - 1];
-  if (before && (before.pos === 'DET' || before.pos === 'PRON')) return false;
+  if (before && (before.pos === 'DET' || before.pos === 'PRON' || taken[i - 1])) return false;
   return tokens[i + 2]?.lower !== 'of';
 }
 

@@ -39,6 +39,15 @@ export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[]
       i++;
       continue;
     }
+    // "What are Alexis Blin's sprint speed ...": the owner's name is a filter, the projection follows it.
+    if (isLiteral(i)) {
+      let j = i;
+      while (isLiteral(j + 1)) j++;
+      if (tokens[j + 1]?.text === "'s" || tokens[j + 1]?.text === "'") {
+        i = j + 2;
+        continue;
+      }
+    }
     const chunk = chunkWithOwner(tokens, i, isLiteral);
     if (!chunk || chunk[0].index > i + 1) break;
     const end = chunk[chunk.length - 1].index;
