@@ -31,7 +31,7 @@ export function buildFilters(tokens: QuestionToken[], literals: QuestionLiteral[
     const comparison = comparisonBefore(tokens, between ? between.openerIndex : first, floor);
     // A value before a noun restricts it ("female students") or counts it ("3 cylinders"), unless a
     // comparison precedes the number ("more than 24 months" compares the loan validity before it).
-    const beforeNoun = literal.kind === 'word' || (typeof literal.value === 'number' && comparison.cueStart === first);
+    const beforeNoun = literal.kind === 'word' || (literal.kind !== 'year' && typeof literal.value === 'number' && comparison.cueStart === first);
     const attached = comparison.columnBetween
       ? { column: phraseOf(tokens.slice(comparison.columnBetween[0], comparison.columnBetween[1] + 1)), context: contextBefore(tokens, floor, first), nounAfter: false }
       : comparison.impliesColumn

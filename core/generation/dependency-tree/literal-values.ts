@@ -238,7 +238,7 @@ function isCategoryModifier(tokens: QuestionToken[], i: number, taken: boolean[]
   // the attribute being asked about rather than giving its value ("in pauper format", "has flight power").
   // After a value ("the PPT template type") the modifier is part of the attribute's name.
   const before = tokens[i - 1];
-  if (before && (before.pos === 'DET' || before.pos === 'PRON' || taken[i - 1])) return false;
+  if (before && (before.pos === 'DET' || before.pos === 'PRON' || before.pos === 'ADJ' || taken[i - 1])) return false;
   return tokens[i + 2]?.lower !== 'of';
 }
 

@@ -34,7 +34,8 @@ export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[]
       continue;
     }
     // "the most common bond type": the superlative is the ordering's; the projection is the noun.
-    const superlative = isSuperlative(t) && tokens[i + 1]?.pos !== 'ADP';
+    // "the youngest 3 players": the count after a superlative is its LIMIT.
+    const superlative = (isSuperlative(t) && tokens[i + 1]?.pos !== 'ADP') || (t.pos === 'NUM' && isSuperlative(tokens[i - 1] ?? t) && i > 0);
     if (LEAD_FILLERS.has(t.lower) || t.text === ',' || (t.lower === 'and' && pending.length > 0) || superlative) {
       i++;
       continue;
