@@ -132,6 +132,64 @@ describe('parseQuestionTree on BIRD dev questions', () => {
   });
 });
 
+describe('ordering, limits and shares of rows', () => {
+  test('"the first X" orders ascending with LIMIT 1; "first name" does not', () => {
+    const first = parseQuestionTree('Which year was the first Singapore Grand Prix?');
+    expect(first.limit).toBe(1);
+    expect(first.orderBy[0]).toMatchObject({ direction: 'ASC', cue: 'first' });
+    expect(first.filters.map((f) => f.values[0].value)).toEqual(['Singapore Grand Prix']);
+    // Spider dev.
+    expect(parseQuestionTree('What is the first name of every student who has a dog but does not have a cat?').limit).toBeNull();
+  });
+
+  test('a comparative choice between named alternatives picks one row', () => {
+    const tree = parseQuestionTree('Which player is older, Aaron Lennon or Abdelaziz Barrada?');
+    expect(conditions(tree)).toEqual(['? IN "Aaron Lennon","Abdelaziz Barrada"']);
+    expect(tree.orderBy).toEqual([{ by: 'older', direction: 'DESC', aggregate: null, cue: 'older' }]);
+    expect(tree.limit).toBe(1);
+  });
+
+  test('"the youngest 3 players" → LIMIT 3 and the negated year is !=', () => {
+    // Made up from the wink-nlp probe in FACTS.md.
+    const tree = parseQuestionTree('Name the youngest 3 players who did not play in 1991.');
+    expect(tree.projections).toEqual([{ phrase: 'players', aggregate: null }]);
+    expect(tree.limit).toBe(3);
+    expect(tree.orderBy[0].direction).toBe('ASC');
+    expect(tree.temporal).toEqual([expect.objectContaining({ operator: '!=', negated: true })]);
+  });
+
+  test('"most common" orders by a count of the noun', () => {
+    expect(renderQuestionTree(parseQuestionTree('What is the most common bond type?'))).toBe('SELECT <common bond type> FROM ? ORDER BY COUNT(<bond type>) DESC LIMIT 1');
+  });
+
+  test('a percentage is a share of counts and an adjective restricts its noun', () => {
+    const tree = parseQuestionTree('What percentage of male clients request for weekly statements to be issued?');
+    expect(tree.aggregates[0]).toMatchObject({ function: 'COUNT', cue: 'percentage' });
+    expect(renderQuestionTree(tree)).toMatch(/^SELECT 100\.0 \* COUNT\(CASE WHEN \? THEN 1 END\) \/ COUNT\(<male clients/);
+    expect(tree.filters.map((f) => f.values[0].value)).toEqual(['male']);
+  });
+});
+
+describe('values the question does not capitalise or quote', () => {
+  test('the agent after a participle and "by"', () => {
+    const tree = parseQuestionTree('Please list the names of the badges obtained by csgillespie.');
+    expect(tree.filters.map((f) => f.values[0])).toEqual([expect.objectContaining({ value: 'csgillespie', kind: 'word' })]);
+  });
+
+  test('the modifier of a category noun ("pauper format") and a compass word in a place name', () => {
+    const card = parseQuestionTree('Is there any card from Erica Yang artist in pauper format and available in paper? If so, indicate its ID.');
+    expect(conditions(card)).toEqual(['artist = "Erica Yang"', 'format = "pauper"']);
+    const clients = parseQuestionTree('How many clients who were born in 1920 stay in east Bohemia?');
+    expect(clients.filters.map((f) => f.values[0].value)).toEqual(['east Bohemia']);
+    expect(clients.temporal.map((f) => f.values[0].value)).toEqual([1920]);
+  });
+
+  test('"about X" is a LIKE over the topic words', () => {
+    const tree = parseQuestionTree('Give the number of votes for the post about data visualization.');
+    expect(tree.filters).toEqual([expect.objectContaining({ column: 'post', operator: 'LIKE', match: 'contains', values: [expect.objectContaining({ value: 'data visualization' })] })]);
+  });
+});
+
 describe('renderQuestionTree', () => {
   test('renders an SQL skeleton with the question words in slots and literals as SQL', () => {
     const tree = parseQuestionTree('What are the names of the singers from France whose age is over 30, sorted by age in descending order?');
