@@ -81,9 +81,12 @@ export function comparisonBefore(tokens: QuestionToken[], valueStart: number, fl
  */
 export function followsLikeCue(tokens: QuestionToken[], i: number): boolean {
   if (PATTERN_NOUNS.has(tokens[i].lower)) return false;
-  let end = i - 1;
-  while (end >= 0 && PATTERN_NOUNS.has(tokens[end].lower)) end--;
-  return CUES.some((cue) => cue.operator === 'LIKE' && cue.words.every((w, k) => tokens[end - cue.words.length + 1 + k]?.lower === w));
+  // The cue may itself end in a pattern noun ("the substring the computer", "has the word computer").
+  for (let end = i - 1; end >= 0; end--) {
+    if (CUES.some((cue) => cue.operator === 'LIKE' && cue.words.every((w, k) => tokens[end - cue.words.length + 1 + k]?.lower === w))) return true;
+    if (!PATTERN_NOUNS.has(tokens[end].lower)) return false;
+  }
+  return false;
 }
 const PATTERN_NOUNS = new Set(['the', 'a', 'letter', 'letters', 'word', 'words', 'substring', 'string', 'phrase', 'character', 'characters', 'text', 'term']);
 

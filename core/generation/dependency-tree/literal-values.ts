@@ -6,7 +6,7 @@ import { gluedCodeAt, numberAt } from './number-literals';
 import { digitsValue, isNumberWord } from './number-words';
 import type { QuestionLiteral } from './question-tree';
 import type { QuestionToken, TokenizedQuestion } from './question-tokens';
-import { isAgent, isAttributiveValue, isCategoryModifier, isPredicateValue, wordLiteral } from './word-values';
+import { isAgent, isAttributiveValue, isCategoryModifier, isPredicateValue, isRoleValue, wordLiteral } from './word-values';
 
 /**
  * Every literal the question states, in question order and never overlapping: quoted text
@@ -56,7 +56,7 @@ export function extractLiterals(tokenized: TokenizedQuestion, quoted: QuotedSpan
       let last = i;
       while (last + 1 < tokens.length && last - i < 2 && !taken[last + 1] && isWord(tokens[last + 1]) && ['NOUN', 'ADJ', 'PROPN', 'X'].includes(tokens[last + 1].pos)) last++;
       add(i, last, wordLiteral(tokens, i, last));
-    } else if (isPredicateValue(tokens, i) || isAttributiveValue(tokens, i) || isCategoryModifier(tokens, i, taken) || isAgent(tokens, i)) {
+    } else if (isPredicateValue(tokens, i) || isAttributiveValue(tokens, i) || isCategoryModifier(tokens, i, taken) || isAgent(tokens, i) || isRoleValue(tokens, i)) {
       add(i, i, wordLiteral(tokens, i, i));
     }
   }

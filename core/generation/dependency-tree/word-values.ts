@@ -28,8 +28,16 @@ export function isPredicateValue(tokens: QuestionToken[], i: number): boolean {
   let j = i - 1;
   while (j >= 0 && ['all', 'the', 'a', 'an'].includes(tokens[j].lower)) j--;
   if (j < 1 || !COPULAS.has(tokens[j].lower)) return false;
+  // "a cat as a pet": after "as" and an article the noun names the role (the column), see isRoleValue.
+  if (tokens[j].lower === 'as' && j < i - 1) return false;
   return tokens[j - 1].pos === 'NOUN';
 }
+
+/** "has a cat as a pet", "own a dog as a pet": the noun before "as a <noun>" is a value of that noun. */
+export function isRoleValue(tokens: QuestionToken[], i: number): boolean {
+  return tokens[i].pos === 'NOUN' && tokens[i + 1]?.lower === 'as' && ['a', 'an', 'the', 'their', 'its'].includes(tokens[i + 2]?.lower ?? '') && tokens[i + 3]?.pos === 'NOUN';
+}
+
 
 /** Adjectives that size, order or pick rows, or describe the question, rather than being a stored category. */
 const STRUCTURAL_ADJECTIVES = new Set(
