@@ -23,11 +23,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { datasetsRoot } from '../core/datasets/datasets-root';
 import { parseQuestionTree } from '../core/generation/dependency-tree';
-import type { QuestionLiteral, QuestionTree } from '../core/generation/dependency-tree';
 import { createSqlAnalyzer } from '../core/sql-analysis';
 import type { SqlAnalyzer } from '../core/sql-analysis';
 import { goldFacts } from './ir/gold-facts';
-import { appearsInQuestion, capturedBy, normaliseGoldLiteral } from './ir/literal-match';
+import { appearsInQuestion, capturedBy, normaliseGoldLiteral, treeValues } from './ir/literal-match';
 
 interface Pair {
   question: string;
@@ -42,13 +41,6 @@ const QUESTION_SETS: { name: string; load: () => Pair[] }[] = [
   // Every 4th Spider train question (~1,750), like bench:linking's held-out set.
   { name: 'spider_train', load: () => readJson('spider-syn/train_spider.json').filter((_, i) => i % 4 === 0).map((q) => ({ question: q.SpiderQuestion, sql: q.query })) },
 ];
-
-/** Every value the tree would put into the SQL it sketches. */
-export function treeValues(tree: QuestionTree): QuestionLiteral[] {
-  const values = [...tree.filters, ...tree.temporal].flatMap((f) => f.values);
-  if (tree.limit !== null) values.push({ text: String(tree.limit), value: tree.limit, kind: 'number', tokens: [-1, -1] });
-  return values;
-}
 
 interface Tally {
   literals: number;

@@ -196,6 +196,12 @@ describe('renderQuestionTree', () => {
     expect(renderQuestionTree(tree)).toBe("SELECT <names of singers> FROM ? WHERE <? of the singers from> = 'France' AND <age> > 30 ORDER BY <age> DESC");
   });
 
+  test('grammar-only lowercase values are marked as guesses', () => {
+    expect(renderQuestionTree(parseQuestionTree('How many cards of legalities whose status is restricted have text boxes?'))).toBe(
+      "SELECT COUNT(<cards of legalities>) FROM ? WHERE <status> = 'restricted' /* if stored as a value */",
+    );
+  });
+
   test('superlative with a counted noun, IN and LIKE', () => {
     expect(renderQuestionTree(parseQuestionTree('Which country has the most singers?'))).toBe('SELECT <country> FROM ? ORDER BY COUNT(<singers>) DESC LIMIT 1');
     expect(renderQuestionTree(parseQuestionTree('How many concerts are there in year 2014 or 2015?'))).toBe('SELECT COUNT(<concerts>) FROM ? WHERE <year> IN (2014, 2015)');
