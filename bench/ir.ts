@@ -15,17 +15,18 @@
  *   (COUNT/AVG/SUM/MAX/MIN anywhere); the tree predicts yes when it has an aggregate.
  * - order_limit_prediction_rate: accuracy of predicting whether the gold SQL's outermost query
  *   has ORDER BY and LIMIT; the tree predicts yes when it has a LIMIT.
+ * - literal_precision: of the values the tree captures, the fraction that equal a gold literal
+ *   (same matching); the price of capturing generously, since every value lands in the prompt.
  * Spider train (held out: the rules were written looking at dev questions) is printed as well.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { datasetsRoot } from '../core/datasets/datasets-root';
 import { parseQuestionTree } from '../core/generation/dependency-tree';
-import type { QuestionLiteral, QuestionTree } from '../core/generation/dependency-tree';
 import { createSqlAnalyzer } from '../core/sql-analysis';
 import type { SqlAnalyzer } from '../core/sql-analysis';
 import { goldFacts } from './ir/gold-facts';
-import { appearsInQuestion, capturedBy, normaliseGoldLiteral } from './ir/literal-match';
+import { appearsInQuestion, capturedBy, normaliseGoldLiteral, treeValues } from './ir/literal-match';
 
 interface Pair {
   question: string;
@@ -41,16 +42,11 @@ const QUESTION_SETS: { name: string; load: () => Pair[] }[] = [
   { name: 'spider_train', load: () => readJson('spider-syn/train_spider.json').filter((_, i) => i % 4 === 0).map((q) => ({ question: q.SpiderQuestion, sql: q.query })) },
 ];
 
-/** Every value the tree would put into the SQL it sketches. */
-export function treeValues(tree: QuestionTree): QuestionLiteral[] {
-  const values = [...tree.filters, ...tree.temporal].flatMap((f) => f.values);
-  if (tree.limit !== null) values.push({ text: String(tree.limit), value: tree.limit, kind: 'number', tokens: [-1, -1] });
-  return values;
-}
-
 interface Tally {
   literals: number;
   captured: number;
+  treeValues: number;
+  treeValuesInGold: number;
   questions: number;
   aggregateRight: number;
   orderLimitRight: number;
@@ -58,7 +54,7 @@ interface Tally {
 }
 
 function measure(analyzer: SqlAnalyzer, pairs: Pair[], name: string, showMisses: boolean): Tally {
-  const tally: Tally = { literals: 0, captured: 0, questions: 0, aggregateRight: 0, orderLimitRight: 0, seconds: 0 };
+  const tally: Tally = { literals: 0, captured: 0, treeValues: 0, treeValuesInGold: 0, questions: 0, aggregateRight: 0, orderLimitRight: 0, seconds: 0 };
   for (const pair of pairs) {
     const facts = goldFacts(analyzer, pair.sql);
     if (!facts) continue;
@@ -73,6 +69,11 @@ function measure(analyzer: SqlAnalyzer, pairs: Pair[], name: string, showMisses:
       tally.literals++;
       if (capturedBy(literal, values)) tally.captured++;
       else if (showMisses) process.stderr.write(`# ${name} miss ${JSON.stringify(raw)} || ${pair.question} || ${values.map((v) => v.text).join(' | ')}\n`);
+    }
+    const gold = facts.literals.map(normaliseGoldLiteral).filter((l): l is string | number => l !== null);
+    for (const value of values) {
+      tally.treeValues++;
+      if (gold.some((literal) => capturedBy(literal, [value]))) tally.treeValuesInGold++;
     }
     if (facts.aggregates === tree.aggregates.length > 0) tally.aggregateRight++;
     if (facts.orderLimit === (tree.limit !== null)) tally.orderLimitRight++;
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
     const t = measure(analyzer, set.load(), set.name, showMisses);
     console.log(`literal_capture_rate_${set.name}: ${ratio(t.captured, t.literals)}`);
     console.log(`literals_in_question_${set.name}: ${t.literals}`);
+    console.log(`literal_precision_${set.name}: ${ratio(t.treeValuesInGold, t.treeValues)}`);
     console.log(`aggregate_prediction_rate_${set.name}: ${ratio(t.aggregateRight, t.questions)}`);
     console.log(`order_limit_prediction_rate_${set.name}: ${ratio(t.orderLimitRight, t.questions)}`);
     console.log(`questions_${set.name}: ${t.questions}`);

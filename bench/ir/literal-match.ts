@@ -4,7 +4,7 @@
  * stripped, numbers as numbers (so "three", "1,000" and "5%" match 3, 1000 and 5).
  */
 import type { SqlLiteral } from '../../core/sql-analysis';
-import type { QuestionLiteral } from '../../core/generation/dependency-tree';
+import type { QuestionLiteral, QuestionTree } from '../../core/generation/dependency-tree';
 import { digitsValue, numberWordsValue } from '../../core/generation/dependency-tree/number-words';
 
 /** The literal as compared: a number, or lowercased text without SQL LIKE's `%` at either end. */
@@ -47,4 +47,11 @@ function wordRunOf(needle: string, text: string): boolean {
   if (target.length === 0) return false;
   for (let i = 0; i + target.length <= words.length; i++) if (target.every((w, k) => words[i + k] === w)) return true;
   return false;
+}
+
+/** Every value the tree would put into the SQL it sketches: condition values and the LIMIT count. */
+export function treeValues(tree: QuestionTree): QuestionLiteral[] {
+  const values = [...tree.filters, ...tree.temporal].flatMap((f) => f.values);
+  if (tree.limit !== null) values.push({ text: String(tree.limit), value: tree.limit, kind: 'number', tokens: [-1, -1] });
+  return values;
 }

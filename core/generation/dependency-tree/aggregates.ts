@@ -16,7 +16,11 @@ const SINGLE_WORD_CUES: Record<string, AggregateFunction> = {
   count: 'COUNT', counts: 'COUNT',
 };
 
-const NUMBER_OF_OWNERS = new Set(['phone', 'id', 'serial', 'account', 'room', 'street', 'house', 'average', 'mean', 'maximum', 'minimum', 'max', 'min', 'highest', 'lowest', 'largest', 'smallest', 'biggest', 'greatest']);
+/** A share of rows is a ratio of two counts: COUNT(rows meeting the condition) * 100 / COUNT(rows). */
+export const SHARE_CUES = new Set(['percentage', 'percent', 'proportion', 'ratio', 'share']);
+for (const cue of SHARE_CUES) SINGLE_WORD_CUES[cue] = 'COUNT';
+
+const NUMBER_OF_OWNERS = new Set(['phone', 'id', 'serial', 'account', 'room', 'street', 'house', 'average', 'mean', 'maximum', 'minimum', 'max', 'min']);
 
 /** Returns the aggregates and the token indices of their cue words (the projection skips them). */
 export function findAggregates(tokens: QuestionToken[]): { aggregates: Aggregate[]; cueTokens: Set<number> } {
@@ -48,7 +52,7 @@ function cueAt(tokens: QuestionToken[], i: number): { fn: AggregateFunction; len
   const fn = SINGLE_WORD_CUES[w];
   if (!fn) return null;
   // "the total" / "average" as nouns or adjectives; "count" only as the verb or "the count of".
-  if (fn === 'COUNT' && tokens[i].pos !== 'VERB' && !(tokens[i].sentenceStart || next === 'of' || next === 'the')) return null;
+  if ((w === 'count' || w === 'counts') && tokens[i].pos !== 'VERB' && !(tokens[i].sentenceStart || next === 'of' || next === 'the')) return null;
   // "total number of" is one COUNT, not SUM(COUNT(...)).
   if (fn === 'SUM' && w === 'total' && next === 'number' && tokens[i + 2]?.lower === 'of') return { fn: 'COUNT', length: 3, text: 'total number of' };
   return { fn, length: 1, text: w };

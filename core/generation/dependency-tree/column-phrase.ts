@@ -14,6 +14,8 @@ const LINK_WORDS = new Set(['of', 'as', 'equal', 'being', 'be', '=', ':', 'named
 export interface ColumnAttachment {
   column: string | null;
   context: string;
+  /** The column phrase is the noun written after the value ("3 cylinders", "female students"). */
+  nounAfter: boolean;
 }
 
 /** Up to three words before the value (quotes left out), for a column the question leaves implicit. */
@@ -33,23 +35,26 @@ export function attachColumn(
   valueEnd: number,
   isLiteral: (i: number) => boolean,
   valueBeforeNoun: boolean,
-  numberValue: boolean,
+  nounAfterFallback: boolean,
 ): ColumnAttachment {
   const context = contextBefore(tokens, floor, valueStart);
   const blocked = (i: number): boolean => i <= floor || isLiteral(i);
   const after = valueBeforeNoun ? chunkStartingAt(tokens, valueEnd + 1, isLiteral) : null;
   // "female students", "3 cylinders": a value written right before a noun restricts or counts that noun.
-  if (after && after[0].index === valueEnd + 1 && !tokens[valueStart].quoted) return { column: phraseOf(after), context };
+  if (after && after[0].index === valueEnd + 1 && !tokens[valueStart].quoted) return { column: phraseOf(after), context, nounAfter: true };
   for (let i = cueStart - 1; i > floor; i--) {
     const t = tokens[i];
     // Copulas link ("whose age is 30"); "have" does not ("countries in europe have at least 3 makers").
     if (t.pos === 'DET' || (t.pos === 'AUX' && t.lemma === 'be') || t.pos === 'PART' || LINK_WORDS.has(t.lower)) continue;
     const chunk = chunkEndingAt(tokens, i, blocked);
-    if (chunk) return { column: phraseOf(chunk), context };
+    if (chunk) return { column: phraseOf(chunk), context, nounAfter: false };
     break;
   }
-  // "at least 3 car manufacturers": with nothing linked before it, a number counts the noun after it.
-  const following = numberValue ? chunkStartingAt(tokens, valueEnd + 1, isLiteral) : null;
-  if (following && following[0].index === valueEnd + 1) return { column: phraseOf(following), context };
-  return { column: null, context };
+  // With nothing linked before it, a number counts the noun after it ("at least 3 car manufacturers")
+  // and a name is a value of it ("from 'Decin' district", "the PPT template type").
+  let next = valueEnd + 1;
+  while (tokens[next] && tokens[next].pos === 'PUNCT' && /^['"’”]$/.test(tokens[next].text)) next++; // closing quote
+  const following = nounAfterFallback ? chunkStartingAt(tokens, next, isLiteral) : null;
+  if (following && following[0].index === next) return { column: phraseOf(following), context, nounAfter: true };
+  return { column: null, context, nounAfter: false };
 }

@@ -31,17 +31,17 @@ const CUES: Cue[] = [
   ...['less than', 'fewer than', 'smaller than', 'lower than', 'below', 'under', 'before', 'earlier than', 'prior to'].map((p) => phrase(p, '<')),
   ...['not equal to', 'other than', 'except', 'excluding', 'except for', 'apart from', 'different from'].map((p) => phrase(p, '!=')),
   ...['equal to', 'equals', 'same as'].map((p) => phrase(p, '=')),
-  ...['contain', 'contains', 'containing', 'contained', 'include', 'includes', 'including', 'like', 'with the word', 'with the letter', 'the word', 'the letter', 'the substring', 'mention', 'mentions', 'mentioning'].map((p) => phrase(p, 'LIKE', 'contains')),
+  ...['contain', 'contains', 'containing', 'contained', 'include', 'includes', 'including', 'like', 'with the word', 'with the letter', 'the word', 'the letter', 'the substring', 'mention', 'mentions', 'mentioning', 'about', 'regarding', 'concerning'].map((p) => phrase(p, 'LIKE', 'contains')),
   ...['start with', 'starts with', 'starting with', 'started with', 'begin with', 'begins with', 'beginning with', 'prefix'].map((p) => phrase(p, 'LIKE', 'starts')),
   ...['end with', 'ends with', 'ending with', 'ended with', 'suffix'].map((p) => phrase(p, 'LIKE', 'ends')),
 ].sort((a, b) => b.words.length - a.words.length);
 
 /** "<comparative adjective> than": these name the column they compare ("older than" → age). */
-const SMALLER_COMPARATIVES = new Set(['younger', 'shorter', 'lighter', 'cheaper', 'smaller', 'lower', 'earlier', 'fewer', 'less', 'worse', 'poorer', 'slower', 'thinner', 'narrower', 'closer', 'nearer', 'sooner']);
+export const SMALLER_COMPARATIVES = new Set(['younger', 'shorter', 'lighter', 'cheaper', 'smaller', 'lower', 'earlier', 'fewer', 'less', 'worse', 'poorer', 'slower', 'thinner', 'narrower', 'closer', 'nearer', 'sooner']);
 
 const NEGATORS = new Set(['not', "n't", 'never', 'no', 'without', 'neither', 'nor']);
 /** Skipped between a cue and its value ("more than the 3", "over $100", "with the letter"). */
-const FILLERS = new Set(['the', 'a', 'an', '$', '€', '£', 'usd', 'eur', 'value', 'of', '"', "'", '“', '‘']);
+const FILLERS = new Set(['all', 'the', 'a', 'an', '$', '€', '£', 'usd', 'eur', 'value', 'of', '"', "'", '“', '‘']);
 
 /**
  * Reads backwards from the literal at `valueStart` to `floor` (the end of the previous literal
@@ -81,9 +81,12 @@ export function comparisonBefore(tokens: QuestionToken[], valueStart: number, fl
  */
 export function followsLikeCue(tokens: QuestionToken[], i: number): boolean {
   if (PATTERN_NOUNS.has(tokens[i].lower)) return false;
-  let end = i - 1;
-  while (end >= 0 && PATTERN_NOUNS.has(tokens[end].lower)) end--;
-  return CUES.some((cue) => cue.operator === 'LIKE' && cue.words.every((w, k) => tokens[end - cue.words.length + 1 + k]?.lower === w));
+  // The cue may itself end in a pattern noun ("the substring the computer", "has the word computer").
+  for (let end = i - 1; end >= 0; end--) {
+    if (CUES.some((cue) => cue.operator === 'LIKE' && cue.words.every((w, k) => tokens[end - cue.words.length + 1 + k]?.lower === w))) return true;
+    if (!PATTERN_NOUNS.has(tokens[end].lower)) return false;
+  }
+  return false;
 }
 const PATTERN_NOUNS = new Set(['the', 'a', 'letter', 'letters', 'word', 'words', 'substring', 'string', 'phrase', 'character', 'characters', 'text', 'term']);
 

@@ -31,14 +31,15 @@ export function buildFilters(tokens: QuestionToken[], literals: QuestionLiteral[
     const comparison = comparisonBefore(tokens, between ? between.openerIndex : first, floor);
     // A value before a noun restricts it ("female students") or counts it ("3 cylinders"), unless a
     // comparison precedes the number ("more than 24 months" compares the loan validity before it).
-    const beforeNoun = literal.kind === 'word' || (typeof literal.value === 'number' && comparison.cueStart === first);
+    const beforeNoun = literal.kind === 'word' || (literal.kind !== 'year' && typeof literal.value === 'number' && comparison.cueStart === first);
     const attached = comparison.columnBetween
-      ? { column: phraseOf(tokens.slice(comparison.columnBetween[0], comparison.columnBetween[1] + 1)), context: contextBefore(tokens, floor, first) }
+      ? { column: phraseOf(tokens.slice(comparison.columnBetween[0], comparison.columnBetween[1] + 1)), context: contextBefore(tokens, floor, first), nounAfter: false }
       : comparison.impliesColumn
-        ? { column: null, context: contextBefore(tokens, floor, first) }
-        : attachColumn(tokens, between ? between.openerIndex : comparison.cueStart, floor, first, last, isLiteral, beforeNoun, typeof literal.value === 'number');
+        ? { column: null, context: contextBefore(tokens, floor, first), nounAfter: false }
+        : attachColumn(tokens, between ? between.openerIndex : comparison.cueStart, floor, first, comparisonAfter(tokens, last) ? last + 2 : last, isLiteral, beforeNoun || comparisonAfter(tokens, last) !== null, literal.kind !== 'year' && literal.kind !== 'date');
+    const { nounAfter, ...where } = attached;
     if (between) {
-      filters.push({ ...attached, operator: 'BETWEEN', values: [literal, literals[k + 1]], negated: comparison.negated });
+      filters.push({ ...where, operator: 'BETWEEN', values: [literal, literals[k + 1]], negated: comparison.negated, aggregate: null });
       previousEnd = literals[k + 1].tokens[1];
       k++;
       continue;
@@ -51,13 +52,23 @@ export function buildFilters(tokens: QuestionToken[], literals: QuestionLiteral[
       previous.values.push(literal);
       previous.operator = previous.negated ? 'NOT IN' : 'IN';
     } else {
-      const filter: Filter = { ...attached, operator, values: [literal], negated: comparison.negated };
+      // "at least 10 flights", "2 or more paragraphs": comparing how many rows there are, whereas an
+      // exact "3 cylinders" more often reads a stored count.
+      const countsRows = nounAfter && operator !== '=' && typeof literal.value === 'number' && isPlural(tokens, after ? last + 3 : last + 1);
+      const filter: Filter = { ...where, operator, values: [literal], negated: comparison.negated, aggregate: countsRows ? 'COUNT' : null };
       if (comparison.match) filter.match = comparison.match;
       filters.push(filter);
     }
     previousEnd = after ? last + 2 : last;
   }
   return filters;
+}
+
+/** The noun chunk starting at `i` ends in a plural noun ("car makers", "flights"). */
+function isPlural(tokens: QuestionToken[], i: number): boolean {
+  let j = i;
+  while (j + 1 < tokens.length && (tokens[j + 1].pos === 'NOUN' || tokens[j].pos === 'ADJ')) j++;
+  return tokens[j]?.pos === 'NOUN' && tokens[j].lemma !== tokens[j].lower;
 }
 
 function range(from: number, to: number): number[] {

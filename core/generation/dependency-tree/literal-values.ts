@@ -1,10 +1,12 @@
 import type { QuotedSpan } from '../../indexing/question-literals';
 import { followsLikeCue } from './comparison-cues';
 import { isPlausibleYear, normaliseDate } from './date-values';
-import { digitsValue, isNumberWord, numberWordsValue } from './number-words';
+import { nameAt, isWord } from './name-literals';
+import { gluedCodeAt, numberAt } from './number-literals';
+import { digitsValue, isNumberWord } from './number-words';
 import type { QuestionLiteral } from './question-tree';
 import type { QuestionToken, TokenizedQuestion } from './question-tokens';
-import { isSuperlative } from './superlatives';
+import { isAgent, isAttributiveValue, isCategoryModifier, isPredicateValue, isRoleValue, wordLiteral } from './word-values';
 
 /**
  * Every literal the question states, in question order and never overlapping: quoted text
@@ -45,10 +47,18 @@ export function extractLiterals(tokenized: TokenizedQuestion, quoted: QuotedSpan
     }
     const name = nameAt(tokens, i, taken);
     if (name) {
-      add(i, name.last, name.literal);
+      add(name.first, name.last, name.literal);
       continue;
     }
-    if (isWord(tokens[i]) && (followsLikeCue(tokens, i) || isPredicateValue(tokens, i) || isAttributiveValue(tokens, i))) add(i, i, { text: tokens[i].text, value: tokens[i].text, kind: 'word' });
+    if (!isWord(tokens[i])) continue;
+    if (followsLikeCue(tokens, i) && !isNumberWord(tokens[i].lower)) {
+      // "the post about linear regression": the pattern runs over the content words that follow.
+      let last = i;
+      while (last + 1 < tokens.length && last - i < 2 && !taken[last + 1] && isWord(tokens[last + 1]) && ['NOUN', 'ADJ', 'PROPN', 'X'].includes(tokens[last + 1].pos)) last++;
+      add(i, last, wordLiteral(tokens, i, last));
+    } else if (isPredicateValue(tokens, i) || isAttributiveValue(tokens, i) || isCategoryModifier(tokens, i, taken) || isAgent(tokens, i) || isRoleValue(tokens, i)) {
+      add(i, i, wordLiteral(tokens, i, i));
+    }
   }
   return literals.sort((a, b) => a.tokens[0] - b.tokens[0]);
 }
@@ -71,166 +81,4 @@ function entityLiteral(tokenized: TokenizedQuestion, type: string, first: number
     return value === null ? null : { text, value, kind: type === 'MONEY' ? 'money' : 'percent' };
   }
   return null; // CARDINAL and the rest: the number pass handles single numbers with its own rules
-}
-
-/**
- * Identifiers the tokenizer splits but the question writes as one word: "TR000_2_5", "10E",
- * "21:20:00". Adjacent tokens with no space between them form one code when the run mixes digits
- * with letters, underscores or colons.
- */
-function gluedCodeAt(tokens: QuestionToken[], i: number): { last: number; literal: Omit<QuestionLiteral, 'tokens'> } | null {
-  if (i > 0 && tokens[i - 1].end === tokens[i].start && /[\p{L}\p{N}_]$/u.test(tokens[i - 1].text)) return null;
-  let last = i;
-  while (last + 1 < tokens.length && tokens[last + 1].start === tokens[last].end && /^[\p{L}\p{N}_:\-./]+$/u.test(tokens[last + 1].text) && tokens[last + 1].text !== "'s") last++;
-  const text = tokens.slice(i, last + 1).map((t) => t.text).join('').replace(/[.\-/]+$/, '');
-  const single = last === i;
-  const isTime = /^\d{1,2}:\d{2}(?::\d{2})?$/.test(text);
-  if (!isTime && (single || !/\d/.test(text) || !/[\p{L}_:]/u.test(text))) return null;
-  if (!/^[\p{L}\p{N}_:\-./]+$/u.test(text)) return null;
-  while (last > i && tokens[last].end > tokens[i].start + text.length) last--;
-  return { last, literal: { text, value: text, kind: 'code' } };
-}
-
-/** A number starting at token i (digits, or a run of number words), as a literal. */
-function numberAt(tokens: QuestionToken[], i: number): { last: number; literal: Omit<QuestionLiteral, 'tokens'> } | null {
-  const token = tokens[i];
-  const digits = digitsValue(token.text);
-  if (digits !== null) {
-    const percent = tokens[i + 1]?.text === '%' || tokens[i + 1]?.lower === 'percent';
-    const kind = percent ? 'percent' : isPlausibleYear(digits) && !token.text.includes('.') && !token.text.includes(',') ? 'year' : 'number';
-    return { last: percent ? i + 1 : i, literal: { text: token.text, value: digits, kind } };
-  }
-  if (!isNumberWord(token.lower) || !isStandaloneNumberWord(tokens, i)) return null;
-  let last = i;
-  while (last + 1 < tokens.length && (isNumberWord(tokens[last + 1].lower) || (tokens[last + 1].lower === 'and' && ['hundred', 'thousand', 'million'].includes(tokens[last].lower) && isNumberWord(tokens[last + 2]?.lower ?? '')))) last++;
-  const words = tokens.slice(i, last + 1).map((t) => t.text);
-  const value = numberWordsValue(words);
-  return value === null ? null : { last, literal: { text: words.join(' '), value, kind: 'number' } };
-}
-
-/** "one" is a pronoun in "which one", "one of", "no one"; every other number word is a number. */
-function isStandaloneNumberWord(tokens: QuestionToken[], i: number): boolean {
-  if (tokens[i].lower !== 'one') return true;
-  const before = tokens[i - 1]?.lower ?? '';
-  const after = tokens[i + 1]?.lower ?? '';
-  return !['which', 'each', 'any', 'every', 'no', 'the', 'this', 'that', 'only'].includes(before) && after !== 'of' && after !== 'another';
-}
-
-/**
- * Words that open a sentence capitalised only because they open it: question words,
- * imperatives (wink tags "List", "Name" PROPN), prepositions and determiners.
- */
-const SENTENCE_OPENERS = new Set(
-  (
-    'what which who whom whose when where why how is are was were do does did has have had can could will would should ' +
-    'list name names show give find return count tell please among for in of on at from with by to as after before during between ' +
-    'calculate identify provide state indicate describe mention display compute determine sort order rank select get ' +
-    'the a an this these those each every all any some i there it its they their our we you your his her among within ' +
-    'if according based consider considering excluding including except other not only also and or but'
-  ).split(' '),
-);
-
-/** Connectors kept inside a name when another capitalised word follows ("Bank of America", "Paul di Resta"). */
-const NAME_CONNECTORS = new Set(['of', 'de', 'di', 'da', 'du', 'la', 'le', 'van', 'von', 'der', 'del', 'y', '&', '-', "'"]);
-
-/** Where a name introduced by "named" stops. */
-const NAMED_STOPS = new Set(['and', 'or', 'that', 'which', 'who', 'with', 'in', 'for', 'from', 'of', 'is', 'are', 'was', 'were', 'has', 'have', 'by', 'on', 'at', 'whose', 'what', 'the']);
-
-/** Words that introduce a name however it is written ("a user called csgillespie"). */
-const NAMING_WORDS = new Set(['named', 'called', 'titled', 'entitled', 'nicknamed', 'username']);
-
-function isCode(token: QuestionToken): boolean {
-  return /\p{L}/u.test(token.text) && /\d/.test(token.text) && !/^\d+(st|nd|rd|th|s)$/i.test(token.text);
-}
-
-function isWord(token: QuestionToken): boolean {
-  return /^[\p{L}][\p{L}\p{N}'-]*$/u.test(token.text);
-}
-
-/** Adjectives that describe rows or quantities rather than being stored values. */
-const NON_VALUE_PREDICATES = new Set(['many', 'much', 'more', 'less', 'same', 'different', 'available', 'present', 'there', 'able', 'not', 'also', 'only', 'all', 'both', 'true', 'known', 'unknown', 'null', 'empty', 'higher', 'lower', 'larger', 'smaller', 'greater', 'bigger', 'equal', 'above', 'below', 'over', 'under']);
-const COPULAS = new Set(['is', 'are', 'was', 'were', 'as', 'be', 'being']);
-const CLAUSE_ENDS = new Set(['?', '.', ',', ';', '!', 'and', 'or', 'that', 'which', 'who', 'with', 'have', 'has', 'had', 'in', 'for', 'from', 'but']);
-
-/**
- * "whose status is restricted", "cards that are all legal", "frame effect as extendedart": a
- * word the question predicates of a noun, closing its clause, is a stored category value.
- */
-function isPredicateValue(tokens: QuestionToken[], i: number): boolean {
-  const t = tokens[i];
-  if (NON_VALUE_PREDICATES.has(t.lower) || isGraded(t) || !['ADJ', 'NOUN', 'PROPN', 'VERB', 'X'].includes(t.pos)) return false;
-  if (t.pos === 'VERB' && !t.lower.endsWith('ed')) return false;
-  const next = tokens[i + 1];
-  if (next && !CLAUSE_ENDS.has(next.lower)) return false;
-  let j = i - 1;
-  while (j >= 0 && ['all', 'the', 'a', 'an'].includes(tokens[j].lower)) j--;
-  if (j < 1 || !COPULAS.has(tokens[j].lower)) return false;
-  return tokens[j - 1].pos === 'NOUN';
-}
-
-/** Adjectives that size, order or pick rows, or describe the question, rather than being a stored category. */
-const STRUCTURAL_ADJECTIVES = new Set(
-  (
-    'first last middle full total average mean different distinct unique other same many much more most less least each every all ' +
-    'new old given specific certain particular maximum minimum max min overall whole entire current previous next following ' +
-    'corresponding respective related own several various possible available individual separate single double official ' +
-    'top bottom high low long short large small big early late recent young main primary secondary general common ' +
-    'such only few both any some annual daily monthly yearly weekly final initial full-time original'
-  ).split(' '),
-);
-
-/**
- * "female students", "black border", "closed schools": an adjective or participle restricting
- * the noun after it is a condition on that noun's rows (a stored category), unless it is one of
- * the adjectives that only size, order or pick rows. Noun modifiers ("car makers", "credit card")
- * are left alone: they name things far more often than they filter them.
- */
-function isAttributiveValue(tokens: QuestionToken[], i: number): boolean {
-  const t = tokens[i];
-  const next = tokens[i + 1];
-  if (!next || next.pos !== 'NOUN' || t.sentenceStart) return false;
-  if (t.pos !== 'ADJ' && !(t.pos === 'VERB' && t.lower.endsWith('ed'))) return false;
-  if (STRUCTURAL_ADJECTIVES.has(t.lower) || isGraded(t)) return false;
-  // "most populated", "very large": a graded adjective orders or compares, it is not a category.
-  const previous = tokens[i - 1];
-  return !previous || !(['most', 'least', 'more', 'less', 'very', 'so', 'too'].includes(previous.lower) || isGraded(previous));
-}
-
-/** Comparatives and superlatives ("older", "oldest"): comparisons, never stored values. */
-function isGraded(t: QuestionToken): boolean {
-  return (t.lemma !== t.lower && /(er|est)$/.test(t.lower)) || isSuperlative(t);
-}
-
-function isNameWord(token: QuestionToken): boolean {
-  if (token.pos === 'PUNCT' || token.pos === 'SYM') return false;
-  if (isCode(token)) return true;
-  // A lone letter is a code ("section h", "grade b"); "a" and "I" are words.
-  if (/^[b-hj-z]$/i.test(token.text) && !token.sentenceStart) return true;
-  // wink knows many lowercase place and brand names ("france") as proper nouns.
-  if (token.pos === 'PROPN' && !token.sentenceStart && /^\p{Ll}/u.test(token.text) && token.text.length > 1) return true;
-  if (!/^\p{Lu}/u.test(token.text)) return false;
-  // "I", and "ID"/"IDs", which questions capitalise as the column word they are.
-  if (token.text === 'I' || /^ids?$/i.test(token.text)) return false;
-  return !(token.sentenceStart && SENTENCE_OPENERS.has(token.lower));
-}
-
-function nameAt(tokens: QuestionToken[], i: number, taken: boolean[]): { last: number; literal: Omit<QuestionLiteral, 'tokens'> } | null {
-  const named = NAMING_WORDS.has(tokens[i - 1]?.lower ?? '') && /^[\p{L}\p{N}]/u.test(tokens[i].text);
-  if (!named && !isNameWord(tokens[i])) return null;
-  let last = i;
-  for (let j = i + 1; j < tokens.length && !taken[j]; j++) {
-    if (isNameWord(tokens[j]) && !tokens[j].sentenceStart) last = j;
-    else if (named && j - i < 5 && isWord(tokens[j]) && !NAMED_STOPS.has(tokens[j].lower)) last = j;
-    else if (NAME_CONNECTORS.has(tokens[j].lower) && tokens[j + 1] && !taken[j + 1] && isNameWord(tokens[j + 1])) continue;
-    else break;
-  }
-  // "Agent 13", "PO Box 1040", "Breakfast Provision 2": a number written right after a name belongs to it.
-  const after = tokens[last + 1];
-  if (after && !taken[last + 1] && /^\d+$/.test(after.text) && after.start === tokens[last].end + 1 && !(tokens[last + 2] && tokens[last + 2].pos === 'NOUN')) last++;
-  const text = tokens
-    .slice(i, last + 1)
-    .map((t, k) => (k > 0 && t.start > tokens[i + k - 1].end ? ' ' : '') + t.text)
-    .join('');
-  const kind = last === i && isCode(tokens[i]) ? 'code' : 'proper_noun';
-  return { last, literal: { text, value: text, kind } };
 }

@@ -7,7 +7,7 @@ import { extractLiterals } from './literal-values';
 import { findProjections } from './projections';
 import type { Aggregate, QuestionTree } from './question-tree';
 import { tokenizeQuestion } from './question-tokens';
-import { findSuperlative } from './superlatives';
+import { findComparativeChoice, findSuperlative } from './superlatives';
 
 /**
  * Parses a question into DexterSQL's SQL-oriented tree (§3.3.2), deterministically: the same
@@ -19,17 +19,19 @@ export function parseQuestionTree(question: string): QuestionTree {
   const tokenized = tokenizeQuestion(question, quoted.map((q) => [q.start, q.end]));
   const { tokens } = tokenized;
   const literals = extractLiterals(tokenized, quoted);
-  const superlative = findSuperlative(tokens, literals);
+  const superlative = findSuperlative(tokens, literals) ?? findComparativeChoice(tokens);
   const conditionLiterals = literals.filter((l) => l !== superlative?.limitLiteral);
   const conditions = buildFilters(tokens, conditionLiterals);
   const isTemporal = (kind: string): boolean => kind === 'date' || kind === 'year';
   const { aggregates: named, cueTokens } = findAggregates(tokens);
   const aggregates: Aggregate[] = [...named];
+  for (const f of conditions) if (f.aggregate) aggregates.push({ function: f.aggregate, argument: f.column ?? '*', cue: f.operator });
   if (superlative?.ordering.aggregate) aggregates.push({ function: superlative.ordering.aggregate, argument: superlative.ordering.by, cue: superlative.ordering.cue });
   const explicit = findExplicitOrdering(tokens);
   return {
     question,
-    projections: findProjections(tokens, named, cueTokens, (i) => literals.some((l) => i >= l.tokens[0] && i <= l.tokens[1])),
+    // An adjective value stays in the asked-for phrase too ("the defensive work rate"): it may describe rather than filter.
+    projections: findProjections(tokens, named, cueTokens, (i) => literals.some((l) => l.kind !== 'word' && i >= l.tokens[0] && i <= l.tokens[1])),
     aggregates,
     filters: conditions.filter((f) => !f.values.every((v) => isTemporal(v.kind))),
     temporal: conditions.filter((f) => f.values.every((v) => isTemporal(v.kind))),

@@ -1,6 +1,7 @@
 import { chunkWithOwner, phraseOf } from './noun-chunks';
 import type { Aggregate, AggregateFunction, Projection } from './question-tree';
 import type { QuestionToken } from './question-tokens';
+import { isSuperlative } from './superlatives';
 
 /**
  * What the question asks for: the noun chunks after its question word or imperative ("What are
@@ -32,9 +33,21 @@ export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[]
       i++;
       continue;
     }
-    if (LEAD_FILLERS.has(t.lower) || t.text === ',' || (t.lower === 'and' && pending.length > 0)) {
+    // "the most common bond type": the superlative is the ordering's; the projection is the noun.
+    // "the youngest 3 players": the count after a superlative is its LIMIT.
+    const superlative = (isSuperlative(t) && tokens[i + 1]?.pos !== 'ADP') || (t.pos === 'NUM' && isSuperlative(tokens[i - 1] ?? t) && i > 0);
+    if (LEAD_FILLERS.has(t.lower) || t.text === ',' || (t.lower === 'and' && pending.length > 0) || superlative) {
       i++;
       continue;
+    }
+    // "What are Alexis Blin's sprint speed ...": the owner's name is a filter, the projection follows it.
+    if (isLiteral(i)) {
+      let j = i;
+      while (isLiteral(j + 1)) j++;
+      if (tokens[j + 1]?.text === "'s" || tokens[j + 1]?.text === "'") {
+        i = j + 2;
+        continue;
+      }
     }
     const chunk = chunkWithOwner(tokens, i, isLiteral);
     if (!chunk || chunk[0].index > i + 1) break;

@@ -34,6 +34,11 @@ export interface Filter {
   values: QuestionLiteral[];
   /** The question negates the condition ("not", "never", "other than"); already folded into `operator`. */
   negated: boolean;
+  /**
+   * The condition compares an aggregate, not a column (HAVING): "at least 10 flights" is
+   * COUNT(<flights>) >= 10. Set for a count with a comparison, written before the counted plural noun.
+   */
+  aggregate: AggregateFunction | null;
   /** For LIKE: where the value sits in the text ("contains" → anywhere). */
   match?: 'contains' | 'starts' | 'ends';
 }
