@@ -5,7 +5,7 @@ import { nameAt, isWord } from './name-literals';
 import { gluedCodeAt, numberAt } from './number-literals';
 import { digitsValue, isNumberWord } from './number-words';
 import type { QuestionLiteral } from './question-tree';
-import type { QuestionToken, TokenizedQuestion } from './question-tokens';
+import type { TokenizedQuestion } from './question-tokens';
 import { isAgent, isAttributiveValue, isCategoryModifier, isPredicateValue, isRoleValue, wordLiteral } from './word-values';
 
 /**
