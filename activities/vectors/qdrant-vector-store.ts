@@ -1,4 +1,5 @@
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
+import { qdrantError, statusOf } from './qdrant-errors';
 import { toQdrantFilter } from './qdrant-filter';
 import { qdrantPointId } from './qdrant-point-id';
 import {
@@ -65,7 +66,7 @@ export class QdrantVectorStore implements VectorStore {
         await this.client.createCollection(remote, { vectors: { size: dimension, distance: 'Cosine' } });
       } catch (error) {
         // Someone else created it meanwhile (409): fall through and check its dimension.
-        if (statusOf(error) !== 409) throw wrap(`create collection ${name}`, error);
+        if (statusOf(error) !== 409) throw this.error(`create collection ${name}`, error);
       }
     }
     this.dimensions.delete(name);
@@ -161,7 +162,7 @@ export class QdrantVectorStore implements VectorStore {
       if (statusOf(error) === 404) {
         throw new VectorStoreError(`collection ${name} does not exist (call ensureCollection first)`, { cause: error });
       }
-      throw wrap(`read collection ${name}`, error);
+      throw this.error(`read collection ${name}`, error);
     }
     const vectors = info.config.params.vectors;
     const size = vectors && typeof (vectors as Schemas['VectorParams']).size === 'number'
@@ -178,8 +179,12 @@ export class QdrantVectorStore implements VectorStore {
     try {
       return await request();
     } catch (error) {
-      throw wrap(what, error);
+      throw this.error(what, error);
     }
+  }
+
+  private error(what: string, error: unknown) {
+    return qdrantError(this.options.url, what, error);
   }
 }
 
@@ -189,18 +194,4 @@ function fromScoredPoint(point: Schemas['ScoredPoint'], collection: string): Sea
     throw new VectorStoreError(`point ${String(point.id)} in ${collection} has no ${QDRANT_ORIGINAL_ID_KEY} in its payload`);
   }
   return { id: originalId, score: point.score, payload: payload as Payload };
-}
-
-function statusOf(error: unknown): number | undefined {
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === 'number' ? status : undefined;
-}
-
-/** Qdrant's ApiError carries the server's explanation in `data.status.error`; keep it in the message. */
-function wrap(what: string, error: unknown): VectorStoreError {
-  if (error instanceof VectorStoreError) return error;
-  const status = statusOf(error);
-  const data = (error as { data?: { status?: { error?: unknown } } } | null)?.data;
-  const detail = typeof data?.status?.error === 'string' ? data.status.error : error instanceof Error ? error.message : String(error);
-  return new VectorStoreError(`qdrant ${what} failed${status ? ` with HTTP ${status}` : ''}: ${detail}`, { cause: error });
 }
