@@ -30,14 +30,16 @@ export function qdrantError(url: string, what: string, error: unknown): VectorSt
 }
 
 /**
- * Why no HTTP answer came, or null for an error that is not about the network. fetch reports a
+ * Why Qdrant gave no usable answer (no connection, a dropped one, a timeout, overload), or null
+ * for an error that is not about reaching the server. fetch reports a
  * refused or dropped connection as a TypeError "fetch failed" with the system error as its
- * cause; the client's timeout aborts the request.
+ * cause; the client turns its timeout and a 429 with Retry-After into errors of its own.
  */
 function transportFailure(error: unknown): string | null {
   // By name, not instanceof: fetch's errors may come from another realm (Jest's sandbox, for one).
   const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
-  if (name === 'AbortError' || name === 'TimeoutError') return 'request timed out';
+  if (name === 'QdrantClientTimeoutError' || name === 'AbortError' || name === 'TimeoutError') return 'request timed out';
+  if (name === 'QdrantClientResourceExhaustedError') return 'HTTP 429, overloaded';
   if (name !== 'TypeError' || message !== 'fetch failed') return null;
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   return typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : 'fetch failed';

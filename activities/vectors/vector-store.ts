@@ -59,6 +59,6 @@ export class VectorStoreError extends Error {
 export class VectorStoreUnavailableError extends VectorStoreError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'VectorStoreUnavailable';
+    this.name = 'VectorStoreUnavailableError';
   }
 }

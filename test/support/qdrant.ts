@@ -33,6 +33,11 @@ export interface RunningQdrant {
   pid(): number;
   /** Stops the process (SIGTERM, Qdrant's clean shutdown); the storage stays, so `start` finds the same collections. */
   stop(): Promise<void>;
+  /**
+   * SIGKILL, what an OOM kill or a lost machine does: connections drop at once (a clean stop
+   * keeps serving open keep-alive connections until they go idle). The storage stays.
+   */
+  crash(): Promise<void>;
   /** Starts a stopped server again, on the same port and storage. */
   start(): Promise<void>;
   /** Stops the process and removes its storage. */
@@ -84,8 +89,8 @@ export async function startQdrant(binary: string): Promise<RunningQdrant> {
       throw err;
     }
   };
-  const stop = async () => {
-    if (server) await stopProcess(server);
+  const stop = async (graceMs?: number) => {
+    if (server) await stopProcess(server, graceMs);
     server = null;
   };
 
@@ -102,7 +107,8 @@ export async function startQdrant(binary: string): Promise<RunningQdrant> {
       if (!server?.pid) throw new Error(`Qdrant at ${url} is not running`);
       return server.pid;
     },
-    stop,
+    stop: () => stop(),
+    crash: () => stop(0),
     start,
     dispose: async () => {
       await stop();

@@ -69,7 +69,7 @@ describeWithQdrant('QdrantVectorStore on a real Qdrant server', 'server', (serve
       const store = open({ url });
       const error = await store.ensureCollection('anything', 2).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(VectorStoreUnavailableError);
-      expect((error as Error).name).toBe('VectorStoreUnavailable');
+      expect((error as Error).name).toBe('VectorStoreUnavailableError');
       expect((error as Error).message).toBe(
         `Qdrant at ${url} is unreachable (ECONNREFUSED) during check collection anything; the step is retried and continues once Qdrant answers again`,
       );
