@@ -21,8 +21,15 @@ import {
 
 /**
  * VectorStore on a Qdrant server, for shared or large deployments. Collections use cosine
- * distance; writes wait for the server to apply them, so a search right after an upsert sees it
- * (as the embedded store does).
+ * distance and Qdrant's default HNSW; writes wait for the server to apply them, so a search
+ * right after an upsert sees it (as the embedded store does).
+ *
+ * Layout and replacement are decided above this class, identically for both stores: one
+ * collection per database, kind and index version (preparation-artifacts' collectionNames), the
+ * manifest naming the current ones, and publishPreparation deleting older versions only after
+ * the manifest moved (README, "Vectors in Qdrant"). Hence no aliases and no payload index here.
+ * A server that does not answer raises VectorStoreUnavailableError, which activities let
+ * Temporal retry (qdrant-errors.ts).
  */
 export interface QdrantVectorStoreOptions {
   /** e.g. `http://127.0.0.1:6333`, usually from QDRANT_URL. */

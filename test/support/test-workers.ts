@@ -36,6 +36,9 @@ function quietRuntime(): void {
   runtimeInstalled = true;
 }
 
+/** For stacks whose runs ask no model (exploration.useLlm off): an endpoint that is never called. */
+export const UNUSED_LLM_ENV = { DECODEX_LLM_BASE_URL: 'http://127.0.0.1:9/v1', DECODEX_LLM_MODEL: 'unused', DECODEX_LLM_API_KEY: 'unused' };
+
 export interface TestStackOptions {
   llmConcurrency?: number;
   /** Share one artifact store between stacks (a restarted worker finds the first one's results). */

@@ -8,14 +8,12 @@ import type { VectorStore } from '../../activities/vectors/vector-store';
 import { startPreparationHarness, type PreparationHarness } from '../preparation/preparation-harness';
 import { spiderDatabasePath, spiderDev } from '../support/datasets';
 import { describeWithQdrant } from '../support/qdrant-tests';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { startTestStack, UNUSED_LLM_ENV, type TestStack } from '../support/test-workers';
 
 /** Small, mid-sized (thousands of city and country names) and key-heavy Spider databases. */
 const DATABASES = ['concert_singer', 'world_1', 'car_1'];
 /** No model: preparation's vector work (profiles, values) is what Qdrant changes. */
 const NO_LLM = { exploration: { useLlm: false } };
-/** An unused endpoint: with useLlm off, no role is ever asked. */
-const LLM_ENV = { DECODEX_LLM_BASE_URL: 'http://127.0.0.1:9/v1', DECODEX_LLM_MODEL: 'unused', DECODEX_LLM_API_KEY: 'unused' };
 
 /**
  * The shipped options, and a low value threshold: on these questions no value-index hit reaches
@@ -56,7 +54,7 @@ describeWithQdrant('prepareDatabase and retrieval-only linking with QDRANT_URL s
   let embedded: PreparationHarness;
 
   beforeAll(async () => {
-    stack = await startTestStack(LLM_ENV, { qdrant: { url: server().url, prefix } });
+    stack = await startTestStack(UNUSED_LLM_ENV, { qdrant: { url: server().url, prefix } });
     store = openSqliteArtifactStore(stack.artifactsFile);
     qdrant = new QdrantVectorStore({ url: server().url, namespace: prefix });
     embedded = startPreparationHarness();

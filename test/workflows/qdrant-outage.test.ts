@@ -8,10 +8,9 @@ import { startPreparationHarness, type PreparationHarness } from '../preparation
 import { describeWithQdrant } from '../support/qdrant-tests';
 import { startQdrant, type RunningQdrant } from '../support/qdrant';
 import { createSyntheticDatabase } from '../support/synthetic-database';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { startTestStack, UNUSED_LLM_ENV, type TestStack } from '../support/test-workers';
 import { activityRecords } from '../support/activity-history';
 
-const LLM_ENV = { DECODEX_LLM_BASE_URL: 'http://127.0.0.1:9/v1', DECODEX_LLM_MODEL: 'unused', DECODEX_LLM_API_KEY: 'unused' };
 const PREFIX = 'outage_';
 
 /** The failure of the first pending activity that has one: what the Web UI shows while a step retries. */
@@ -41,7 +40,7 @@ describeWithQdrant('prepareDatabase while Qdrant stops and comes back', 'binary'
 
   beforeAll(async () => {
     qdrant = await startQdrant(server().binary);
-    stack = await startTestStack(LLM_ENV, { qdrant: { url: qdrant.url, prefix: PREFIX } });
+    stack = await startTestStack(UNUSED_LLM_ENV, { qdrant: { url: qdrant.url, prefix: PREFIX } });
     embedded = startPreparationHarness();
   });
   afterAll(async () => {
