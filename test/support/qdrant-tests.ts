@@ -10,7 +10,7 @@ export type QdrantNeed = 'server' | 'binary';
 export interface QdrantTestServer {
   /** The shared server's URL. */
   url: string;
-  /** The binary to start a private server with ('' when only `server` was asked for). */
+  /** The binary to start a private server with ('' when none was found: only `binary` suites rely on it). */
   binary: string;
 }
 
