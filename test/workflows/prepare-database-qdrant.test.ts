@@ -103,5 +103,5 @@ describeWithQdrant('prepareDatabase and retrieval-only linking with QDRANT_URL s
     expect(compared).toBe(questions.length);
     expect(compared).toBeGreaterThan(50);
     expect(valueSearchHits).toBeGreaterThan(0);
-  });
+  }, 180_000);
 });
