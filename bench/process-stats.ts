@@ -7,8 +7,17 @@ import { readFileSync, readdirSync } from 'node:fs';
 
 /** Peak resident memory (VmHWM) of a process, in KiB; 0 when it is gone. */
 export function peakRssKib(pid: number): number {
+  return statusKib(pid, 'VmHWM');
+}
+
+/** Resident memory now (VmRSS) of a process, in KiB; 0 when it is gone. */
+export function rssKib(pid: number): number {
+  return statusKib(pid, 'VmRSS');
+}
+
+function statusKib(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) : 0;
   } catch {
     return 0;

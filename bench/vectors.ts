@@ -1,168 +1,139 @@
 /**
- * Value-index throughput on real data: embeds and upserts distinct text values from the Spider
- * databases (at most 10,000 per column, as DexterSQL §3.1.2 bounds it) into the embedded store,
- * then times top-10 searches with question-like literals (lower-cased, one letter dropped).
+ * The two vector stores on the same data: every distinct text value of the shipped Spider
+ * databases (at most 10,000 per column, as DexterSQL §3.1.2 bounds it; about 184k points),
+ * embedded once by the default embedder, then upserted into the embedded store and into a
+ * Qdrant server process of its own, and searched top-10 with question-like literals
+ * (lower-cased, one letter dropped). Recall@10 is measured against an exact brute-force search
+ * independent of both stores.
  *
- *   npx tsx bench/vectors.ts [--values 150000] [--searches 1000]
+ *   npm run bench:vectors [-- --values N] [--searches 1000] [--recall-queries 200]
  *
  * Prints `name: value` lines. All values go into one collection: the worst case for search
- * (a real build keeps one collection per database); `search_filtered_ms_p50` shows the cost of
- * narrowing to one database by payload filter.
+ * (a real build keeps one collection per database); `search_filtered_ms_p50` shows the
+ * embedded store narrowing to one database by payload filter. Qdrant is found like the tests
+ * find it (QDRANT_BIN, ../shared/bin/qdrant, PATH); its memory is the server process's.
  */
-import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { datasetsRoot } from '../core/datasets/datasets-root';
 import { HashedEmbedder } from '../activities/embeddings/hashed-embedder';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
+import { QdrantVectorStore } from '../activities/vectors/qdrant-vector-store';
 import type { VectorPoint } from '../activities/vectors/vector-store';
+import { percentile } from '../core/benchmark/percentiles';
+import { findQdrantBinary, startQdrant } from '../test/support/qdrant';
+import { ExactTopK } from './exact-top-k';
+import { peakRssKib, rssKib } from './process-stats';
+import { waitUntilIndexed } from './qdrant-indexed';
+import { asQuestionLiteral, collectSpiderValues, padTo } from './spider-values';
+import { timeQueries, timeUpserts } from './vector-store-timing';
 
-const SPIDER_DATABASES = join(datasetsRoot(), 'spider', 'database');
-const VALUES_PER_COLUMN = 10_000;
-const UPSERT_BATCH = 1_000;
-
-interface ColumnValue {
-  db: string;
-  table: string;
-  column: string;
-  value: string;
-}
+const K = 10;
+const COLLECTION = 'values';
 
 function argument(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 ? Number(process.argv[at + 1]) : fallback;
 }
 
-function quote(identifier: string): string {
-  return `"${identifier.replace(/"/g, '""')}"`;
-}
-
-/** Distinct non-empty text cells, database by database, until `limit` values are collected. */
-function collectSpiderValues(limit: number): ColumnValue[] {
-  const values: ColumnValue[] = [];
-  for (const db of readdirSync(SPIDER_DATABASES).sort()) {
-    const file = join(SPIDER_DATABASES, db, `${db}.sqlite`);
-    if (!existsSync(file)) continue;
-    const sqlite = new Database(file, { readonly: true, fileMustExist: true });
-    try {
-      const tables = sqlite
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        .pluck()
-        .all() as string[];
-      for (const table of tables) {
-        const columns = (sqlite.pragma(`table_info(${quote(table)})`) as { name: string }[]).map((c) => c.name);
-        for (const column of columns) {
-          const cells = sqlite
-            .prepare(
-              `SELECT DISTINCT ${quote(column)} FROM ${quote(table)} ` +
-                `WHERE typeof(${quote(column)}) = 'text' AND trim(${quote(column)}) <> '' LIMIT ${VALUES_PER_COLUMN}`,
-            )
-            .pluck()
-            .all() as string[];
-          for (const value of cells) {
-            values.push({ db, table, column, value });
-            if (values.length >= limit) return values;
-          }
-        }
-      }
-    } catch (error) {
-      // A few Spider files have tables whose declared columns do not match their data; skip them.
-      console.error(`skipped ${db}: ${(error as Error).message}`);
-    } finally {
-      sqlite.close();
-    }
-  }
-  return values;
-}
-
-/** Repeats the collected values with a suffix when the corpus is smaller than asked. */
-function padTo(values: ColumnValue[], count: number): ColumnValue[] {
-  const padded = values.slice(0, count);
-  for (let round = 1; padded.length < count; round++) {
-    for (const v of values) {
-      if (padded.length >= count) break;
-      padded.push({ ...v, value: `${v.value} ${round}` });
-    }
-  }
-  return padded;
-}
-
-/** A question-like literal: lower-cased, one interior letter dropped (a typo). */
-function asQuestionLiteral(value: string, seed: number): string {
-  const lower = value.toLowerCase();
-  if (lower.length < 5) return lower;
-  const drop = 1 + (seed % (lower.length - 2));
-  return lower.slice(0, drop) + lower.slice(drop + 1);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-}
+const mib = (kib: number) => Math.round(kib / 1024);
+const ms = (values: number[], p: number) => (percentile(values, p) ?? Number.NaN).toFixed(2);
 
 async function main(): Promise<void> {
-  const valueCount = argument('values', 150_000);
+  const binary = findQdrantBinary();
+  if (!('path' in binary)) throw new Error(`bench:vectors compares with Qdrant: ${binary.missing}`);
+  const asked = argument('values', Number.POSITIVE_INFINITY);
   const searchCount = argument('searches', 1_000);
-  const collected = collectSpiderValues(valueCount);
-  const values = padTo(collected, valueCount);
-  if (collected.length < valueCount) console.error(`spider gave ${collected.length} values; padded to ${valueCount}`);
+  const recallCount = argument('recall-queries', 200);
 
-  const directory = mkdtempSync(join(tmpdir(), 'decodex-bench-vectors-'));
+  const collected = collectSpiderValues(asked);
+  const values = Number.isFinite(asked) ? padTo(collected, asked) : collected;
+  if (collected.length < values.length) console.error(`spider gave ${collected.length} values; padded to ${values.length}`);
   const embedder = new HashedEmbedder();
-  const store = new EmbeddedVectorStore(directory);
+  const embedStarted = performance.now();
+  const vectors = await embedder.embed(values.map((v) => v.value));
+  const embedSeconds = (performance.now() - embedStarted) / 1000;
+  // A padded value can equal a real one: one point per id, as the stores keep them.
+  const byId = new Map<string, VectorPoint>();
+  values.forEach((v, i) => {
+    const id = `${v.db}.${v.table}.${v.column}:${v.value}`;
+    byId.set(id, { id, vector: vectors[i], payload: { db: v.db, table: v.table, column: v.column, value: v.value } });
+  });
+  const points = [...byId.values()];
+
+  const targets = Array.from({ length: searchCount }, (_, i) => values[(i * 7919) % values.length]);
+  const queries = await embedder.embed(targets.map((t, i) => asQuestionLiteral(t.value, i)));
+
+  // Embedded store: its memory is what it adds to this (the worker's) process.
+  const directory = mkdtempSync(join(tmpdir(), 'decodex-bench-vectors-'));
+  const rssBefore = process.memoryUsage().rss;
+  const embedded = new EmbeddedVectorStore(directory);
+  let embeddedUpsertSeconds: number;
+  let embeddedHits: string[][];
   try {
-    await store.ensureCollection('values', embedder.dimension);
-
-    const started = performance.now();
-    for (let start = 0; start < values.length; start += UPSERT_BATCH) {
-      const batch = values.slice(start, start + UPSERT_BATCH);
-      const vectors = await embedder.embed(batch.map((v) => v.value));
-      const points: VectorPoint[] = batch.map((v, i) => ({
-        id: `${v.db}.${v.table}.${v.column}:${v.value}`,
-        vector: vectors[i],
-        payload: { db: v.db, table: v.table, column: v.column, value: v.value },
-      }));
-      await store.upsert('values', dedupe(points));
-    }
-    const indexSeconds = (performance.now() - started) / 1000;
-    const indexed = await store.count('values');
-
+    await embedded.ensureCollection(COLLECTION, embedder.dimension);
+    embeddedUpsertSeconds = await timeUpserts(embedded, COLLECTION, points);
+    console.log(`values_indexed: ${await embedded.count(COLLECTION)}`);
+    console.log(`values_per_second: ${Math.round(values.length / (embedSeconds + embeddedUpsertSeconds))}`);
+    console.log(`embedded_upsert_per_second: ${Math.round(points.length / embeddedUpsertSeconds)}`);
     // The first search loads the collection from disk into memory: timed apart.
     const loadStarted = performance.now();
-    await store.search('values', embedder.embedOne('warm up'), { k: 10 });
+    await embedded.search(COLLECTION, embedder.embedOne('warm up'), { k: K });
     const loadMs = performance.now() - loadStarted;
-
-    const times: number[] = [];
-    const filteredTimes: number[] = [];
-    for (let i = 0; i < searchCount; i++) {
-      const target = values[(i * 7919) % values.length];
-      const query = embedder.embedOne(asQuestionLiteral(target.value, i));
-      let t = performance.now();
-      await store.search('values', query, { k: 10 });
-      times.push(performance.now() - t);
-      t = performance.now();
-      await store.search('values', query, { k: 10, filter: { db: target.db } });
-      filteredTimes.push(performance.now() - t);
-    }
-    times.sort((a, b) => a - b);
-    filteredTimes.sort((a, b) => a - b);
-
-    console.log(`values_indexed: ${indexed}`);
-    console.log(`values_per_second: ${Math.round(values.length / indexSeconds)}`);
-    console.log(`search_ms_p50: ${percentile(times, 50).toFixed(2)}`);
-    console.log(`search_ms_p95: ${percentile(times, 95).toFixed(2)}`);
-    console.log(`search_filtered_ms_p50: ${percentile(filteredTimes, 50).toFixed(2)}`);
+    const plain = await timeQueries(embedded, COLLECTION, queries, K);
+    const filtered = await timeQueries(embedded, COLLECTION, queries, K, targets.map((t) => ({ db: t.db })));
+    embeddedHits = plain.hits;
+    console.log(`search_ms_p50: ${ms(plain.ms, 50)}`);
+    console.log(`search_ms_p95: ${ms(plain.ms, 95)}`);
+    console.log(`search_filtered_ms_p50: ${ms(filtered.ms, 50)}`);
+    console.log(`embedded_query_ms_p50: ${ms(plain.ms, 50)}`);
     console.log(`index_load_ms: ${loadMs.toFixed(0)}`);
-    console.log(`peak_rss_mib: ${Math.round(process.resourceUsage().maxRSS / 1024)}`);
+    console.log(`embedded_rss_mib: ${Math.round((process.memoryUsage().rss - rssBefore) / 1024 / 1024)}`);
   } finally {
-    await store.close();
+    await embedded.close();
     rmSync(directory, { recursive: true, force: true });
   }
-}
 
-/** A padded value can equal a real one in the same batch; the store refuses one id twice per call. */
-function dedupe(points: VectorPoint[]): VectorPoint[] {
-  return [...new Map(points.map((p) => [p.id, p])).values()];
+  // Qdrant: its own server process, the production client and settings (HNSW, not exact).
+  const server = await startQdrant(binary.path);
+  let qdrantHits: string[][];
+  try {
+    const idleKib = rssKib(server.pid());
+    const qdrant = new QdrantVectorStore({ url: server.url });
+    await qdrant.ensureCollection(COLLECTION, embedder.dimension);
+    const qdrantUpsertSeconds = await timeUpserts(qdrant, COLLECTION, points);
+    const indexSeconds = await waitUntilIndexed(server.url, COLLECTION);
+    await qdrant.search(COLLECTION, embedder.embedOne('warm up'), { k: K });
+    const timed = await timeQueries(qdrant, COLLECTION, queries, K);
+    qdrantHits = timed.hits;
+    console.log(`qdrant_points: ${await qdrant.count(COLLECTION)}`);
+    console.log(`qdrant_upsert_per_second: ${Math.round(points.length / qdrantUpsertSeconds)}`);
+    console.log(`qdrant_index_seconds: ${indexSeconds.toFixed(1)}`);
+    console.log(`qdrant_query_ms_p50: ${ms(timed.ms, 50)}`);
+    console.log(`qdrant_query_ms_p95: ${ms(timed.ms, 95)}`);
+    console.log(`qdrant_idle_rss_mib: ${mib(idleKib)}`);
+    console.log(`qdrant_rss_mib: ${mib(rssKib(server.pid()))}`);
+    console.log(`qdrant_peak_rss_mib: ${mib(peakRssKib(server.pid()))}`);
+  } finally {
+    await server.dispose();
+  }
+
+  const exact = new ExactTopK(
+    points.map((p) => p.id),
+    points.map((p) => p.vector as Float32Array),
+  );
+  let embeddedRecall = 0;
+  let qdrantRecall = 0;
+  const recallQueries = Math.min(recallCount, queries.length);
+  for (let i = 0; i < recallQueries; i++) {
+    const kth = exact.kthScore(queries[i], K);
+    embeddedRecall += exact.recall(queries[i], embeddedHits[i], K, kth);
+    qdrantRecall += exact.recall(queries[i], qdrantHits[i], K, kth);
+  }
+  console.log(`recall_queries: ${recallQueries}`);
+  console.log(`embedded_recall_at_10: ${(embeddedRecall / recallQueries).toFixed(4)}`);
+  console.log(`qdrant_recall_at_10: ${(qdrantRecall / recallQueries).toFixed(4)}`);
+  console.log(`peak_rss_mib: ${Math.round(process.resourceUsage().maxRSS / 1024)}`);
 }
 
 main().catch((error) => {

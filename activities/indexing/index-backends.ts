@@ -29,8 +29,13 @@ export function embedderFromEnv(env: Env): Embedder {
   });
 }
 
-/** Qdrant when QDRANT_URL is set (shared by workers on several machines), else the embedded store under `home`. */
+/**
+ * Qdrant when QDRANT_URL is set (shared by workers on several machines), else the embedded store
+ * under `home`. DECODEX_QDRANT_PREFIX keeps deployments that share one server apart: collection
+ * names derive from the database, so two deployments preparing the same database would
+ * otherwise replace (and, on publish, delete) each other's collections.
+ */
 export function vectorStoreFromEnv(home: string, env: Env): VectorStore {
-  if (env.QDRANT_URL) return new QdrantVectorStore({ url: env.QDRANT_URL, apiKey: env.QDRANT_API_KEY });
+  if (env.QDRANT_URL) return new QdrantVectorStore({ url: env.QDRANT_URL, apiKey: env.QDRANT_API_KEY, namespace: env.DECODEX_QDRANT_PREFIX });
   return new EmbeddedVectorStore(path.join(home, 'vectors'));
 }

@@ -47,7 +47,11 @@ export const artifactKeys = {
   noteSet: (databaseId: string, v: PreparationVersions) => `${databaseId}/${v.exploration}`,
 };
 
-/** Vector collections of one index version: names Qdrant and the embedded store both accept. */
+/**
+ * Vector collections of one index version: names Qdrant and the embedded store both accept.
+ * A new version gets new collections, so re-preparing a database never rewrites what readers
+ * are searching; the manifest switches them over at publish (publish-preparation.ts).
+ */
 export function collectionNames(databaseId: string, v: PreparationVersions): { profiles: string; values: string } {
   const base = `${collectionPrefix(databaseId)}${v.index}`;
   return { profiles: `${base}-profiles`, values: `${base}-values` };

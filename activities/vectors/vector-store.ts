@@ -50,3 +50,15 @@ export class VectorStoreError extends Error {
     this.name = 'VectorStoreError';
   }
 }
+
+/**
+ * The backend did not answer (a Qdrant server down, restarting or overloaded). Unlike a misuse,
+ * a retry can fix it: Temporal retries the activity (its error type is this class's name), so
+ * a preparation continues where it stopped once the server is back.
+ */
+export class VectorStoreUnavailableError extends VectorStoreError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'VectorStoreUnavailableError';
+  }
+}

@@ -1,19 +1,9 @@
 import { existsSync, mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveRuntimeConfig } from '../../core/runtime-config';
 import { serverIsReady, serverPidFile, startEmbeddedServer, stopBackgroundServer } from '../../cli/temporal/embedded-server';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
+import { freePort } from '../support/free-port';
 
 describe('embedded Temporal server (decodex server)', () => {
   it('starts the pinned CLI with a persistent SQLite file and decodex search attributes, and stops cleanly', async () => {

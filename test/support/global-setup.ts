@@ -6,10 +6,13 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { findTemporalCli } from '../../cli/temporal/find-temporal-cli';
 import { ALL_SEARCH_ATTRIBUTES } from '../../core/search-attributes';
 import { startMariaDb } from './mariadb';
+import { findQdrantBinary, startQdrant } from './qdrant';
 
 /**
  * Once per test run: one real Temporal dev server (the pinned CLI, nothing downloaded), one
- * workflow bundle, one MariaDB server. Their addresses reach the test files via env vars.
+ * workflow bundle, one MariaDB server, one Qdrant server. Their addresses reach the test files
+ * via env vars. Without a Qdrant binary, DECODEX_TEST_QDRANT_MISSING says why, and the Qdrant
+ * tests say so in their titles (test/support/qdrant-tests.ts; under CI=true they fail).
  */
 export default async function globalSetup(): Promise<void> {
   const started: { stop(): Promise<void> }[] = [];
@@ -36,6 +39,17 @@ export default async function globalSetup(): Promise<void> {
     const mariadb = await startMariaDb();
     started.push(mariadb);
     process.env.DECODEX_TEST_MYSQL_URL = mariadb.url;
+  }
+
+  if (!process.env.DECODEX_TEST_QDRANT_URL) {
+    const binary = findQdrantBinary();
+    if ('path' in binary) {
+      const qdrant = await startQdrant(binary.path);
+      started.push({ stop: () => qdrant.dispose() });
+      process.env.DECODEX_TEST_QDRANT_URL = qdrant.url;
+    } else {
+      process.env.DECODEX_TEST_QDRANT_MISSING = binary.missing;
+    }
   }
 }
 

@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
+import { freePort } from './free-port';
+import { stopProcess } from './stop-process';
 
 export interface RunningMariaDb {
   /** `mysql://root@127.0.0.1:PORT/`: no database; add one to the path. */
@@ -87,17 +88,6 @@ function findProgram(name: string, dirs: string[]): string {
   throw new Error(`${name} not found; install the mariadb-server package or set DECODEX_TEST_MYSQL_URL`);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 async function waitUntilAnswering(server: ChildProcess, port: number, errorLog: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   let exited = false;
@@ -116,14 +106,4 @@ async function waitUntilAnswering(server: ChildProcess, port: number, errorLog: 
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-}
-
-/** SIGTERM is MariaDB's clean shutdown; SIGKILL only if it hangs. */
-async function stopProcess(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-  server.kill('SIGTERM');
-  const timer = setTimeout(() => server.kill('SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
 }

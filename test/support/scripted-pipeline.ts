@@ -87,7 +87,7 @@ export function scriptedPipeline(sqlByQuestion: Map<string, string>, options: Sc
     },
     {
       name: 'judger',
-      when: (p) => has(p, 'SQL architect who plans') && known(p),
+      when: (p) => has(p, 'decomposing it into sub-questions') && known(p),
       reply: (p) => json({ needs_decomposition: options.complex?.(questionIn(p.user)) ?? false, reasoning: 'scripted verdict' }),
     },
     {

@@ -8,6 +8,7 @@ import { openTargetDatabase } from '../../activities/database/open-database';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { createLlmService } from '../../activities/llm/llm-service';
 import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
+import { vectorStoreFromEnv } from '../../activities/indexing/index-backends';
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import { DecodexClient } from '../../cli/client';
 import { ALL_TASK_QUEUES } from '../../core/task-queues';
@@ -35,11 +36,23 @@ function quietRuntime(): void {
   runtimeInstalled = true;
 }
 
-/**
- * `artifactsFile` / `vectorsDir`: share one artifact store / vector store between stacks (a
- * restarted worker finds the first one's results).
- */
-export async function startTestStack(llmEnv: Record<string, string>, options: { llmConcurrency?: number; artifactsFile?: string; vectorsDir?: string } = {}): Promise<TestStack> {
+/** For stacks whose runs ask no model (exploration.useLlm off): an endpoint that is never called. */
+export const UNUSED_LLM_ENV = { DECODEX_LLM_BASE_URL: 'http://127.0.0.1:9/v1', DECODEX_LLM_MODEL: 'unused', DECODEX_LLM_API_KEY: 'unused' };
+
+export interface TestStackOptions {
+  llmConcurrency?: number;
+  /** Share one artifact store between stacks (a restarted worker finds the first one's results). */
+  artifactsFile?: string;
+  /** Share one embedded vector store between stacks. */
+  vectorsDir?: string;
+  /**
+   * Vectors in this Qdrant instead (QDRANT_URL and DECODEX_QDRANT_PREFIX, through the same
+   * factory a worker uses).
+   */
+  qdrant?: { url: string; prefix: string };
+}
+
+export async function startTestStack(llmEnv: Record<string, string>, options: TestStackOptions = {}): Promise<TestStack> {
   quietRuntime();
   const address = process.env.DECODEX_TEST_TEMPORAL_ADDRESS;
   const codePath = process.env.DECODEX_TEST_WORKFLOW_BUNDLE;
@@ -50,7 +63,9 @@ export async function startTestStack(llmEnv: Record<string, string>, options: { 
   const store = openSqliteArtifactStore(artifactsFile);
   const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
   const llm = createLlmService({ config: loadLlmConfig(llmEnv), store });
-  const vectors = new EmbeddedVectorStore(options.vectorsDir ?? path.join(home, 'vectors'));
+  const vectors = options.qdrant
+    ? vectorStoreFromEnv(home, { QDRANT_URL: options.qdrant.url, DECODEX_QDRANT_PREFIX: options.qdrant.prefix })
+    : new EmbeddedVectorStore(options.vectorsDir ?? path.join(home, 'vectors'));
   const connection = await NativeConnection.connect({ address });
   const workers: Worker[] = await createWorkers({
     connection,

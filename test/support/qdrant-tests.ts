@@ -1,0 +1,51 @@
+import { findQdrantBinary } from './qdrant';
+
+/**
+ * What a Qdrant test needs: `server`, the shared one global-setup started (or an external one
+ * named by DECODEX_TEST_QDRANT_URL), or `binary`, to start a process of its own (the outage
+ * test stops and restarts it).
+ */
+export type QdrantNeed = 'server' | 'binary';
+
+export interface QdrantTestServer {
+  /** The shared server's URL. */
+  url: string;
+  /** The binary to start a private server with ('' when none was found: only `binary` suites rely on it). */
+  binary: string;
+}
+
+/** Why the need cannot be met here, or null when it can. */
+function missingReason(need: QdrantNeed): string | null {
+  if (need === 'server') {
+    if (process.env.DECODEX_TEST_QDRANT_URL) return null;
+    return process.env.DECODEX_TEST_QDRANT_MISSING ?? 'global-setup started no Qdrant server';
+  }
+  const binary = findQdrantBinary();
+  return 'path' in binary ? null : binary.missing;
+}
+
+/**
+ * `describe` for tests against a real Qdrant. Without one, the suite's title says why and its
+ * one test is skipped; under CI=true that test fails instead, so CI never passes by skipping.
+ */
+export function describeWithQdrant(title: string, need: QdrantNeed, body: (server: () => QdrantTestServer) => void): void {
+  const reason = missingReason(need);
+  if (reason === null) {
+    const binary = findQdrantBinary();
+    describe(title, () =>
+      body(() => ({ url: process.env.DECODEX_TEST_QDRANT_URL ?? '', binary: 'path' in binary ? binary.path : '' })),
+    );
+    return;
+  }
+  if (process.env.CI === 'true') {
+    describe(title, () => {
+      it(`fails: ${reason} (CI=true runs every Qdrant test; set QDRANT_BIN)`, () => {
+        throw new Error(`Qdrant tests cannot run: ${reason}`);
+      });
+    });
+    return;
+  }
+  describe(`${title} [skipped: ${reason}]`, () => {
+    it.skip(`needs a Qdrant binary: ${reason} (set QDRANT_BIN)`, () => undefined);
+  });
+}
