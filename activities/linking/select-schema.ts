@@ -1,6 +1,6 @@
 import { canonicalFocus, restrictSchema, type FocusedTable } from '../../core/linking/focused-schema';
 import { remapNames } from '../../core/linking/remap-names';
-import { renderSchemaDdl, renderSchemaOutline } from '../../core/schema-text';
+import { renderSchemaOutline } from '../../core/schema-text';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { askModel } from '../llm/ask-model';
@@ -41,7 +41,7 @@ export async function selectColumns(deps: QuestionLlmDeps, input: SelectColumnsI
   const { schema } = await loadSchema(deps, input.ctx);
   const tableFocus = input.tables.map((table) => ({ table, columns: schema.tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? [] }));
   const answer = await askModel<{ columns: string[] }>(deps.llm, 'select-columns', {
-    schema: renderSchemaDdl(restrictSchema(schema, tableFocus)),
+    schema: renderSchemaOutline(restrictSchema(schema, tableFocus)),
     keywords: input.keywords.join(', ') || '(none)',
     evidence: input.ctx.evidence?.trim() || '(none)',
     question: input.ctx.question,

@@ -44,16 +44,9 @@ function tablesOf(sql: string): string[] {
   return [...sql.matchAll(/\b(?:from|join)\s+["`]?(\w+)/gi)].map((m) => m[1]);
 }
 
-/** `table.column` of every column line of the CREATE TABLEs in a prompt. */
-function columnsIn(ddl: string): string[] {
-  const out: string[] = [];
-  for (const m of ddl.matchAll(/CREATE TABLE "?(\w+)"? \(([\s\S]*?)\n\);/g)) {
-    for (const line of m[2].split('\n')) {
-      const col = /^\s+"?(\w+)"?\s/.exec(line)?.[1];
-      if (col && !/^(PRIMARY|FOREIGN)$/.test(col)) out.push(`${m[1]}.${col}`);
-    }
-  }
-  return out;
+/** `table.column` of every `table(column, ...)` line of a schema outline in a prompt. */
+function columnsIn(outline: string): string[] {
+  return [...outline.matchAll(/^"?(\w+)"?\(([^)]*)\)/gm)].flatMap((m) => m[2].split(',').map((c) => `${m[1]}.${c.trim().replace(/^"|"$/g, '')}`));
 }
 
 export function scriptedPipeline(sqlByQuestion: Map<string, string>, options: ScriptedPipelineOptions = {}): ScriptRule[] {
@@ -67,7 +60,7 @@ export function scriptedPipeline(sqlByQuestion: Map<string, string>, options: Sc
     },
     {
       name: 'selector',
-      when: (p) => has(p, 'what a schema search needs') && known(p),
+      when: (p) => has(p, 'List what a schema search needs') && known(p),
       reply: (p) => json({ keywords: questionIn(p.user).split(/\W+/).filter((w) => w.length > 3) }),
     },
     {
