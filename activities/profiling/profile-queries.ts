@@ -7,24 +7,18 @@ import type { TargetDatabase } from '../database/target-database';
 /**
  * The profiler's SQL, run through `TargetDatabase.execute` (read-only, with a timeout) rather
  * than the per-column statistics methods, for two reasons:
- * - a table larger than the scan bound is read through `(SELECT ... LIMIT n)`, which those
- *   methods cannot express, so a huge table costs a bounded scan, not an unbounded one;
+ * - a table larger than the scan bound is read through a row sample (see sampled-rows.ts),
+ *   which those methods cannot express;
  * - one scan computes the cardinality of many columns at once (one query per table instead of
  *   one per column), which is most of the profiling time on databases with many small tables.
  */
 export class ProfileQueries {
-  private readonly source: string;
-
   constructor(
     private readonly db: TargetDatabase,
-    table: string,
-    /** Read at most this many rows of the table; null reads all of them. */
-    scanLimit: number | null,
+    /** The table, or a parenthesised sample of its rows with an alias. */
+    private readonly source: string,
     private readonly timeoutMs: number,
-  ) {
-    const t = this.id(table);
-    this.source = scanLimit === null ? t : `(SELECT * FROM ${t} LIMIT ${scanLimit}) AS scanned`;
-  }
+  ) {}
 
   /** Row count, non-NULL count, distinct count, MIN and MAX of each column, in one scan. */
   async cardinality(columns: string[]): Promise<ColumnCardinality[]> {
@@ -40,14 +34,28 @@ export class ProfileQueries {
     }));
   }
 
-  /** Distinct non-NULL values with their counts, most frequent first, ties by value (stable). */
-  async valueCounts(column: string, limit: number): Promise<CountedValue[]> {
+  /**
+   * In one grouping of the column's non-NULL values: the `limit` most frequent with their
+   * counts (ties by value, stable), and the values at the given `ranks` of the distinct values
+   * in the database's order (the seeded sample, see core/profiling/seeded-sample.ts), in the
+   * order of `ranks`.
+   */
+  async distribution(column: string, limit: number, ranks: number[]): Promise<{ valueCounts: CountedValue[]; sample: SqlValue[] }> {
     const c = this.id(column);
+    const wanted = ranks.length > 0 ? `OR value_rank IN (${ranks.join(', ')})` : '';
     const rows = await this.run(
-      `SELECT ${c}, COUNT(*) AS value_count FROM ${this.source} WHERE ${c} IS NOT NULL GROUP BY ${c} ORDER BY value_count DESC, ${c} LIMIT ${limit}`,
-      limit,
+      `SELECT v, value_count, value_rank, frequency_rank FROM (` +
+        `SELECT ${c} AS v, COUNT(*) AS value_count, ROW_NUMBER() OVER (ORDER BY ${c}) AS value_rank, ` +
+        `ROW_NUMBER() OVER (ORDER BY COUNT(*) DESC, ${c}) AS frequency_rank ` +
+        `FROM ${this.source} WHERE ${c} IS NOT NULL GROUP BY ${c}) AS grouped ` +
+        `WHERE frequency_rank <= ${limit} ${wanted} ORDER BY frequency_rank`,
+      limit + ranks.length,
     );
-    return rows.map((r) => ({ value: r[0], count: count(r[1]) }));
+    const byRank = new Map(rows.map((r) => [count(r[2]), r[0]]));
+    return {
+      valueCounts: rows.filter((r) => count(r[3]) <= limit).map((r) => ({ value: r[0], count: count(r[1]) })),
+      sample: ranks.filter((rank) => byRank.has(rank)).map((rank) => byRank.get(rank)!),
+    };
   }
 
   private async run(sql: string, maxRows: number): Promise<SqlValue[][]> {
