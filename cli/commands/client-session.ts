@@ -1,7 +1,8 @@
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
 import type { RuntimeConfig } from '../../core/runtime-config';
 import { ALL_TASK_QUEUES, type TaskQueueName } from '../../core/task-queues';
 import { runWorkers } from '../../workers/run-workers';
+import { DecodexTemporalLogger } from '../../workers/temporal-logger';
 import { DecodexClient } from '../client';
 import { ensureTemporal } from '../temporal/embedded-server';
 import { log } from './command';
@@ -23,7 +24,7 @@ let quietRuntime = false;
 export async function withClientSession<T>(config: RuntimeConfig, options: SessionOptions, work: (client: DecodexClient) => Promise<T>): Promise<T> {
   if (!quietRuntime) {
     // The in-process workers' routine INFO lines would bury the command's output; warnings still show.
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    Runtime.install({ logger: new DecodexTemporalLogger('WARN') });
     quietRuntime = true;
   }
   const endpoint = await ensureTemporal(config, log);
