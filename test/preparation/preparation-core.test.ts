@@ -3,6 +3,7 @@ import { findJoinPath, orientFromKeySide, describePath } from '../../core/explor
 import { groupPairFamilies } from '../../core/exploration/pair-families';
 import { majorityAmbiguous } from '../../core/exploration/triage-vote';
 import { inferJoinKeys } from '../../core/indexing/inferred-joins';
+import { renderProfileIndexText } from '../../core/indexing/retrieval-text';
 import { LexicalValueIndex, normalizeValue } from '../../core/indexing/lexical-value-index';
 import { mapWithConcurrency } from '../../core/map-with-concurrency';
 import { pairId } from '../../core/preparation/column-ref';
@@ -105,6 +106,24 @@ describe('column profiles (§3.1.1)', () => {
     expect(() => parseJsonDocumentation({ tables: { T: { columns: { c: 3 } } } })).toThrow(/T\.c/);
     expect(columnDocumentation(docs, 'constructor', 'toString')).toBeNull();
     expect(columnDocumentation(docs, 'PATIENT', 'diagnosis')).toEqual({ description: 'final diagnosis' });
+  });
+});
+
+describe('profile index text (§3.1.2 Embed(Profile))', () => {
+  const city = profile('Airports', 'CityName', { declaredType: 'VARCHAR(40)', format: 'text', sample: ['Aberdeen', 'Boston'], documentation: { description: 'city served' } });
+
+  it('embeds the profile (names, description, type, value format, sample values) in stemmed terms', () => {
+    expect(renderProfileIndexText(city, 'profile').split(' ')).toEqual(expect.arrayContaining(['airport', 'citi', 'name', 'serv', 'varchar', '40', 'text', 'aberdeen', 'boston']));
+  });
+
+  it('or the names and documentation only', () => {
+    const names = renderProfileIndexText(city, 'names');
+    expect(names).toContain('serv');
+    expect(names).not.toMatch(/aberdeen|varchar|\btext\b/);
+  });
+
+  it('refuses an unknown profile index text', () => {
+    expect(() => resolvePreparationConfig({ index: { profileText: 'everything' as never } })).toThrow(/profileText/);
   });
 });
 
