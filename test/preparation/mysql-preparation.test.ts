@@ -1,6 +1,9 @@
 import mysql from 'mysql2/promise';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import { PairStatistics } from '../../activities/exploration/pair-statistics';
+import { ARTIFACT_KINDS, artifactKeys } from '../../activities/preparation/preparation-artifacts';
+import { resolvePreparationConfig, resolvePreparationLimits } from '../../core/preparation/preparation-config';
+import type { TableProfile } from '../../core/profiling/column-profile';
 import { spiderDatabasePath } from '../support/datasets';
 import { createRunningExampleDatabase, RUNNING_EXAMPLE } from '../support/running-example-database';
 import { loadSpiderDatabase } from '../support/spider-to-mysql';
@@ -72,5 +75,40 @@ describeWithMysql('preparation on MySQL/MariaDB', () => {
     } finally {
       await db.close();
     }
+  });
+
+  it('profiles a table above the scan bound through a reproducible random row sample, and samples all distinct values', async () => {
+    const conn = await mysql.createConnection({ uri: serverUrl!, multipleStatements: true });
+    try {
+      await conn.query('DROP DATABASE IF EXISTS prep_row_sample; CREATE DATABASE prep_row_sample; USE prep_row_sample; CREATE TABLE item (id INT PRIMARY KEY, code VARCHAR(10))');
+      const rows = Array.from({ length: 5000 }, (_, i) => [i + 1, `c${String(i + 1).padStart(5, '0')}`]);
+      await conn.query('INSERT INTO item VALUES ?', [rows]);
+    } finally {
+      await conn.end();
+    }
+    const url = new URL(serverUrl!);
+    url.pathname = '/prep_row_sample';
+    const database = url.toString();
+    const base = resolvePreparationConfig();
+    const config = { ...base, profile: { ...base.profile, rowScanLimit: 500 } };
+    const { queryTimeoutMs, columnsPerScan } = resolvePreparationLimits();
+    const profileItems = async () => {
+      const { databaseId, versions } = await harness.activities.inspectDatabase({ database, config, queryTimeoutMs });
+      await harness.activities.profileTable({ database, databaseId, versions, table: 'item', config: config.profile, queryTimeoutMs, columnsPerScan });
+      const key = artifactKeys.tableProfile(databaseId, versions, 'item');
+      const profile = (await harness.store.get<TableProfile>(ARTIFACT_KINDS.tableProfile, key))!;
+      await harness.store.delete(ARTIFACT_KINDS.tableProfile, key); // so the next call profiles again
+      return profile;
+    };
+    const profile = await profileItems();
+    const id = profile.columns.find((c) => c.column === 'id')!;
+    expect(profile.scannedRows).toBe(500);
+    expect(Math.abs(id.rowCount - 500)).toBeLessThan(150);
+    expect(id.min as number).toBeLessThan(100);
+    expect(id.max as number).toBeGreaterThan(4900);
+    const code = profile.columns.find((c) => c.column === 'code')!;
+    expect(new Set(code.sample).size).toBe(10);
+    // RAND(seed) repeats: profiled again, the same rows and the same profile.
+    expect(await profileItems()).toEqual(profile);
   });
 });
