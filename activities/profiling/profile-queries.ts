@@ -35,26 +35,31 @@ export class ProfileQueries {
   }
 
   /**
-   * In one grouping of the column's non-NULL values: the `limit` most frequent with their
-   * counts (ties by value, stable), and the values at the given `ranks` of the distinct values
-   * in the database's order (the seeded sample, see core/profiling/seeded-sample.ts), in the
-   * order of `ranks`.
+   * In one grouping of the column's non-NULL values, ranked most frequent first (ties by value,
+   * so the order is total and stable): the first `limit` with their counts, and the values at
+   * the given `ranks` (the seeded sample, see core/profiling/seeded-sample.ts; any fixed order
+   * of the distinct values gives a uniform sample), in the order of `ranks`.
    */
   async distribution(column: string, limit: number, ranks: number[]): Promise<{ valueCounts: CountedValue[]; sample: SqlValue[] }> {
     const c = this.id(column);
-    const wanted = ranks.length > 0 ? `OR value_rank IN (${ranks.join(', ')})` : '';
-    const rows = await this.run(
-      `SELECT v, value_count, value_rank, frequency_rank FROM (` +
-        `SELECT ${c} AS v, COUNT(*) AS value_count, ROW_NUMBER() OVER (ORDER BY ${c}) AS value_rank, ` +
-        `ROW_NUMBER() OVER (ORDER BY COUNT(*) DESC, ${c}) AS frequency_rank ` +
-        `FROM ${this.source} WHERE ${c} IS NOT NULL GROUP BY ${c}) AS grouped ` +
-        `WHERE frequency_rank <= ${limit} ${wanted} ORDER BY frequency_rank`,
-      limit + ranks.length,
-    );
-    const byRank = new Map(rows.map((r) => [count(r[2]), r[0]]));
+    const grouped = `FROM ${this.source} WHERE ${c} IS NOT NULL GROUP BY ${c}`;
+    const beyond = ranks.filter((r) => r > limit);
+    // Usually every sampled rank is among the first `limit` (always when there are at most
+    // `limit` distinct values): the plain top-`limit` query has them all.
+    const rows =
+      beyond.length === 0
+        ? await this.run(`SELECT ${c}, COUNT(*) AS value_count ${grouped} ORDER BY value_count DESC, ${c} LIMIT ${limit}`, limit)
+        : await this.run(
+            `SELECT v, value_count FROM (SELECT ${c} AS v, COUNT(*) AS value_count, ROW_NUMBER() OVER (ORDER BY COUNT(*) DESC, ${c}) AS value_rank ${grouped}) AS ranked ` +
+              `WHERE value_rank <= ${limit} OR value_rank IN (${beyond.join(', ')}) ORDER BY value_rank`,
+            limit + beyond.length,
+          );
+    // Rows past `limit` are the ranks beyond it, in ascending order.
+    const sorted = [...beyond].sort((a, b) => a - b);
+    const valueAt = (rank: number) => (rank <= limit ? rows[rank - 1]?.[0] : rows[limit + sorted.indexOf(rank)]?.[0]);
     return {
-      valueCounts: rows.filter((r) => count(r[3]) <= limit).map((r) => ({ value: r[0], count: count(r[1]) })),
-      sample: ranks.filter((rank) => byRank.has(rank)).map((rank) => byRank.get(rank)!),
+      valueCounts: rows.slice(0, limit).map((r) => ({ value: r[0], count: count(r[1]) })),
+      sample: ranks.map(valueAt).filter((v): v is SqlValue => v !== undefined),
     };
   }
 

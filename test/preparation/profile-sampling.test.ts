@@ -55,6 +55,9 @@ describe('profile sampling', () => {
     expect(Math.abs(id.rowCount - 500)).toBeLessThan(150);
     expect(id.min as number).toBeLessThan(100);
     expect(id.max as number).toBeGreaterThan(4900);
+    // Fewer distinct values than the value scan bound: the sample comes from the top-k query.
+    expect(new Set(id.sample).size).toBe(10);
+    expect(id.sample.every((v) => typeof v === 'number' && v >= (id.min as number) && v <= (id.max as number))).toBe(true);
     // Profiled again from scratch (another artifact store): the same rows, the same profile.
     const other = startPreparationHarness();
     try {
