@@ -123,7 +123,7 @@ describe('profile index text (§3.1.2 Embed(Profile))', () => {
   });
 
   it('refuses an unknown profile index text', () => {
-    expect(() => resolvePreparationConfig({ index: { profileText: 'everything' as never } })).toThrow(/profileText/);
+    expect(() => resolvePreparationConfig({ index: { profileText: 'everything' as never } })).toThrow(/index.profileText must be one of names, profile/);
   });
 });
 
