@@ -4,8 +4,10 @@
  * question) and the join columns between the tables found (activities/linking/retrieve-columns).
  * Gold columns come from parsing the gold SQL with the SQL analysis interface.
  *
- *   npm run bench:linking
+ *   npm run bench:linking [-- --profile-text names|profile]
  *
+ * `--profile-text` chooses what the profile index embeds (IndexConfig.profileText; default:
+ * the configuration's default), to compare the paper's profile text with names only.
  * Prints `name: value` lines; gold_column_recall and kept_column_fraction are averages over the
  * questions whose gold SQL names at least one column (fractions 0–1).
  */
@@ -14,6 +16,7 @@ import path from 'node:path';
 import { DEFAULT_RETRIEVAL_OPTIONS, loadPreparedIndices, retrieveColumns, type PreparedIndices } from '../activities/linking/retrieve-columns';
 import { loadPreparedProfiles } from '../activities/preparation/load-prepared';
 import { datasetsRoot } from '../core/datasets/datasets-root';
+import { DEFAULT_PREPARATION_CONFIG, type ProfileIndexText } from '../core/preparation/preparation-config';
 import { linkingScore } from '../core/evaluation/schema-linking';
 import { createSqlAnalyzer, type SchemaHint } from '../core/sql-analysis';
 import { startPreparationHarness } from '../test/preparation/preparation-harness';
@@ -28,7 +31,9 @@ async function main(): Promise<void> {
   const root = path.join(datasetsRoot(process.env), 'spider');
   const dev = JSON.parse(readFileSync(path.join(root, 'dev.json'), 'utf8')) as DevQuestion[];
   const analyzer = await createSqlAnalyzer();
-  const harness = startPreparationHarness();
+  const at = process.argv.indexOf('--profile-text');
+  const profileText = (at >= 0 ? process.argv[at + 1] : DEFAULT_PREPARATION_CONFIG.index.profileText) as ProfileIndexText;
+  const harness = startPreparationHarness({ index: { profileText } });
   const prepared = new Map<string, { indices: PreparedIndices; hint: SchemaHint }>();
   let missing = 0;
   try {
@@ -86,6 +91,7 @@ async function main(): Promise<void> {
     console.log(`gold_column_recall: ${(recallSum / scored).toFixed(4)}`);
     console.log(`gold_column_recall_micro: ${(goldFound / goldTotal).toFixed(4)}`);
     console.log(`kept_column_fraction: ${(keptSum / scored).toFixed(4)}`);
+    console.log(`profile_index_text: ${profileText}`);
     console.log(`profile_hits_per_sqrt_column: ${DEFAULT_RETRIEVAL_OPTIONS.profileHitsPerSqrtColumn}`);
     console.log(`retrieval_ms_per_question: ${msPerQuestion.toFixed(2)}`);
     console.log(`index_build_seconds: ${prepareSeconds.toFixed(1)}`);

@@ -1,72 +1,88 @@
 /**
- * Speed of the local LLM provider on this machine: the generator role answers a few questions
- * over the sample database, one after the other, through the real path (prompt template, LLM
- * service, local provider, grammar-constrained decoding). The cache starts empty, so every
- * question is generated. Uses the same configuration as decodex (DECODEX_LLM_LOCAL_* etc.).
+ * Speed of a question answered with the local LLM provider on this machine: real Spider dev
+ * questions over their real database, each asked through the `answerQuestion` workflow on a
+ * Temporal dev server with in-process workers (the path `decodex ask` takes: every step and
+ * role of the default preset, database activities included), one after the other. The model is
+ * loaded once beforehand and that time is reported apart. The cache starts empty, so every
+ * call is generated. Uses decodex's configuration (DECODEX_LLM_LOCAL_* etc.).
  *
- *   npm run bench:local-llm      # name: value lines on stdout
+ *   npm run bench:local-llm [-- --database concert_singer] [--limit 3]
  *
- * tokens_per_second is completion tokens over the time spent in the calls (prompt evaluation
- * included, as a user waits for both); load_seconds is loading the model once, not counted.
+ * Prints `name: value` lines: seconds_per_question is the wall time of a whole question through
+ * the workflow; tokens_per_second is completion tokens over that same time (prompt evaluation,
+ * SQL execution and orchestration included, as a user waits for all of them).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
-import { createDatabaseActivities } from '../activities/database/database-activities';
-import { DatabaseRegistry } from '../activities/database/database-registry';
-import { openTargetDatabase } from '../activities/database/open-database';
-import { createGenerationActivities } from '../activities/generation/generation-activities';
+import { parseArgs } from 'node:util';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { loadLlmConfig, settingsForRole } from '../activities/llm/llm-config';
-import { createLlmService } from '../activities/llm/llm-service';
 import { disposeLocalModels, loadLocalModel } from '../activities/llm/local/model-runtime';
-import { SAMPLE_QUESTION, ensureSampleDatabase } from '../cli/sample-database';
-
-const QUESTIONS = [SAMPLE_QUESTION, 'How many customers live in London?', 'List the names of products in the hardware category.'];
+import { installQuietRuntime, withClientSession } from '../cli/commands/client-session';
+import { findTemporalCli } from '../cli/temporal/find-temporal-cli';
+import { datasetsRoot } from '../core/datasets/datasets-root';
+import { resolveRuntimeConfig } from '../core/runtime-config';
+import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
 
 async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { database: { type: 'string', default: 'concert_singer' }, limit: { type: 'string', default: '3' } } });
   const config = loadLlmConfig(process.env);
   const settings = settingsForRole(config, 'generator');
   if (settings.provider !== 'local') throw new Error(`the generator runs on the ${settings.provider} provider; this benchmark measures the local one (unset DECODEX_LLM_* or set DECODEX_LLM_PROVIDER=local)`);
 
-  const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-local-llm-'));
-  const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
-  const store = openSqliteArtifactStore(path.join(home, 'artifacts.sqlite'));
-  try {
-    const database = ensureSampleDatabase(home);
-    const { dialect } = await createDatabaseActivities(databases).describeDatabase({ database });
+  const spider = path.join(datasetsRoot(process.env), 'spider');
+  const dbId = values.database!;
+  const database = path.join(spider, 'database', dbId, `${dbId}.sqlite`);
+  const questions = (JSON.parse(readFileSync(path.join(spider, 'dev.json'), 'utf8')) as { db_id: string; question: string }[])
+    .filter((q) => q.db_id === dbId)
+    .slice(0, Number(values.limit))
+    .map((q) => q.question);
+  if (questions.length === 0) throw new Error(`no Spider dev question on ${dbId}`);
 
+  const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-local-llm-'));
+  installQuietRuntime();
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) }, searchAttributes: ALL_SEARCH_ATTRIBUTES, extraArgs: ['--log-level', 'error'] },
+  });
+  try {
+    // Loaded once here; the in-process llm worker then finds it loaded (same reference and options).
     const loadStart = performance.now();
     const model = await loadLocalModel(settings.model, config.local);
     const loadSeconds = (performance.now() - loadStart) / 1000;
 
-    const generation = createGenerationActivities({ llm: createLlmService({ config, store }), databases, store });
-    let promptTokens = 0;
-    let completionTokens = 0;
-    const callsStart = performance.now();
-    for (const question of QUESTIONS) {
-      const { usage } = await generation.generateSqlDirect({ question, database, dialect, prepared: null, focus: null, grounding: [], notes: [] });
-      promptTokens += usage.promptTokens;
-      completionTokens += usage.completionTokens;
-    }
-    const seconds = (performance.now() - callsStart) / 1000;
+    const runtime = { ...resolveRuntimeConfig({ ...process.env, DECODEX_HOME: home }, process.cwd()), temporalAddress: env.address, queuePrefix: 'bench-local-llm.' };
+    const answers = await withClientSession(runtime, {}, async (client) => {
+      const timed: { seconds: number; outcome: string; promptTokens: number; completionTokens: number; llmCalls: number }[] = [];
+      for (const question of questions) {
+        const started = performance.now();
+        const { result } = await client.ask({ question, database });
+        timed.push({ seconds: (performance.now() - started) / 1000, outcome: result.outcome, ...result.usage });
+      }
+      return timed;
+    });
 
+    const sum = (f: (a: (typeof answers)[number]) => number) => answers.reduce((n, a) => n + f(a), 0);
+    const seconds = sum((a) => a.seconds);
     const lines: Record<string, string | number> = {
       model: model.name,
       threads: config.local.threads,
       context_size: config.local.contextSize,
-      questions: QUESTIONS.length,
-      load_seconds: loadSeconds.toFixed(2),
-      prompt_tokens: promptTokens,
-      completion_tokens: completionTokens,
-      tokens_per_second: (completionTokens / seconds).toFixed(2),
-      seconds_per_question: (seconds / QUESTIONS.length).toFixed(2),
+      database: dbId,
+      questions: answers.length,
+      questions_answered: answers.filter((a) => a.outcome === 'answered').length,
+      model_load_seconds: loadSeconds.toFixed(2),
+      seconds_per_question: (seconds / answers.length).toFixed(2),
+      llm_calls_per_question: (sum((a) => a.llmCalls) / answers.length).toFixed(1),
+      prompt_tokens: sum((a) => a.promptTokens),
+      completion_tokens: sum((a) => a.completionTokens),
+      tokens_per_second: (sum((a) => a.completionTokens) / seconds).toFixed(2),
     };
     for (const [name, value] of Object.entries(lines)) console.log(`${name}: ${value}`);
   } finally {
-    await databases.closeAll();
-    await store.close();
     await disposeLocalModels();
+    await env.teardown();
+    rmSync(home, { recursive: true, force: true });
   }
 }
 

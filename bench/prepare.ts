@@ -13,15 +13,19 @@
  *   notes, answered by the scripted model (phase times are printed apart);
  * - rows_per_second: rows of all databases / prepare_seconds;
  * - values_indexed: distinct text values embedded into the value indices;
- * - values_per_second, peak_rss_mib: the value index alone, rebuilt for every database in a
- *   fresh process with nothing else running (bench/value-index-alone.ts): reading values +
- *   embedding + upserting, and that process's peak memory with its SQLite query processes;
- * - peak_rss_prepare_mib: peak memory of the whole preparation run (workers, client, SQLite
- *   query processes; not the Temporal server, printed apart).
+ * - values_per_second: those values / the time the value-index activities of this same run
+ *   reported for reading, embedding and upserting them (summed over activities running side by
+ *   side, so it is a per-activity rate under the run's real contention);
+ * - peak_rss_mib: peak memory of decodex's whole preparation: this process (workers and client)
+ *   plus every SQLite query process it started, each at its own peak (so a bound from above);
+ *   `peak_rss_decodex_process_mib`, `peak_rss_sqlite_processes_mib` and the peaks of this
+ *   process's V8 heap (used, reserved) and external memory say where it goes;
+ * - temporal_server_rss_mib: the Temporal dev server's peak, apart (a deployment shares one).
+ *   The scripted model's process stands in for a model server and is counted in neither.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -39,10 +43,9 @@ import { datasetsRoot } from '../core/datasets/datasets-root';
 import { mapWithConcurrency } from '../core/map-with-concurrency';
 import type { PrepareDatabaseResult } from '../core/preparation/preparation-types';
 import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
-import { ALL_TASK_QUEUES } from '../core/task-queues';
+import { PREPARATION_TASK_QUEUES } from '../core/task-queues';
 import { createWorkers } from '../workers/create-workers';
-import { childPids, commandOf, cpuSeconds, peakRssKib, watchQueryProcesses } from './process-stats';
-import type { ValueIndexJob } from './value-index-alone';
+import { childPids, commandOf, cpuSeconds, peakRssKib, watchMemoryParts, watchQueryProcesses } from './process-stats';
 
 const PHASES = ['inspect', 'profile', 'index', 'candidates', 'triage', 'statistics', 'notes', 'publish'];
 
@@ -66,8 +69,8 @@ function spiderDatabases(limit: number, only: string | undefined): string[] {
   );
 }
 
-function runTsx(script: string, args: string[], options: { stdio: 'inherit' | 'pipe' }): string {
-  return execFileSync(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, script), ...args], { stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }) ?? '';
+function runTsx(script: string, args: string[]): void {
+  execFileSync(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, script), ...args], { stdio: 'inherit' });
 }
 
 /** "Workflow execution failed" says little: every message down to the root cause. */
@@ -98,9 +101,8 @@ async function main(): Promise<void> {
   // Workflows are bundled beforehand in another process, as a production deployment does: a
   // worker then starts in a fraction of a second and without webpack's memory.
   const bundle = path.join(home, 'workflows.js');
-  runTsx('../scripts/bundle-workflows.ts', [bundle], { stdio: 'inherit' });
-  const artifactsFile = path.join(home, 'artifacts.sqlite');
-  const store = openSqliteArtifactStore(artifactsFile);
+  runTsx('../scripts/bundle-workflows.ts', [bundle]);
+  const store = openSqliteArtifactStore(path.join(home, 'artifacts.sqlite'));
   const vectors = new EmbeddedVectorStore(path.join(home, 'vectors'));
   const registry = new DatabaseRegistry((spec) => openTargetDatabase(spec));
   const llmService = createLlmService({ config: loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'bench' }), store });
@@ -109,7 +111,8 @@ async function main(): Promise<void> {
   const workers = await createWorkers({
     connection,
     namespace: 'default',
-    queues: ALL_TASK_QUEUES,
+    // As `decodex prepare` does: the queues preparation uses, no idle `online` worker.
+    queues: PREPARATION_TASK_QUEUES,
     queuePrefix,
     deps: { databases: registry, llm: llmService, artifacts: store, embedder: new HashedEmbedder(), vectors },
     workflowBundle: { codePath: bundle },
@@ -118,6 +121,7 @@ async function main(): Promise<void> {
   const client = await DecodexClient.connect({ address: env.address, queuePrefix });
   const temporalPids = childPids(process.pid).filter((pid) => commandOf(pid).includes('temporal'));
   const watch = watchQueryProcesses();
+  const memory = watchMemoryParts();
   const results: { database: string; result: PrepareDatabaseResult }[] = [];
   const failures: string[] = [];
   try {
@@ -133,20 +137,13 @@ async function main(): Promise<void> {
     });
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
-    const prepareKib = process.resourceUsage().maxRSS + watch.peakKib();
+    const processKib = process.resourceUsage().maxRSS;
+    const queryProcessesKib = watch.peakKib();
     const sum = (f: (r: PrepareDatabaseResult) => number) => results.reduce((n, r) => n + f(r.result), 0);
     const rows = sum((r) => r.manifest.counts.rows);
-
-    // The value index alone, in a fresh process over the profiles just stored.
-    const jobs: ValueIndexJob[] = results.map(({ database, result }) => ({ database, databaseId: result.databaseId, versions: result.manifest.versions }));
-    const jobsFile = path.join(home, 'value-index-jobs.json');
-    writeFileSync(jobsFile, JSON.stringify(jobs));
-    const alone = Object.fromEntries(
-      runTsx('value-index-alone.ts', [artifactsFile, jobsFile], { stdio: 'pipe' })
-        .trim()
-        .split('\n')
-        .map((line) => line.split(': ') as [string, string]),
-    );
+    const valuesIndexed = sum((r) => r.manifest.counts.valuesIndexed);
+    const valueIndexSeconds = sum((r) => r.activityMs.valueIndex) / 1000;
+    const mib = (kib: number) => Math.round(kib / 1024);
 
     for (const f of failures) console.error(`failed: ${f}`);
     console.log(`databases: ${results.length}`);
@@ -156,10 +153,15 @@ async function main(): Promise<void> {
     console.log(`rows: ${rows}`);
     console.log(`prepare_seconds: ${seconds.toFixed(1)}`);
     console.log(`rows_per_second: ${Math.round(rows / seconds)}`);
-    console.log(`values_indexed: ${sum((r) => r.manifest.counts.valuesIndexed)}`);
-    console.log(`values_per_second: ${alone.values_per_second}`);
-    console.log(`peak_rss_mib: ${alone.peak_rss_mib}`);
-    console.log(`peak_rss_prepare_mib: ${Math.round(prepareKib / 1024)}`);
+    console.log(`values_indexed: ${valuesIndexed}`);
+    console.log(`values_per_second: ${Math.round(valuesIndexed / valueIndexSeconds)}`);
+    console.log(`peak_rss_mib: ${mib(processKib + queryProcessesKib)}`);
+    console.log(`peak_rss_decodex_process_mib: ${mib(processKib)}`);
+    console.log(`peak_rss_sqlite_processes_mib: ${mib(queryProcessesKib)}`);
+    const parts = memory.peaksKib();
+    console.log(`peak_heap_used_mib: ${mib(parts.heapUsed)}`);
+    console.log(`peak_heap_total_mib: ${mib(parts.heapTotal)}`);
+    console.log(`peak_external_mib: ${mib(parts.external)}`);
     console.log(`llm_steps: ${useLlm ? 'on (scripted model)' : 'off'}`);
     console.log(`candidate_pairs: ${sum((r) => r.manifest.counts.candidatePairs)}`);
     console.log(`confirmed_pairs: ${sum((r) => r.manifest.counts.confirmedPairs)}`);
@@ -173,6 +175,7 @@ async function main(): Promise<void> {
     console.log(`temporal_server_rss_mib: ${Math.round(temporalPids.reduce((n, pid) => n + peakRssKib(pid), 0) / 1024)}`);
   } finally {
     watch.stop();
+    memory.stop();
     await client.close();
     for (const w of workers) w.shutdown();
     await Promise.all(running);

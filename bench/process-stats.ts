@@ -73,3 +73,23 @@ export function watchQueryProcesses(intervalMs = 200): { peakKib(): number; stop
     stop: () => clearInterval(timer),
   };
 }
+
+/**
+ * Follows the peaks of this process's memory parts (process.memoryUsage(): V8 heap in use and
+ * reserved, memory of C++ objects and buffers), to tell what its RSS is made of.
+ */
+export function watchMemoryParts(intervalMs = 200): { peaksKib(): Record<'heapUsed' | 'heapTotal' | 'external' | 'arrayBuffers', number>; stop(): void } {
+  const peaks = { heapUsed: 0, heapTotal: 0, external: 0, arrayBuffers: 0 };
+  const sample = () => {
+    const m = process.memoryUsage();
+    for (const k of Object.keys(peaks) as (keyof typeof peaks)[]) peaks[k] = Math.max(peaks[k], m[k] / 1024);
+  };
+  const timer = setInterval(sample, intervalMs);
+  return {
+    peaksKib: () => {
+      sample();
+      return { ...peaks };
+    },
+    stop: () => clearInterval(timer),
+  };
+}

@@ -11,6 +11,14 @@ export type BytesValue = { bytes: string };
 export type SqlValue = null | number | string | BigIntValue | BytesValue;
 export type SqlRow = SqlValue[];
 
+/**
+ * Row and column of a result cell that SQLite stored as REAL although its value is whole
+ * (1.0). As a JavaScript number (and in JSON) it is indistinguishable from INTEGER 1, but
+ * Python's sqlite3 reads it as the float 1.0, and Spider's official evaluator can judge
+ * (1, 1001) and (1.0, 1001) differently (see core/evaluation/spider-quick-rejection.ts).
+ */
+export type CellPosition = [row: number, column: number];
+
 export function isBigIntValue(v: unknown): v is BigIntValue {
   return typeof v === 'object' && v !== null && typeof (v as BigIntValue).int === 'string';
 }

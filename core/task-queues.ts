@@ -16,6 +16,12 @@ export const TASK_QUEUES = {
 export type TaskQueueName = keyof typeof TASK_QUEUES;
 export const ALL_TASK_QUEUES = Object.keys(TASK_QUEUES) as TaskQueueName[];
 
+/**
+ * The queues `prepareDatabase` uses. A process that only prepares runs no `online` worker: each
+ * worker that hosts workflows has a sandbox of its own, about 70 MB whether it works or not.
+ */
+export const PREPARATION_TASK_QUEUES: TaskQueueName[] = ['offline', 'llm'];
+
 export function taskQueue(name: TaskQueueName, prefix = ''): string {
   return prefix + TASK_QUEUES[name];
 }

@@ -134,7 +134,7 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     'index',
     () =>
       Promise.all([
-        offline.buildProfileIndex.executeWithOptions({ summary: 'embed one profile per column into the profile index' }, [{ databaseId, versions }]),
+        offline.buildProfileIndex.executeWithOptions({ summary: 'embed one profile per column into the profile index' }, [{ databaseId, versions, config: { profileText: config.index.profileText } }]),
         offline.buildValueIndex.executeWithOptions({ summary: `embed distinct text values (≤ ${config.index.valuesPerColumn} per column) into the value index` }, [
           { database: input.database, databaseId, versions, config: config.index, queryTimeoutMs: limits.queryTimeoutMs },
         ]),

@@ -6,6 +6,13 @@ import { QueryTimeout, ReadOnlyViolation, type StatementRows } from './target-da
 export interface SqliteProcessPoolOptions {
   /** Child processes, i.e. SQLite statements that can run at once. Default 2. */
   size?: number;
+  /**
+   * When set, only one process starts on first use, and another (up to `size`) only when work
+   * is waiting while every process has been running one statement for at least this long. Short
+   * statements then share one process (each costs 60-100 MB), and a slow one still does not
+   * hold up the rest for longer than this. Unset: all `size` processes start on first use.
+   */
+  spareAfterMs?: number;
 }
 
 export interface SqliteRunRequest {
@@ -29,6 +36,8 @@ interface Slot {
   job: Job | null;
   jobId: number;
   timer: NodeJS.Timeout | null;
+  /** When the current job was sent (performance.now()). */
+  jobStartedAt: number;
   exited: Promise<void>;
 }
 
@@ -41,6 +50,8 @@ interface Slot {
  */
 export class SqliteProcessPool {
   readonly size: number;
+  private readonly spareAfterMs: number | undefined;
+  private growthTimer: NodeJS.Timeout | null = null;
   private slots: Slot[] = [];
   private queue: Job[] = [];
   private nextJobId = 1;
@@ -57,6 +68,7 @@ export class SqliteProcessPool {
 
   constructor(options: SqliteProcessPoolOptions = {}) {
     this.size = options.size ?? 2;
+    this.spareAfterMs = options.spareAfterMs;
     if (!Number.isInteger(this.size) || this.size < 1) throw new Error(`SQLite process pool size must be a positive integer, got ${this.size}`);
   }
 
@@ -64,7 +76,8 @@ export class SqliteProcessPool {
     if (this.closed) return Promise.reject(new Error('the SQLite process pool is closed'));
     return new Promise((resolve, reject) => {
       this.queue.push({ request, resolve, reject });
-      while (this.slots.length < this.size) this.startProcess();
+      const wanted = this.spareAfterMs === undefined ? this.size : 1;
+      while (this.slots.length < wanted) this.startProcess();
       this.dispatch();
     });
   }
@@ -76,6 +89,7 @@ export class SqliteProcessPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.growthTimer) clearTimeout(this.growthTimer);
     for (const job of this.queue.splice(0)) job.reject(new Error('the SQLite process pool was closed'));
     const slots = this.slots.splice(0);
     for (const slot of slots) {
@@ -90,7 +104,7 @@ export class SqliteProcessPool {
     const entry = require.resolve('./sqlite-query-process');
     const execArgv = entry.endsWith('.ts') ? ['--require', require.resolve('tsx/cjs')] : [];
     const child = fork(entry, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
-    const slot: Slot = { child, ready: false, job: null, jobId: 0, timer: null, exited: new Promise((r) => child.once('exit', () => r())) };
+    const slot: Slot = { child, ready: false, job: null, jobId: 0, timer: null, jobStartedAt: 0, exited: new Promise((r) => child.once('exit', () => r())) };
     this.slots.push(slot);
     child.on('message', (message: ChildMessage) => this.onMessage(slot, message));
     child.once('exit', (code, signal) => this.onExit(slot, code, signal));
@@ -118,7 +132,7 @@ export class SqliteProcessPool {
       // Start-up itself fails (its stderr says why): fail waiting work instead of respawning forever.
       const err = new Error(`the SQLite query process exited (${how}) before it was ready`);
       for (const job of this.queue.splice(0)) job.reject(err);
-    } else if (this.slots.length < this.size) {
+    } else if (this.slots.length < this.size && this.replacementNeeded()) {
       this.startProcess();
     }
     this.updateRefs();
@@ -133,9 +147,37 @@ export class SqliteProcessPool {
       slot.job = job;
       slot.jobId = this.nextJobId++;
       slot.timer = setTimeout(() => this.killForTimeout(slot), timeoutMs);
+      slot.jobStartedAt = performance.now();
       this.send(slot, { type: 'run', id: slot.jobId, path, sql, params, maxRows, timeoutMs });
     }
+    this.growIfHeldUp();
     this.updateRefs();
+  }
+
+  /** A process died or was killed: an eager pool replaces it; a lazy one only when work needs it. */
+  private replacementNeeded(): boolean {
+    return this.spareAfterMs === undefined || this.slots.length === 0 || this.queue.length > 0;
+  }
+
+  /**
+   * Lazy pools: work is waiting and every process has run its statement for `spareAfterMs`:
+   * start one more. Otherwise check again when the youngest statement reaches that age.
+   */
+  private growIfHeldUp(): void {
+    if (this.spareAfterMs === undefined || this.closed || this.growthTimer) return;
+    if (this.queue.length === 0 || this.slots.length >= this.size) return;
+    if (this.slots.some((s) => !s.ready)) return; // one is starting: it will take the work
+    const youngest = Math.max(...this.slots.map((s) => s.jobStartedAt));
+    const wait = youngest + this.spareAfterMs - performance.now();
+    if (wait <= 0) {
+      this.startProcess();
+      return;
+    }
+    this.growthTimer = setTimeout(() => {
+      this.growthTimer = null;
+      this.dispatch();
+    }, wait);
+    this.growthTimer.unref();
   }
 
   private killForTimeout(slot: Slot): void {
@@ -143,7 +185,7 @@ export class SqliteProcessPool {
     this.slots = this.slots.filter((s) => s !== slot);
     slot.child.kill('SIGKILL');
     this.finish(slot, (job) => job.reject(new QueryTimeout(timeoutMs)));
-    if (!this.closed) this.startProcess();
+    if (!this.closed && this.replacementNeeded()) this.startProcess();
     this.dispatch();
   }
 
@@ -190,9 +232,13 @@ let shared: SqliteProcessPool | null = null;
 
 /**
  * The process-wide pool that SQLite databases use unless given one: a worker that serves many
- * databases then runs `size` child processes in all, not `size` per database.
+ * databases then runs at most two child processes in all, not two per database, and the second
+ * only while a slow statement would otherwise hold up the rest.
  */
 export function sharedSqliteProcessPool(): SqliteProcessPool {
-  if (!shared || shared.isClosed) shared = new SqliteProcessPool();
+  if (!shared || shared.isClosed) shared = new SqliteProcessPool({ size: 2, spareAfterMs: SHARED_SPARE_AFTER_MS });
   return shared;
 }
+
+/** A statement running this long is slow enough that work waiting behind it gets a second process. */
+const SHARED_SPARE_AFTER_MS = 1000;

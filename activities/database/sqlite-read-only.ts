@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { encodeSqlValue, type SqlRow, type SqlValue } from '../../core/sql-value';
+import { encodeSqlValue, type CellPosition, type SqlRow, type SqlValue } from '../../core/sql-value';
 import { prepareWithLegacyStrings } from './sqlite-legacy-strings';
 import { ReadOnlyViolation, type StatementRows } from './target-database';
 
@@ -33,13 +33,17 @@ export function runReadOnlyStatement(db: Database.Database, sql: string, params:
   stmt.raw(true);
   const columns = stmt.columns().map((c) => c.name);
   const rows: SqlRow[] = [];
+  const integralReals: CellPosition[] = [];
   let truncated = false;
   for (const row of stmt.iterate(...params) as IterableIterator<unknown[]>) {
     if (rows.length === maxRows) {
       truncated = true;
       break; // leaving the loop resets the statement: SQLite computes no further rows
     }
+    // Safe integers are on, so an INTEGER arrives as a bigint and a REAL as a number: a whole
+    // number here is a REAL such as 1.0, which would be lost once encoded.
+    row.forEach((v, c) => typeof v === 'number' && Number.isInteger(v) && integralReals.push([rows.length, c]));
     rows.push(row.map(encodeSqlValue));
   }
-  return { columns, rows, truncated };
+  return { columns, rows, truncated, ...(integralReals.length > 0 ? { integralReals } : {}) };
 }

@@ -1,4 +1,4 @@
-import type { SqlRow, SqlValue } from '../../core/sql-value';
+import type { CellPosition, SqlRow, SqlValue } from '../../core/sql-value';
 
 export type { Dialect, ColumnInfo, ForeignKeyInfo, TableInfo, SchemaInfo } from '../../core/database/schema-types';
 import type { Dialect, SchemaInfo } from '../../core/database/schema-types';
@@ -15,6 +15,11 @@ export interface QueryResult {
   rows: SqlRow[];
   truncated: boolean;
   elapsedMs: number;
+  /**
+   * SQLite only, set when there are some: the cells holding a whole-valued REAL (1.0), the one
+   * storage class a number cannot carry. Everything else about a value's type is in its form.
+   */
+  integralReals?: CellPosition[];
 }
 
 /** What a statement produced, before timing is added: the engines' common internal result. */

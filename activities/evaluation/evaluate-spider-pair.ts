@@ -23,7 +23,7 @@ export async function evaluateSpiderPair(
     if (!gold.ok) return failureVerdict(gold, 'gold');
     const predicted = await executeForEvaluation(db, pair.predicted, options.timeoutMs);
     if (!predicted.ok) return failureVerdict(predicted, 'pred');
-    if (!spiderResultsMatch(gold.rows, predicted.rows, pair.orderMatters)) {
+    if (!spiderResultsMatch(gold, predicted, pair.orderMatters)) {
       return { verdict: 'wrong', ...(variants.length > 1 ? { detail: `differs on ${db.name}` } : {}), predictedMs: predicted.elapsedMs, goldMs: gold.elapsedMs };
     }
     first ??= { verdict: 'correct', predictedMs: predicted.elapsedMs, goldMs: gold.elapsedMs };

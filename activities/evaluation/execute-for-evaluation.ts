@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { PairVerdict } from '../../core/evaluation/verdict';
-import type { SqlRow } from '../../core/sql-value';
+import type { CellPosition, SqlRow } from '../../core/sql-value';
 import { QueryTimeout, type TargetDatabase } from '../database/target-database';
 
 /**
@@ -10,7 +10,7 @@ import { QueryTimeout, type TargetDatabase } from '../database/target-database';
 export const EVALUATION_MAX_ROWS = 2_000_000;
 
 export type Execution =
-  | { ok: true; rows: SqlRow[]; elapsedMs: number }
+  | { ok: true; rows: SqlRow[]; integralReals?: CellPosition[]; elapsedMs: number }
   | { ok: false; kind: 'timeout' | 'error' | 'too_large'; message: string; elapsedMs: number };
 
 /**
@@ -26,7 +26,8 @@ export async function executeForEvaluation(db: TargetDatabase, sql: string, time
   try {
     const result = await db.execute(sql, { timeoutMs: Math.ceil(timeoutMs), maxRows: EVALUATION_MAX_ROWS });
     if (result.truncated) return { ok: false, kind: 'too_large', message: `more than ${EVALUATION_MAX_ROWS} rows`, elapsedMs: elapsed() };
-    return { ok: true, rows: result.rows, elapsedMs: result.elapsedMs };
+    // Whole numbers stored as REAL travel along: Spider's rule can tell 1.0 from 1 (BIRD's cannot).
+    return { ok: true, rows: result.rows, integralReals: result.integralReals, elapsedMs: result.elapsedMs };
   } catch (err) {
     if (err instanceof QueryTimeout) return { ok: false, kind: 'timeout', message: `stopped at the ${timeoutMs} ms timeout`, elapsedMs: elapsed() };
     return { ok: false, kind: 'error', message: (err as Error).message, elapsedMs: elapsed() };

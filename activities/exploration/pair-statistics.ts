@@ -9,6 +9,11 @@ import type { TargetDatabase } from '../database/target-database';
  * The deep-investigation measurements of DexterSQL §3.1.3 Step 3, as plain SQL on the target
  * database (read-only `execute`, each query bounded by `timeoutMs`). Deterministic: the same
  * data always gives the same numbers.
+ *
+ * "Exact" means byte for byte whatever the columns' collation: `=`, IN and COUNT(DISTINCT)
+ * otherwise follow it, and on a usual MySQL database (utf8mb4_general_ci, PAD SPACE) 'Paris',
+ * 'paris' and 'Paris ' would silently count as one value (in SQLite, a COLLATE NOCASE column
+ * does the same). The case-insensitive variants compare the lower-cased values, byte for byte too.
  */
 export class PairStatistics {
   constructor(
@@ -20,8 +25,8 @@ export class PairStatistics {
    * Jaccard overlap of the distinct non-NULL value sets; with `lowerCase`, of the lower-cased
    * sets (the case-insensitive version the paper asks for on text columns).
    */
-  async overlap(a: ColumnRef, b: ColumnRef, lowerCase: boolean): Promise<ValueOverlap> {
-    const value = (alias: string, ref: ColumnRef) => (lowerCase ? `LOWER(${this.col(alias, ref.column)})` : this.col(alias, ref.column));
+  async overlap(a: ColumnRef, b: ColumnRef, lowerCase: boolean, textual: boolean): Promise<ValueOverlap> {
+    const value = (alias: string, ref: ColumnRef) => this.exact(lowerCase ? `LOWER(${this.col(alias, ref.column)})` : this.col(alias, ref.column), textual);
     const from = (alias: string, ref: ColumnRef) => `${this.id(ref.table)} AS ${alias} WHERE ${this.col(alias, ref.column)} IS NOT NULL`;
     const row = await this.one(
       `SELECT (SELECT COUNT(DISTINCT ${value('a', a)}) FROM ${from('a', a)}), ` +
@@ -54,8 +59,8 @@ export class PairStatistics {
     const singleKey = path[0].leftColumns.length === 1;
     const parts = [
       'COUNT(*)',
-      `COUNT(CASE WHEN ${a} = ${b} THEN 1 END)`,
-      textual ? `COUNT(CASE WHEN LOWER(${a}) = LOWER(${b}) THEN 1 END)` : '0',
+      `COUNT(CASE WHEN ${this.exact(a, textual)} = ${this.exact(b, textual)} THEN 1 END)`,
+      textual ? `COUNT(CASE WHEN ${this.exact(`LOWER(${a})`, true)} = ${this.exact(`LOWER(${b})`, true)} THEN 1 END)` : '0',
       singleKey ? `COUNT(DISTINCT ${keys})` : '0',
     ];
     const [joinedRows, agreeingRows, agreeingIgnoringCase, distinctJoinedKeys] = (await this.one(`SELECT ${parts.join(', ')} FROM ${joined}`)).map(count);
@@ -82,6 +87,16 @@ export class PairStatistics {
 
   private async one(sql: string): Promise<SqlValue[]> {
     return (await this.db.execute(sql, { timeoutMs: this.timeoutMs, maxRows: 1 })).rows[0];
+  }
+
+  /**
+   * `expression` compared by its bytes. SQLite: COLLATE BINARY (no effect on numbers). MySQL:
+   * BINARY, for text only, since a number made a binary string would compare as its digits
+   * (1.00 against 1).
+   */
+  private exact(expression: string, textual: boolean): string {
+    if (this.db.dialect === 'sqlite') return `${expression} COLLATE BINARY`;
+    return textual ? `BINARY ${expression}` : expression;
   }
 
   private id(name: string): string {

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { IndexConfig } from '../../core/preparation/preparation-config';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
 import { renderProfileIndexText } from '../../core/indexing/retrieval-text';
 import { loadPreparedProfiles } from '../preparation/load-prepared';
@@ -9,6 +10,8 @@ import { upsertEmbedded } from './upsert-embedded';
 export interface BuildProfileIndexInput {
   databaseId: string;
   versions: PreparationVersions;
+  /** Absent in runs started before it existed: they embedded names. */
+  config?: Pick<IndexConfig, 'profileText'>;
 }
 
 export interface BuildProfileIndexOutput {
@@ -19,7 +22,8 @@ export interface BuildProfileIndexOutput {
 
 /**
  * DexterSQL §3.1.2 (1): one vector per column, the embedding of its profile's retrieval text
- * (names and documentation, see core/indexing/retrieval-text), so a question can find the
+ * (names and documentation, with `profileText: 'profile'` also type, format and sample values;
+ * see core/indexing/retrieval-text), so a question can find the
  * columns whose profiles mean what it asks about. Point ids are `table.column`; re-running the
  * activity replaces the same points.
  */
@@ -31,7 +35,7 @@ export async function buildProfileIndex(deps: PreparationDeps, input: BuildProfi
   await upsertEmbedded(
     deps,
     collection,
-    columns.map((p) => ({ id: `${p.table}.${p.column}`, text: renderProfileIndexText(p), payload: { table: p.table, column: p.column } })),
+    columns.map((p) => ({ id: `${p.table}.${p.column}`, text: renderProfileIndexText(p, input.config?.profileText ?? 'names'), payload: { table: p.table, column: p.column } })),
   );
   return { collection, columns: columns.length, elapsedMs: Math.round(performance.now() - started) };
 }

@@ -5,6 +5,7 @@ import type { PreparationVersions } from '../../core/preparation/preparation-typ
 import type { ColumnProfile, TableProfile } from '../../core/profiling/column-profile';
 import { renderSqlValue } from '../../core/sql-value';
 import { stringHash64Hex } from '../../core/string-hash';
+import { profiledRows } from '../profiling/sampled-rows';
 import { quoteIdentifier } from '../database/sql-identifiers';
 import type { TargetDatabase } from '../database/target-database';
 import { heartbeat, resumeDetails } from '../preparation/activity-heartbeat';
@@ -100,10 +101,10 @@ function isLexical(p: ColumnProfile): boolean {
   return p.nonNullCount > 0 && (p.textual || p.format === 'integer' || p.format === 'decimal' || p.format === 'year');
 }
 
-/** Up to `limit` distinct non-NULL values, over the same bounded scan the profile used. */
+/** Up to `limit` distinct non-NULL values, over the same rows (or row sample) the profile read. */
 async function distinctValues(db: TargetDatabase, table: TableProfile, column: ColumnProfile, limit: number, timeoutMs: number) {
   const q = (name: string) => quoteIdentifier(name, db.dialect);
-  const source = table.scannedRows === null ? q(table.table) : `(SELECT ${q(column.column)} FROM ${q(table.table)} LIMIT ${table.scannedRows}) AS scanned`;
+  const { source } = await profiledRows(db, table.table, table.rowCount, table.scannedRows ?? table.rowCount, timeoutMs);
   const sql = `SELECT DISTINCT ${q(column.column)} FROM ${source} WHERE ${q(column.column)} IS NOT NULL LIMIT ${limit}`;
   return (await db.execute(sql, { timeoutMs, maxRows: limit })).rows.map((r) => r[0]);
 }

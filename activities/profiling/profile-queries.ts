@@ -7,24 +7,18 @@ import type { TargetDatabase } from '../database/target-database';
 /**
  * The profiler's SQL, run through `TargetDatabase.execute` (read-only, with a timeout) rather
  * than the per-column statistics methods, for two reasons:
- * - a table larger than the scan bound is read through `(SELECT ... LIMIT n)`, which those
- *   methods cannot express, so a huge table costs a bounded scan, not an unbounded one;
+ * - a table larger than the scan bound is read through a row sample (see sampled-rows.ts),
+ *   which those methods cannot express;
  * - one scan computes the cardinality of many columns at once (one query per table instead of
  *   one per column), which is most of the profiling time on databases with many small tables.
  */
 export class ProfileQueries {
-  private readonly source: string;
-
   constructor(
     private readonly db: TargetDatabase,
-    table: string,
-    /** Read at most this many rows of the table; null reads all of them. */
-    scanLimit: number | null,
+    /** The table, or a parenthesised sample of its rows with an alias. */
+    private readonly source: string,
     private readonly timeoutMs: number,
-  ) {
-    const t = this.id(table);
-    this.source = scanLimit === null ? t : `(SELECT * FROM ${t} LIMIT ${scanLimit}) AS scanned`;
-  }
+  ) {}
 
   /** Row count, non-NULL count, distinct count, MIN and MAX of each column, in one scan. */
   async cardinality(columns: string[]): Promise<ColumnCardinality[]> {
@@ -40,14 +34,33 @@ export class ProfileQueries {
     }));
   }
 
-  /** Distinct non-NULL values with their counts, most frequent first, ties by value (stable). */
-  async valueCounts(column: string, limit: number): Promise<CountedValue[]> {
+  /**
+   * In one grouping of the column's non-NULL values, ranked most frequent first (ties by value,
+   * so the order is total and stable): the first `limit` with their counts, and the values at
+   * the given `ranks` (the seeded sample, see core/profiling/seeded-sample.ts; any fixed order
+   * of the distinct values gives a uniform sample), in the order of `ranks`.
+   */
+  async distribution(column: string, limit: number, ranks: number[]): Promise<{ valueCounts: CountedValue[]; sample: SqlValue[] }> {
     const c = this.id(column);
-    const rows = await this.run(
-      `SELECT ${c}, COUNT(*) AS value_count FROM ${this.source} WHERE ${c} IS NOT NULL GROUP BY ${c} ORDER BY value_count DESC, ${c} LIMIT ${limit}`,
-      limit,
-    );
-    return rows.map((r) => ({ value: r[0], count: count(r[1]) }));
+    const grouped = `FROM ${this.source} WHERE ${c} IS NOT NULL GROUP BY ${c}`;
+    const beyond = ranks.filter((r) => r > limit);
+    // Usually every sampled rank is among the first `limit` (always when there are at most
+    // `limit` distinct values): the plain top-`limit` query has them all.
+    const rows =
+      beyond.length === 0
+        ? await this.run(`SELECT ${c}, COUNT(*) AS value_count ${grouped} ORDER BY value_count DESC, ${c} LIMIT ${limit}`, limit)
+        : await this.run(
+            `SELECT v, value_count FROM (SELECT ${c} AS v, COUNT(*) AS value_count, ROW_NUMBER() OVER (ORDER BY COUNT(*) DESC, ${c}) AS value_rank ${grouped}) AS ranked ` +
+              `WHERE value_rank <= ${limit} OR value_rank IN (${beyond.join(', ')}) ORDER BY value_rank`,
+            limit + beyond.length,
+          );
+    // Rows past `limit` are the ranks beyond it, in ascending order.
+    const sorted = [...beyond].sort((a, b) => a - b);
+    const valueAt = (rank: number) => (rank <= limit ? rows[rank - 1]?.[0] : rows[limit + sorted.indexOf(rank)]?.[0]);
+    return {
+      valueCounts: rows.slice(0, limit).map((r) => ({ value: r[0], count: count(r[1]) })),
+      sample: ranks.map(valueAt).filter((v): v is SqlValue => v !== undefined),
+    };
   }
 
   private async run(sql: string, maxRows: number): Promise<SqlValue[][]> {

@@ -9,7 +9,9 @@ import { heartbeat, resumeDetails } from '../preparation/activity-heartbeat';
 import type { StoredSchema } from '../preparation/inspect-database';
 import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
 import { openDatabaseOrFail, requireArtifact, type PreparationDeps } from '../preparation/preparation-deps';
+import { seededRanks } from '../../core/profiling/seeded-sample';
 import { ProfileQueries } from './profile-queries';
+import { profiledRows } from './sampled-rows';
 
 export interface ProfileTableInput {
   database: string;
@@ -57,8 +59,8 @@ export async function profileTable(deps: PreparationDeps, input: ProfileTableInp
   if (existing) return summary(existing, info.columns.length, started);
 
   const db = await openDatabaseOrFail(deps.databases, input.database);
-  const scanLimit = overview.rowCount > input.config.rowScanLimit ? input.config.rowScanLimit : null;
-  const queries = new ProfileQueries(db, input.table, scanLimit, input.queryTimeoutMs);
+  const rows = await profiledRows(db, input.table, overview.rowCount, input.config.rowScanLimit, input.queryTimeoutMs);
+  const queries = new ProfileQueries(db, rows.source, input.queryTimeoutMs);
   const profiles = resumeDetails<ProfileProgress>()?.profiles ?? [];
   const resumedAtColumn = profiles.length;
 
@@ -66,13 +68,16 @@ export async function profileTable(deps: PreparationDeps, input: ProfileTableInp
     const chunk = info.columns.slice(start, start + input.columnsPerScan);
     const cardinalities = await queries.cardinality(chunk.map((c) => c.name));
     for (const [i, column] of chunk.entries()) {
+      const ranks = seededRanks(cardinalities[i].distinctCount, input.config.sampleValues, `${input.table}.${column.name}`);
+      const { valueCounts, sample } = await queries.distribution(column.name, input.config.valueScanLimit, ranks);
       profiles.push(
         buildColumnProfile({
           table: input.table,
           column,
           references: referenceOf(info, column.name),
           cardinality: cardinalities[i],
-          valueCounts: await queries.valueCounts(column.name, input.config.valueScanLimit),
+          valueCounts,
+          sample,
           documentation: columnDocumentation(stored.documentation, input.table, column.name),
           config: input.config,
         }),
@@ -84,7 +89,7 @@ export async function profileTable(deps: PreparationDeps, input: ProfileTableInp
   const profile: TableProfile = {
     table: input.table,
     rowCount: overview.rowCount,
-    scannedRows: scanLimit,
+    scannedRows: overview.rowCount > input.config.rowScanLimit ? input.config.rowScanLimit : null,
     description: tableDocumentation(stored.documentation, input.table)?.description ?? null,
     columns: profiles,
   };

@@ -6,6 +6,7 @@ import { settingsForRole } from '../../activities/llm/llm-config';
 import { isMysqlUrl } from '../../activities/database/mysql-connection-url';
 import type { PrepareDatabaseResult } from '../../core/preparation/preparation-types';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
+import { PREPARATION_TASK_QUEUES } from '../../core/task-queues';
 import { loadWorkerLlmConfig } from '../../workers/build-deps';
 import { ProgressBar } from '../progress-bar';
 import { withClientSession } from './client-session';
@@ -36,7 +37,7 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
     for (const role of EXPLORATION_ROLES) settingsForRole(llmConfig, role);
   }
 
-  return withClientSession(config, { noWorker: values['no-worker'] }, async (client) => {
+  return withClientSession(config, { noWorker: values['no-worker'], queues: PREPARATION_TASK_QUEUES }, async (client) => {
     const started = await client.startPreparation({ database, documentation, force: values.force, config: { exploration: { useLlm } } });
     const link = workflowUiLink(config, started.workflowId, started.runId);
     log(`preparing ${database}\n  ${link}`);

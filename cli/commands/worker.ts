@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
+import { Runtime } from '@temporalio/worker';
 import { ALL_TASK_QUEUES, type TaskQueueName } from '../../core/task-queues';
 import { runWorkers } from '../../workers/run-workers';
+import { DecodexTemporalLogger } from '../../workers/temporal-logger';
 import { log, untilSignal, UsageError, type Command } from './command';
 import { prepareLlm } from './prepare-llm';
 
@@ -13,6 +15,8 @@ export const workerCommand: Command = {
     for (const q of queues) {
       if (!ALL_TASK_QUEUES.includes(q)) throw new UsageError(`unknown queue "${q}" (one of ${ALL_TASK_QUEUES.join(', ')})`);
     }
+    // The SDK's usual INFO lines, without its notice that the llm worker hosts no workflows.
+    Runtime.install({ logger: new DecodexTemporalLogger('INFO') });
     if (queues.includes('llm')) await prepareLlm(config, true, log);
     const address = config.temporalAddress ?? `127.0.0.1:${config.embeddedPort}`;
     const running = await runWorkers({ address, namespace: config.namespace }, config, queues);

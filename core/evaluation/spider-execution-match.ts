@@ -1,5 +1,6 @@
 import { sqlValueKey, type SqlRow } from '../sql-value';
 import { rowKey } from './row-key';
+import { passesQuickRejection, type TypedRows } from './spider-quick-rejection';
 
 /**
  * Spider's EX rule (test-suite-sql-eval exec_eval.py `result_eq`): the prediction matches when
@@ -8,18 +9,20 @@ import { rowKey } from './row-key';
  * (duplicates count) or, when `orderMatters`, as a list.
  *
  * The official script first rejects quickly by comparing rows whose values were sorted by
- * `str(x) + str(type(x))`; that is a necessary condition of the permutation test except when
- * equal values of different Python types (1 and 1.0) sort differently next to a third value.
- * Values here no longer know whether 1 was stored as 1.0, so that rejection is not replayed;
- * the permutation test itself is exact. Candidate columns are narrowed by comparing each
- * column's bag of values, which every valid permutation must preserve, so the search gives the
- * same answer as enumerating all permutations.
+ * `str(x) + str(type(x))`; that is replayed exactly, with the INTEGER/REAL storage class the
+ * executor kept, since it rejects some int-vs-float pairs the permutation test would accept
+ * (see spider-quick-rejection.ts). Candidate columns are narrowed by comparing each column's
+ * bag of values, which every valid permutation must preserve, so the search gives the same
+ * answer as enumerating all permutations.
  */
-export function spiderResultsMatch(gold: SqlRow[], predicted: SqlRow[], orderMatters: boolean): boolean {
+export function spiderResultsMatch(goldResult: TypedRows, predictedResult: TypedRows, orderMatters: boolean): boolean {
+  const gold = goldResult.rows;
+  const predicted = predictedResult.rows;
   if (gold.length === 0 && predicted.length === 0) return true;
   if (gold.length !== predicted.length) return false;
   const width = gold[0].length;
   if (predicted[0].length !== width) return false;
+  if (!passesQuickRejection(goldResult, predictedResult, orderMatters)) return false;
 
   const goldColumns = columnBags(gold, width);
   const predictedColumns = columnBags(predicted, width);

@@ -23,7 +23,17 @@ export interface ProfileConfig {
 export interface IndexConfig {
   /** η of §3.1.2: distinct values per text column embedded into the value index (paper: 10,000). */
   valuesPerColumn: number;
+  /**
+   * What the profile index embeds per column (core/indexing/retrieval-text.ts): `names`, its
+   * table and column names and documentation; `profile`, those plus its declared type, value
+   * format and sample values, as the paper embeds the profile. `npm run bench:linking` prints
+   * the recall of both.
+   */
+  profileText: ProfileIndexText;
 }
+
+export const PROFILE_INDEX_TEXTS = ['names', 'profile'] as const;
+export type ProfileIndexText = (typeof PROFILE_INDEX_TEXTS)[number];
 
 export interface ExplorationConfig {
   /**
@@ -76,7 +86,7 @@ export interface PreparationLimits {
 
 export const DEFAULT_PREPARATION_CONFIG: PreparationConfig = {
   profile: { mostFrequentValues: 10, sampleValues: 10, valueScanLimit: 1_000, rowScanLimit: 1_000_000, maxValueChars: 80 },
-  index: { valuesPerColumn: 10_000 },
+  index: { valuesPerColumn: 10_000, profileText: 'names' },
   exploration: {
     useLlm: true,
     nameOverlapThreshold: 0.5,
@@ -111,7 +121,10 @@ export function resolvePreparationConfig(overrides: PreparationConfigOverrides =
     index: { ...DEFAULT_PREPARATION_CONFIG.index, ...overrides.index },
     exploration: { ...DEFAULT_PREPARATION_CONFIG.exploration, ...overrides.exploration },
   };
-  for (const section of ['profile', 'index'] as const) checkCounts(config[section], section);
+  const { profileText, ...indexCounts } = config.index;
+  if (!PROFILE_INDEX_TEXTS.includes(profileText)) throw new Error(`preparation index.profileText must be one of ${PROFILE_INDEX_TEXTS.join(', ')}, got ${JSON.stringify(profileText)}`);
+  checkCounts(config.profile, 'profile');
+  checkCounts(indexCounts, 'index');
   const { useLlm, nameOverlapThreshold, profileSimilarityThreshold, ...counts } = config.exploration;
   if (typeof useLlm !== 'boolean') throw new Error(`preparation config exploration.useLlm must be true or false, got ${JSON.stringify(useLlm)}`);
   checkCounts(counts, 'exploration');

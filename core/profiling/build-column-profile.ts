@@ -3,7 +3,6 @@ import { hasIdentifierName } from '../preparation/name-tokens';
 import type { SqlValue } from '../sql-value';
 import type { ColumnProfile, CountedValue } from './column-profile';
 import type { ColumnDocumentation } from './documentation';
-import { seededSample } from './seeded-sample';
 import { inferValueFormat } from './value-format';
 
 /** Cardinality statistics of one column over the rows that were scanned. */
@@ -22,6 +21,8 @@ export interface ColumnProfileInput {
   cardinality: ColumnCardinality;
   /** Distinct non-NULL values with their counts, most frequent first (at most `valueScanLimit`). */
   valueCounts: CountedValue[];
+  /** A seeded random sample of all the column's distinct values (see seeded-sample.ts). */
+  sample: SqlValue[];
   documentation: ColumnDocumentation | null;
   config: ProfileConfig;
 }
@@ -51,7 +52,7 @@ export function buildColumnProfile(input: ColumnProfileInput): ColumnProfile {
       .filter((v) => v.count > 1)
       .slice(0, config.mostFrequentValues)
       .map((v) => ({ value: cut(v.value), count: v.count })),
-    sample: seededSample(values, config.sampleValues).map(cut),
+    sample: input.sample.slice(0, config.sampleValues).map(cut),
     format,
     formatConsistency: consistency,
     textual: values.some((v) => typeof v === 'string'),

@@ -49,7 +49,11 @@ export interface TableProfile {
   table: string;
   /** Exact row count of the table. */
   rowCount: number;
-  /** Set when the table was larger than the scan bound: statistics cover the first this-many rows. */
+  /**
+   * Set when the table was larger than the scan bound: statistics cover a seeded random sample
+   * of about this many rows (activities/profiling/sampled-rows.ts; each column's `rowCount`
+   * says exactly how many).
+   */
   scannedRows: number | null;
   description: string | null;
   columns: ColumnProfile[];

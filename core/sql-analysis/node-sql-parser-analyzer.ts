@@ -1,4 +1,4 @@
-import { Parser } from 'node-sql-parser';
+import type { Parser } from 'node-sql-parser';
 import { analyzeStatements } from './analyze-statements';
 import { NodeSqlParserOutliner } from './node-sql-parser-outline';
 import type { QueryOutline } from './query-model';
@@ -8,7 +8,10 @@ import type { SchemaHint, SqlAnalysis, SqlAnalyzer, SqlDialect } from './sql-ana
 
 /** `node-sql-parser` (pure JavaScript, PEG grammars per dialect). */
 export async function createNodeSqlParserAnalyzer(): Promise<SqlAnalyzer> {
-  const parser = new Parser();
+  // Loaded here, not at import: its grammars take about 70 MB of every process that merely
+  // imports the SQL analysis, and only bench:sql-parse ever runs this analyzer.
+  const { Parser: NodeSqlParser } = require('node-sql-parser') as typeof import('node-sql-parser');
+  const parser = new NodeSqlParser();
   return { name: 'node_sql_parser', analyze: (sql, dialect, schema) => analyzeWithNodeSqlParser(parser, sql, dialect, schema) };
 }
 

@@ -53,6 +53,8 @@ describe('the decodex command', () => {
         DECODEX_LLM_API_KEY: 'test-key',
       });
       expect(run.stderr + run.stdout).not.toMatch(/Error:/);
+      // A normal run shows no Temporal SDK warning (the llm worker has no workflows by design).
+      expect(run.stderr).not.toMatch(/WARN|No workflows registered/);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/outcome: answered/);
       expect(run.stdout).toContain(sql);
@@ -61,5 +63,18 @@ describe('the decodex command', () => {
     } finally {
       await llm.close();
     }
+  });
+
+  it('prepare --no-llm prepares a Spider database with the preparation workers only, and no SDK warning', async () => {
+    const run = await runCli(['prepare', '--db', spiderDatabasePath('concert_singer'), '--no-llm'], {
+      DECODEX_HOME: home(),
+      TEMPORAL_ADDRESS: process.env.DECODEX_TEST_TEMPORAL_ADDRESS!,
+      DECODEX_QUEUE_PREFIX: `cliprep${process.pid}.`,
+    });
+    expect(run.stderr + run.stdout).not.toMatch(/Error:/);
+    expect(run.stderr).not.toMatch(/WARN|No workflows registered/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/status: prepared/);
+    expect(run.stdout).toMatch(/tables: 4 \(4 profiled now/);
   });
 });

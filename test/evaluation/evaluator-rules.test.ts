@@ -44,6 +44,13 @@ describe('evaluator rules on real Spider result sets', () => {
     ['DISTINCT added: Spider removes it from both', 'SELECT country FROM singer', 'SELECT DISTINCT country FROM singer', 'correct', 'correct'],
     ['DISTINCT inside an aggregate is removed too (count(DISTINCT x) -> count(x))', 'SELECT count(DISTINCT country) FROM singer', 'SELECT count(country) FROM singer', 'correct', 'wrong'],
     ['1 == 1.0', 'SELECT count(*) FROM singer', 'SELECT count(*) * 1.0 FROM singer', 'correct', 'correct'],
+    // Spider's quick_rej sorts each row by str(x) + str(type(x)): 6 sorts after 60 ('<' > '0'),
+    // 6.0 before it ('.' < '0'), so the rows differ and the pair is rejected; BIRD's sets agree.
+    ['6 and 6.0 beside 60: Spider quick_rej tells int from float, BIRD does not', 'SELECT count(*), 60 FROM singer', 'SELECT count(*) * 1.0, 60 FROM singer', 'wrong', 'correct'],
+    ['(1, 1001) vs (1.0, 1001)', 'SELECT 1, 1001', 'SELECT 1.0, 1001', 'wrong', 'correct'],
+    ['a float on the gold side is rejected the same way', 'SELECT avg(1), 1001 FROM singer', 'SELECT 1, 1001', 'wrong', 'correct'],
+    ['int vs float that sort alike pass quick_rej', 'SELECT 1, 2', 'SELECT 1.0, 2', 'correct', 'correct'],
+    ['ordered results: the quick rejection compares row by row', 'SELECT age, 10 FROM singer ORDER BY age', 'SELECT age, 10.0 FROM singer ORDER BY age', 'correct', 'correct'],
     ["'6' != 6", 'SELECT count(*) FROM singer', 'SELECT CAST(count(*) AS TEXT) FROM singer', 'wrong', 'wrong'],
     ['floats compare exactly', 'SELECT 0.3', 'SELECT 0.1 + 0.2', 'wrong', 'wrong'],
     ['integers beyond 2^53 are not rounded', 'SELECT 9007199254740993', 'SELECT 9007199254740992', 'wrong', 'wrong'],

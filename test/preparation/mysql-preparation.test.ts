@@ -1,3 +1,9 @@
+import mysql from 'mysql2/promise';
+import { openTargetDatabase } from '../../activities/database/open-database';
+import { PairStatistics } from '../../activities/exploration/pair-statistics';
+import { ARTIFACT_KINDS, artifactKeys } from '../../activities/preparation/preparation-artifacts';
+import { resolvePreparationConfig, resolvePreparationLimits } from '../../core/preparation/preparation-config';
+import type { TableProfile } from '../../core/profiling/column-profile';
 import { spiderDatabasePath } from '../support/datasets';
 import { createRunningExampleDatabase, RUNNING_EXAMPLE } from '../support/running-example-database';
 import { loadSpiderDatabase } from '../support/spider-to-mysql';
@@ -36,5 +42,73 @@ describeWithMysql('preparation on MySQL/MariaDB', () => {
     const onSqlite = (await harness.measure(file, pairId)).evidence;
     expect(onMysql.join).toMatchObject({ coverage: onSqlite.join!.coverage, fanout: onSqlite.join!.fanout, agreement: onSqlite.join!.agreement, joinedRows: onSqlite.join!.joinedRows });
     expect(onMysql.overlap).toEqual(onSqlite.overlap);
+  });
+
+  it('compares exactly on a case-insensitive, pad-space collation (utf8mb4_general_ci), as on SQLite', async () => {
+    // The usual MySQL default: 'Paris' = 'paris' = 'Paris ' by collation. Exact must stay exact.
+    const conn = await mysql.createConnection({ uri: serverUrl!, multipleStatements: true });
+    try {
+      await conn.query(
+        'DROP DATABASE IF EXISTS prep_case_insensitive; CREATE DATABASE prep_case_insensitive CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci; USE prep_case_insensitive;' +
+          'CREATE TABLE city (id INT PRIMARY KEY, name VARCHAR(20)); CREATE TABLE visit (id INT PRIMARY KEY, city_id INT, name VARCHAR(20));' +
+          "INSERT INTO city VALUES (1, 'Paris'), (2, 'lyon'), (3, 'Nice');" +
+          "INSERT INTO visit VALUES (1, 1, 'paris'), (2, 2, 'lyon'), (3, 3, 'Nice '), (4, 1, 'Paris');",
+      );
+    } finally {
+      await conn.end();
+    }
+    const url = new URL(serverUrl!);
+    url.pathname = '/prep_case_insensitive';
+    const db = await openTargetDatabase(url.toString());
+    try {
+      const stats = new PairStatistics(db, 30_000);
+      const city = { table: 'city', column: 'name' };
+      const visit = { table: 'visit', column: 'name' };
+      // {Paris, lyon, Nice} vs {paris, lyon, Nice , Paris}: Paris and lyon in common.
+      expect(await stats.overlap(city, visit, false, true)).toEqual({ distinctA: 3, distinctB: 4, intersection: 2, union: 5, jaccard: 0.4 });
+      // Lower-cased: {paris, lyon, nice} vs {paris, lyon, nice }.
+      expect(await stats.overlap(city, visit, true, true)).toMatchObject({ distinctA: 3, distinctB: 3, intersection: 2 });
+      const path = [{ left: 'city', leftColumns: ['id'], right: 'visit', rightColumns: ['city_id'], leftIsReferenced: true }];
+      const join = await stats.join(path, city, visit, true);
+      // Joined rows: (Paris, paris) (lyon, lyon) (Nice, 'Nice ') (Paris, Paris).
+      expect(join).toMatchObject({ joinedRows: 4, agreeingRows: 2, agreement: 0.5, agreementCaseInsensitive: 0.75 });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('profiles a table above the scan bound through a reproducible random row sample, and samples all distinct values', async () => {
+    const conn = await mysql.createConnection({ uri: serverUrl!, multipleStatements: true });
+    try {
+      await conn.query('DROP DATABASE IF EXISTS prep_row_sample; CREATE DATABASE prep_row_sample; USE prep_row_sample; CREATE TABLE item (id INT PRIMARY KEY, code VARCHAR(10))');
+      const rows = Array.from({ length: 5000 }, (_, i) => [i + 1, `c${String(i + 1).padStart(5, '0')}`]);
+      await conn.query('INSERT INTO item VALUES ?', [rows]);
+    } finally {
+      await conn.end();
+    }
+    const url = new URL(serverUrl!);
+    url.pathname = '/prep_row_sample';
+    const database = url.toString();
+    const base = resolvePreparationConfig();
+    const config = { ...base, profile: { ...base.profile, rowScanLimit: 500 } };
+    const { queryTimeoutMs, columnsPerScan } = resolvePreparationLimits();
+    const profileItems = async () => {
+      const { databaseId, versions } = await harness.activities.inspectDatabase({ database, config, queryTimeoutMs });
+      await harness.activities.profileTable({ database, databaseId, versions, table: 'item', config: config.profile, queryTimeoutMs, columnsPerScan });
+      const key = artifactKeys.tableProfile(databaseId, versions, 'item');
+      const profile = (await harness.store.get<TableProfile>(ARTIFACT_KINDS.tableProfile, key))!;
+      await harness.store.delete(ARTIFACT_KINDS.tableProfile, key); // so the next call profiles again
+      return profile;
+    };
+    const profile = await profileItems();
+    const id = profile.columns.find((c) => c.column === 'id')!;
+    expect(profile.scannedRows).toBe(500);
+    expect(Math.abs(id.rowCount - 500)).toBeLessThan(150);
+    expect(id.min as number).toBeLessThan(100);
+    expect(id.max as number).toBeGreaterThan(4900);
+    const code = profile.columns.find((c) => c.column === 'code')!;
+    expect(new Set(code.sample).size).toBe(10);
+    // RAND(seed) repeats: profiled again, the same rows and the same profile.
+    expect(await profileItems()).toEqual(profile);
   });
 });

@@ -3,6 +3,7 @@ import { findJoinPath, orientFromKeySide, describePath } from '../../core/explor
 import { groupPairFamilies } from '../../core/exploration/pair-families';
 import { majorityAmbiguous } from '../../core/exploration/triage-vote';
 import { inferJoinKeys } from '../../core/indexing/inferred-joins';
+import { renderProfileIndexText } from '../../core/indexing/retrieval-text';
 import { LexicalValueIndex, normalizeValue } from '../../core/indexing/lexical-value-index';
 import { mapWithConcurrency } from '../../core/map-with-concurrency';
 import { pairId } from '../../core/preparation/column-ref';
@@ -14,7 +15,7 @@ import { buildColumnProfile } from '../../core/profiling/build-column-profile';
 import type { ColumnProfile } from '../../core/profiling/column-profile';
 import { columnDocumentation, parseBirdDescriptionCsv, parseJsonDocumentation } from '../../core/profiling/documentation';
 import { renderColumnProfile } from '../../core/profiling/profile-text';
-import { seededSample } from '../../core/profiling/seeded-sample';
+import { seededRanks } from '../../core/profiling/seeded-sample';
 import { inferValueFormat } from '../../core/profiling/value-format';
 
 function profile(table: string, column: string, extra: Partial<ColumnProfile> = {}): ColumnProfile {
@@ -27,6 +28,7 @@ function profile(table: string, column: string, extra: Partial<ColumnProfile> = 
       { value: 'a', count: 2 },
       { value: 'b', count: 1 },
     ],
+    sample: ['b', 'a'],
     documentation: null,
     config: DEFAULT_PREPARATION_CONFIG.profile,
   });
@@ -62,11 +64,18 @@ describe('column profiles (§3.1.1)', () => {
     expect(inferValueFormat([]).format).toBe('empty');
   });
 
-  it('samples reproducibly, whatever the order of the values', () => {
-    const values = Array.from({ length: 50 }, (_, i) => `v${i}`);
-    const sample = seededSample(values, 5);
-    expect(sample).toHaveLength(5);
-    expect(seededSample([...values].reverse(), 5)).toEqual(sample);
+  it('samples k distinct ranks of all the distinct values, reproducibly, spread over the whole range', () => {
+    const ranks = seededRanks(100_000, 10, 'city.name');
+    expect(new Set(ranks).size).toBe(10);
+    expect(ranks.every((r) => Number.isInteger(r) && r >= 1 && r <= 100_000)).toBe(true);
+    expect(seededRanks(100_000, 10, 'city.name')).toEqual(ranks);
+    expect(seededRanks(100_000, 10, 'city.country')).not.toEqual(ranks);
+    expect(Math.max(...ranks)).toBeGreaterThan(1_000); // not the first values of the order
+    expect(seededRanks(3, 10, 'x')).toEqual([1, 2, 3]);
+    // Uniform: over many columns each tenth of the range gets about a tenth of the draws.
+    const tenths = new Array(10).fill(0);
+    for (let c = 0; c < 500; c++) for (const r of seededRanks(1000, 10, `t.c${c}`)) tenths[Math.floor((r - 1) / 100)]++;
+    for (const n of tenths) expect(Math.abs(n - 500)).toBeLessThan(100);
   });
 
   it('keeps counts, frequent values seen more than once, key-likeness and documentation', () => {
@@ -76,6 +85,7 @@ describe('column profiles (§3.1.1)', () => {
       references: null,
       cardinality: { rowCount: 4, nonNullCount: 3, distinctCount: 3, min: 1, max: 3 },
       valueCounts: [1, 2, 3].map((value) => ({ value, count: 1 })),
+      sample: [3, 1, 2],
       documentation: { description: 'identification of the patient' },
       config: DEFAULT_PREPARATION_CONFIG.profile,
     });
@@ -96,6 +106,24 @@ describe('column profiles (§3.1.1)', () => {
     expect(() => parseJsonDocumentation({ tables: { T: { columns: { c: 3 } } } })).toThrow(/T\.c/);
     expect(columnDocumentation(docs, 'constructor', 'toString')).toBeNull();
     expect(columnDocumentation(docs, 'PATIENT', 'diagnosis')).toEqual({ description: 'final diagnosis' });
+  });
+});
+
+describe('profile index text (§3.1.2 Embed(Profile))', () => {
+  const city = profile('Airports', 'CityName', { declaredType: 'VARCHAR(40)', format: 'text', sample: ['Aberdeen', 'Boston'], documentation: { description: 'city served' } });
+
+  it('embeds the profile (names, description, type, value format, sample values) in stemmed terms', () => {
+    expect(renderProfileIndexText(city, 'profile').split(' ')).toEqual(expect.arrayContaining(['airport', 'citi', 'name', 'serv', 'varchar', '40', 'text', 'aberdeen', 'boston']));
+  });
+
+  it('or the names and documentation only', () => {
+    const names = renderProfileIndexText(city, 'names');
+    expect(names).toContain('serv');
+    expect(names).not.toMatch(/aberdeen|varchar|\btext\b/);
+  });
+
+  it('refuses an unknown profile index text', () => {
+    expect(() => resolvePreparationConfig({ index: { profileText: 'everything' as never } })).toThrow(/index.profileText must be one of names, profile/);
   });
 });
 

@@ -9,7 +9,7 @@ import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
 import { createPreparationActivities, type PreparationActivities } from '../../activities/preparation/preparation-activities';
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import type { CandidatePair, PairEvidence } from '../../core/exploration/pair-types';
-import { resolvePreparationConfig, resolvePreparationLimits, type PreparationConfig } from '../../core/preparation/preparation-config';
+import { resolvePreparationConfig, resolvePreparationLimits, type PreparationConfig, type PreparationConfigOverrides } from '../../core/preparation/preparation-config';
 import type { DatabaseInspection, PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
 import type { Embedder } from '../../activities/embeddings/embedder';
 import type { VectorStore } from '../../activities/vectors/vector-store';
@@ -38,14 +38,14 @@ export interface PreparationHarness {
   close(): Promise<void>;
 }
 
-export function startPreparationHarness(): PreparationHarness {
+export function startPreparationHarness(overrides: PreparationConfigOverrides = {}): PreparationHarness {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-prep-'));
   const store = openSqliteArtifactStore(path.join(dir, 'artifacts.sqlite'));
   const vectors = new EmbeddedVectorStore(path.join(dir, 'vectors'));
   const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
   const embedder = new HashedEmbedder();
   const activities = createPreparationActivities({ databases, store, embedder, vectors });
-  const config = resolvePreparationConfig();
+  const config = resolvePreparationConfig(overrides);
   const { queryTimeoutMs, columnsPerScan } = resolvePreparationLimits();
   const profile = async (database: string) => {
     const inspection = await activities.inspectDatabase({ database, config, queryTimeoutMs });
@@ -79,7 +79,7 @@ export function startPreparationHarness(): PreparationHarness {
     async index(database) {
       const inspection = await profile(database);
       const { databaseId, versions } = inspection;
-      await activities.buildProfileIndex({ databaseId, versions });
+      await activities.buildProfileIndex({ databaseId, versions, config: config.index });
       await activities.buildValueIndex({ database, databaseId, versions, config: config.index, queryTimeoutMs });
       return { inspection, manifest: { databaseId, versions, collections: collectionNames(databaseId, versions) } };
     },
