@@ -50,6 +50,8 @@ export const askCommand: Command = {
 
 export const demoCommand: Command = {
   name: 'demo',
-  usage: 'demo                              answer a question over the built-in sample database',
-  run: (config, args) => ask(config, ['--db', ensureSampleDatabase(config.home), ...args, SAMPLE_QUESTION]),
+  usage: 'demo [--preset P]                 answer a question over the built-in sample database (preset quick: one model call)',
+  // The bundled 270M model answers one call well enough to show the whole path; the full
+  // pipeline asks about ten (`--preset hybrid` runs it, better with a bigger model).
+  run: (config, args) => ask(config, ['--db', ensureSampleDatabase(config.home), ...(args.includes('--preset') ? [] : ['--preset', 'quick']), ...args, SAMPLE_QUESTION]),
 };

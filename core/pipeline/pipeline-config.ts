@@ -101,6 +101,19 @@ export const PRESETS = {
     correction: { enabled: true, reviseOn: 'errors', maxRevisions: 3, rules: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
+  /**
+   * One model call: the whole schema, the direct path, no correction or selection. For small
+   * local models (the bundled 270M one loops or copies instructions when asked ten times) and
+   * smoke tests; `decodex demo` uses it.
+   */
+  quick: {
+    linking: { strategy: 'full-schema', preliminarySql: false, whenUnprepared: 'full-schema' },
+    notes: { enabled: false },
+    judging: { enabled: false },
+    generation: { paths: ['direct'] },
+    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false },
+    selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
+  },
   /** decodex's default: DexterSQL's linking and notes, DecoSearch's judger, then every path, correction and selection. */
   hybrid: {
     ...DEXTERSQL,

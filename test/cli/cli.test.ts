@@ -28,6 +28,7 @@ describe('the decodex command', () => {
     expect(run.stderr).toMatch(/llm: local model .*gemma-3-270m-q4_k_m\.gguf/);
     // A 270M model's SQL may well fail on the database; then the error is the honest answer.
     expect(run.stdout).toMatch(/outcome: (answered|execution_error)/);
+    expect(run.stdout).toMatch(/preset:\s+quick/);
     expect(run.stdout).toMatch(/SQL:\n\s+SELECT/i);
     expect(run.stdout).toMatch(/\(\d+ prompt \+ \d+ completion\)/);
     expect(run.stdout).toMatch(/Web UI: http:\/\/localhost:8233\/namespaces\/default\/workflows\/answer-shop-/);

@@ -31,7 +31,8 @@ const schema: SchemaInfo = {
 
 describe('pipeline configuration', () => {
   it('resolves presets and ablations, and names the valid ones for an unknown name', () => {
-    expect(PRESET_NAMES).toEqual(['dextersql', 'decosearch', 'hybrid']);
+    expect(PRESET_NAMES).toEqual(['dextersql', 'decosearch', 'quick', 'hybrid']);
+    expect(resolvePipelineConfig('quick')).toMatchObject({ linking: { strategy: 'full-schema' }, generation: { paths: ['direct'] }, correction: { enabled: false } });
     expect(resolvePipelineConfig(undefined).preset).toBe('hybrid');
     const deco = resolvePipelineConfig('decosearch');
     expect(deco).toMatchObject({ linking: { strategy: 'decosearch' }, judging: { enabled: true }, generation: { paths: ['direct'] }, selection: { enabled: false } });
@@ -39,7 +40,7 @@ describe('pipeline configuration', () => {
     const ablated = resolvePipelineConfig('hybrid', ['judger', 'selector', 'few-shot']);
     expect(ablated).toMatchObject({ judging: { enabled: false }, linking: { strategy: 'full-schema' }, generation: { paths: ['direct', 'dependency-tree', 'divide-and-conquer'] } });
     expect(pipelineLabel(ablated)).toBe('hybrid − judger − selector − few-shot');
-    expect(() => resolvePipelineConfig('best')).toThrow('unknown preset "best"; valid presets: dextersql, decosearch, hybrid');
+    expect(() => resolvePipelineConfig('best')).toThrow('unknown preset "best"; valid presets: dextersql, decosearch, quick, hybrid');
     expect(() => resolvePipelineConfig('hybrid', ['judger', 'refinement'])).toThrow(`unknown ablation "refinement"; valid ablations: ${ABLATION_NAMES.join(', ')}`);
     expect(() => resolvePipelineConfig('decosearch', ['direct-path'])).toThrow(/leaves no generation path/);
   });

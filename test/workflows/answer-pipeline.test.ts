@@ -208,7 +208,7 @@ describe('the online pipeline on concert_singer', () => {
   });
 
   it('refuses an unknown preset or ablation before starting, naming the valid ones; the workflow refuses it too', async () => {
-    await expect(stack.client.ask({ question: 'x?', database: DB, preset: 'fastest' })).rejects.toThrow('unknown preset "fastest"; valid presets: dextersql, decosearch, hybrid');
+    await expect(stack.client.ask({ question: 'x?', database: DB, preset: 'fastest' })).rejects.toThrow('unknown preset "fastest"; valid presets: dextersql, decosearch, quick, hybrid');
     await expect(stack.client.ask({ question: 'x?', database: DB, ablations: ['judger', 'magic'] })).rejects.toThrow(/unknown ablation "magic"; valid ablations: judger, selector/);
     // A service that bypasses the typed client gets the same answer from the workflow itself.
     const connection = await Connection.connect({ address: stack.address });
