@@ -3,7 +3,7 @@ import { createBenchmarkActivities } from './benchmark/benchmark-activities';
 import { createDatabaseActivities } from './database/database-activities';
 import type { DatabaseRegistry } from './database/database-registry';
 import { createGenerationActivities } from './generation/generation-activities';
-import type { Embedder } from './embeddings/embedder';
+import type { IndexEmbedders } from './indexing/index-embedders';
 import type { LlmService } from './llm/llm-service';
 import { createExplorationLlmActivities, createPreparationActivities } from './preparation/preparation-activities';
 import type { VectorStore } from './vectors/vector-store';
@@ -14,8 +14,8 @@ export interface ActivityDeps {
   llm: LlmService;
   /** Stored results of long jobs (benchmark records, ...); the same store as the LLM cache. */
   artifacts: ArtifactStore;
-  /** Embeds column profiles and values for the profile and value indices (offline preparation). */
-  embedder: Embedder;
+  /** Embed column profiles and values for the profile and value indices (offline preparation). */
+  embedders: IndexEmbedders;
   /** Where those indices live: the embedded store, or Qdrant when QDRANT_URL is set. */
   vectors: VectorStore;
 }
@@ -30,7 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     llm: { ...createGenerationActivities(deps.llm), ...createExplorationLlmActivities({ llm: deps.llm, store: deps.artifacts }) },
     offline: {
       ...createBenchmarkActivities(deps),
-      ...createPreparationActivities({ databases: deps.databases, store: deps.artifacts, embedder: deps.embedder, vectors: deps.vectors }),
+      ...createPreparationActivities({ databases: deps.databases, store: deps.artifacts, embedders: deps.embedders, vectors: deps.vectors }),
     },
   };
 }

@@ -30,6 +30,7 @@ import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact
 import { DatabaseRegistry } from '../activities/database/database-registry';
 import { openTargetDatabase } from '../activities/database/open-database';
 import { HashedEmbedder } from '../activities/embeddings/hashed-embedder';
+import { sameEmbedder } from '../activities/indexing/index-embedders';
 import { loadLlmConfig } from '../activities/llm/llm-config';
 import { createLlmService } from '../activities/llm/llm-service';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
     namespace: 'default',
     queues: ALL_TASK_QUEUES,
     queuePrefix,
-    deps: { databases: registry, llm: llmService, artifacts: store, embedder: new HashedEmbedder(), vectors },
+    deps: { databases: registry, llm: llmService, artifacts: store, embedders: sameEmbedder(new HashedEmbedder()), vectors },
     workflowBundle: { codePath: bundle },
   });
   const running = workers.map((w) => w.run());

@@ -13,6 +13,7 @@ import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact
 import { DatabaseRegistry } from '../activities/database/database-registry';
 import { openTargetDatabase } from '../activities/database/open-database';
 import { HashedEmbedder } from '../activities/embeddings/hashed-embedder';
+import { sameEmbedder } from '../activities/indexing/index-embedders';
 import { buildValueIndex } from '../activities/indexing/build-value-index';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
 import { resolvePreparationConfig, resolvePreparationLimits } from '../core/preparation/preparation-config';
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   const store = openSqliteArtifactStore(artifactsFile);
   const vectors = new EmbeddedVectorStore(path.join(home, 'vectors'));
   const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
-  const deps = { databases, store, embedder: new HashedEmbedder(), vectors };
+  const deps = { databases, store, embedders: sameEmbedder(new HashedEmbedder()), vectors };
   const { index } = resolvePreparationConfig();
   const { queryTimeoutMs } = resolvePreparationLimits();
   const watch = watchQueryProcesses();

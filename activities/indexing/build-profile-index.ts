@@ -27,9 +27,10 @@ export async function buildProfileIndex(deps: PreparationDeps, input: BuildProfi
   const started = performance.now();
   const { columns } = await loadPreparedProfiles(deps.store, input.databaseId, input.versions);
   const collection = collectionNames(input.databaseId, input.versions).profiles;
-  await deps.vectors.ensureCollection(collection, deps.embedder.dimension);
+  const embedder = deps.embedders.profiles;
+  await deps.vectors.ensureCollection(collection, embedder.dimension);
   await upsertEmbedded(
-    deps,
+    { embedder, vectors: deps.vectors },
     collection,
     columns.map((p) => ({ id: `${p.table}.${p.column}`, text: renderProfileIndexText(p), payload: { table: p.table, column: p.column } })),
   );

@@ -6,11 +6,11 @@ import { questionSearchText } from '../../core/indexing/retrieval-text';
 import { columnKey, type ColumnRef } from '../../core/preparation/column-ref';
 import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
 import type { ArtifactStore } from '../artifacts/artifact-store';
-import type { Embedder } from '../embeddings/embedder';
 import { loadPreparedProfiles } from '../preparation/load-prepared';
 import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
 import { requireArtifact } from '../preparation/preparation-deps';
 import type { VectorStore } from '../vectors/vector-store';
+import type { IndexEmbedders } from './index-embedders';
 
 /** What retrieval reads of a prepared database, loaded once per database. */
 export interface PreparedIndices {
@@ -77,7 +77,7 @@ export interface RetrievedColumn extends ColumnRef {
  * in most numeric columns and says nothing about which one.
  */
 export async function retrieveColumns(
-  deps: { vectors: VectorStore; embedder: Embedder },
+  deps: { vectors: VectorStore; embedders: IndexEmbedders },
   indices: PreparedIndices,
   question: string,
   options: RetrieveColumnsOptions = DEFAULT_RETRIEVAL_OPTIONS,
@@ -88,7 +88,7 @@ export async function retrieveColumns(
     if (!found.has(key)) found.set(key, column);
   };
 
-  const [questionVector] = await deps.embedder.embed([questionSearchText(question)]);
+  const [questionVector] = await deps.embedders.profiles.embed([questionSearchText(question)]);
   const k = Math.max(options.minProfileHits, Math.ceil(options.profileHitsPerSqrtColumn * Math.sqrt(indices.columnCount)));
   for (const hit of await deps.vectors.search(indices.collections.profiles, questionVector, { k })) {
     add({ table: String(hit.payload.table), column: String(hit.payload.column), reason: 'profile', evidence: `cosine ${hit.score.toFixed(3)}` });
@@ -102,7 +102,7 @@ export async function retrieveColumns(
   // Similar (not equal) values: only for what looks like a name or a code, to bound the searches;
   // never for a bare number ("4" is not "similar" to '27.4' in any useful sense).
   const valueQueries = [...literals.quoted, ...literals.phrases.filter((p) => /[A-Z0-9]/.test(p))].filter((p) => !/^-?[\d.]+$/.test(p));
-  const valueVectors = await deps.embedder.embed(valueQueries);
+  const valueVectors = await deps.embedders.values.embed(valueQueries);
   for (const [i, phrase] of valueQueries.entries()) {
     for (const hit of await deps.vectors.search(indices.collections.values, valueVectors[i], { k: options.valueHitsPerLiteral })) {
       if (hit.score >= options.valueMinScore) add({ table: String(hit.payload.table), column: String(hit.payload.column), reason: 'value', evidence: `'${hit.payload.value}' ~ "${phrase}" (${hit.score.toFixed(3)})` });
