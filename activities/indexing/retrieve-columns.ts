@@ -1,4 +1,5 @@
 import { findJoinPath, type ForeignKeyEdge, type JoinStep } from '../../core/exploration/join-paths';
+import { bridgeJoins } from '../../core/indexing/bridge-tables';
 import { inferJoinKeys } from '../../core/indexing/inferred-joins';
 import { LexicalValueIndex, type ValueLexicon } from '../../core/indexing/lexical-value-index';
 import { questionLiterals } from '../../core/indexing/question-literals';
@@ -50,6 +51,8 @@ export interface RetrieveColumnsOptions {
    * (every key of two tables joined directly).
    */
   joinHops: number;
+  /** Link tables between retrieved tables are added with their join columns (core/indexing/bridge-tables). */
+  bridgeTables: boolean;
 }
 
 /** Measured on Spider dev (bench/linking.ts). */
@@ -59,9 +62,10 @@ export const DEFAULT_RETRIEVAL_OPTIONS: RetrieveColumnsOptions = {
   valueMinScore: 0.8,
   valueHitsPerLiteral: 3,
   joinHops: 1,
+  bridgeTables: true,
 };
 
-export type RetrievalReason = 'profile' | 'value' | 'join';
+export type RetrievalReason = 'profile' | 'value' | 'join' | 'bridge';
 
 export interface RetrievedColumn extends ColumnRef {
   reason: RetrievalReason;
@@ -72,8 +76,8 @@ export interface RetrievedColumn extends ColumnRef {
 /**
  * Retrieval-only schema linking (DexterSQL §3.2 Step 1, without its LLM steps): the columns
  * whose profiles the question resembles (profile index), the columns holding values the
- * question quotes (lexical index exactly, value index by similarity), and the join columns
- * that connect the tables found, declared or inferred. Bare numbers are not looked up: "3" is
+ * question quotes (lexical index exactly, value index by similarity), the join columns
+ * that connect the tables found, declared or inferred, and the link tables between them. Bare numbers are not looked up: "3" is
  * in most numeric columns and says nothing about which one.
  */
 export async function retrieveColumns(
@@ -88,7 +92,7 @@ export async function retrieveColumns(
     if (!found.has(key)) found.set(key, column);
   };
 
-  const [questionVector] = await deps.embedders.profiles.embed([questionSearchText(question)]);
+  const [questionVector] = await deps.embedders.profiles.embed([process.env.XP_TEXT === 'natural' ? question : questionSearchText(question)]);
   const k = Math.max(options.minProfileHits, Math.ceil(options.profileHitsPerSqrtColumn * Math.sqrt(indices.columnCount)));
   for (const hit of await deps.vectors.search(indices.collections.profiles, questionVector, { k })) {
     add({ table: String(hit.payload.table), column: String(hit.payload.column), reason: 'profile', evidence: `cosine ${hit.score.toFixed(3)}` });
@@ -121,6 +125,13 @@ export async function retrieveColumns(
         for (const column of step.leftColumns) add({ table: step.left, column, reason: 'join', evidence });
         for (const column of step.rightColumns) add({ table: step.right, column, reason: 'join', evidence });
       }
+    }
+  }
+  if (options.bridgeTables) {
+    for (const step of bridgeJoins(indices.foreignKeys, tables)) {
+      const evidence = `${step.left} links ${step.right} to another retrieved table`;
+      for (const column of step.leftColumns) add({ table: step.left, column, reason: 'bridge', evidence });
+      for (const column of step.rightColumns) add({ table: step.right, column, reason: 'bridge', evidence });
     }
   }
   return [...found.values()];
