@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
 import { getSharedLlama } from '../llm/local/node-llama-cpp';
@@ -15,7 +14,7 @@ import { normaliseInPlace } from './unit-vector';
  * Why: the hashed embedder sees spelling only ("nation" vs `Country` scores 0); this one knows
  * that they mean the same (cosine 0.77, against 0.14 for nation/horsepower).
  *
- * Cost: a short text takes a few milliseconds on 2 threads with a 128-token context (the
+ * Cost: a short text takes a few milliseconds on one thread with a 128-token context (the
  * default 512-token context is ~50× slower), so it suits column profiles and questions, not
  * hundreds of thousands of values.
  */
@@ -31,7 +30,12 @@ const MAX_TEXT_TOKENS = CONTEXT_TOKENS - 2;
 export interface MiniLmEmbedderOptions {
   /** The GGUF file. Default: the one `npm run setup` writes. */
   modelFile?: string;
-  /** CPU threads of the embedding context. Default: 2, or fewer cores. */
+  /**
+   * CPU threads of the embedding context. Default 1: llama.cpp's threads spin while they wait
+   * for each other, and on a busy 2-core machine (a worker beside Temporal, SQLite and other
+   * activities) 2 threads were measured 10–25× slower than 1 (70–130 ms against 1.3–1.8 s per
+   * question); on an idle machine 2 gain less than 2×.
+   */
   threads?: number;
 }
 
@@ -53,7 +57,7 @@ export class MiniLmEmbedder implements Embedder {
 
   constructor(options: MiniLmEmbedderOptions = {}) {
     this.modelFile = path.resolve(options.modelFile ?? MINILM_MODEL_FILE);
-    this.threads = options.threads ?? Math.min(2, os.availableParallelism());
+    this.threads = options.threads ?? 1;
     // Checked here, without loading node-llama-cpp, so a worker with a missing model says so at start.
     if (!existsSync(this.modelFile)) {
       throw new EmbeddingError(

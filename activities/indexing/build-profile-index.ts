@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
-import { renderProfileIndexText } from '../../core/indexing/retrieval-text';
+import { profileIndexText } from '../../core/indexing/profile-text-style';
 import { loadPreparedProfiles } from '../preparation/load-prepared';
 import { collectionNames } from '../preparation/preparation-artifacts';
 import type { PreparationDeps } from '../preparation/preparation-deps';
@@ -19,7 +19,7 @@ export interface BuildProfileIndexOutput {
 
 /**
  * DexterSQL §3.1.2 (1): one vector per column, the embedding of its profile's retrieval text
- * (names and documentation, see core/indexing/retrieval-text), so a question can find the
+ * (names and documentation, written for its embedder: core/indexing/profile-text-style), so a question can find the
  * columns whose profiles mean what it asks about. Point ids are `table.column`; re-running the
  * activity replaces the same points.
  */
@@ -32,7 +32,7 @@ export async function buildProfileIndex(deps: PreparationDeps, input: BuildProfi
   await upsertEmbedded(
     { embedder, vectors: deps.vectors },
     collection,
-    columns.map((p) => ({ id: `${p.table}.${p.column}`, text: renderProfileIndexText(p), payload: { table: p.table, column: p.column } })),
+    columns.map((p) => ({ id: `${p.table}.${p.column}`, text: profileIndexText(p, deps.embedders.profileText), payload: { table: p.table, column: p.column } })),
   );
   return { collection, columns: columns.length, elapsedMs: Math.round(performance.now() - started) };
 }

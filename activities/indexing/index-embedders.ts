@@ -1,3 +1,4 @@
+import type { ProfileTextStyle } from '../../core/indexing/profile-text-style';
 import type { Embedder } from '../embeddings/embedder';
 
 /**
@@ -11,6 +12,8 @@ import type { Embedder } from '../embeddings/embedder';
 export interface IndexEmbedders {
   /** Column profiles, and the question that searches them. */
   profiles: Embedder;
+  /** How columns and questions are written for `profiles`. */
+  profileText: ProfileTextStyle;
   /**
    * Distinct cell values, and the question's literals that search them; also the column
    * signatures of exploration (mostly values and formats, compared at a threshold measured
@@ -19,12 +22,12 @@ export interface IndexEmbedders {
   values: Embedder;
 }
 
-/** One embedder for both indices. */
+/** One embedder for both indices, reading the profile index's stemmed terms. */
 export function sameEmbedder(embedder: Embedder): IndexEmbedders {
-  return { profiles: embedder, values: embedder };
+  return { profiles: embedder, profileText: 'terms', values: embedder };
 }
 
 /** What identifies the vector spaces of a preparation. */
 export function embedderNames(embedders: IndexEmbedders): { profiles: string; values: string } {
-  return { profiles: embedders.profiles.name, values: embedders.values.name };
+  return { profiles: `${embedders.profiles.name}/${embedders.profileText}`, values: embedders.values.name };
 }

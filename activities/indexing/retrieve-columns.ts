@@ -3,7 +3,7 @@ import { bridgeJoins } from '../../core/indexing/bridge-tables';
 import { inferJoinKeys } from '../../core/indexing/inferred-joins';
 import { LexicalValueIndex, type ValueLexicon } from '../../core/indexing/lexical-value-index';
 import { questionLiterals } from '../../core/indexing/question-literals';
-import { questionSearchText } from '../../core/indexing/retrieval-text';
+import { profileQueryText } from '../../core/indexing/profile-text-style';
 import { columnKey, type ColumnRef } from '../../core/preparation/column-ref';
 import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
 import type { ArtifactStore } from '../artifacts/artifact-store';
@@ -92,7 +92,7 @@ export async function retrieveColumns(
     if (!found.has(key)) found.set(key, column);
   };
 
-  const [questionVector] = await deps.embedders.profiles.embed([process.env.XP_TEXT === 'natural' ? question : questionSearchText(question)]);
+  const [questionVector] = await deps.embedders.profiles.embed([profileQueryText(question, deps.embedders.profileText)]);
   const k = Math.max(options.minProfileHits, Math.ceil(options.profileHitsPerSqrtColumn * Math.sqrt(indices.columnCount)));
   for (const hit of await deps.vectors.search(indices.collections.profiles, questionVector, { k })) {
     add({ table: String(hit.payload.table), column: String(hit.payload.column), reason: 'profile', evidence: `cosine ${hit.score.toFixed(3)}` });

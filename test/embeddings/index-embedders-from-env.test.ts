@@ -1,12 +1,16 @@
+import { ConcatenatedEmbedder } from '../../activities/embeddings/concatenated-embedder';
 import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
 import { MiniLmEmbedder } from '../../activities/embeddings/minilm-embedder';
 import { OpenAiEmbedder } from '../../activities/embeddings/openai-embedder';
 import { embedderChoice, indexEmbeddersFromEnv } from '../../activities/indexing/index-backends';
 
 describe('DECODEX_EMBEDDER', () => {
-  it('minilm embeds profiles with the neural model and values with the hashed one', () => {
-    const { profiles, values } = indexEmbeddersFromEnv({ DECODEX_EMBEDDER: 'minilm' });
-    expect(profiles).toBeInstanceOf(MiniLmEmbedder);
+  it('minilm embeds profiles (as sentences) with the neural model blended with the hashed one, and values with the hashed one', () => {
+    const { profiles, profileText, values } = indexEmbeddersFromEnv({ DECODEX_EMBEDDER: 'minilm' });
+    expect(profiles).toBeInstanceOf(ConcatenatedEmbedder);
+    expect(profiles.name).toBe(`${new HashedEmbedder().name}@0.50+${new MiniLmEmbedder().name}@0.50`);
+    expect(profiles.dimension).toBe(256 + 384);
+    expect(profileText).toBe('sentences');
     expect(values).toBeInstanceOf(HashedEmbedder);
   });
 
