@@ -9,7 +9,12 @@ export interface LinkingQuestion {
 }
 
 export const LINKING_DATASETS = ['spider-dev', 'spider-train'] as const;
-export type LinkingDataset = (typeof LINKING_DATASETS)[number];
+/**
+ * Run only when asked: the same train questions with Spider-Syn's synonym substitutions
+ * ("leaders of the divisions" for "heads of the departments"), to see what meaning adds.
+ */
+export const EXTRA_LINKING_DATASETS = ['spider-syn-train'] as const;
+export type LinkingDataset = (typeof LINKING_DATASETS)[number] | (typeof EXTRA_LINKING_DATASETS)[number];
 
 /** Every 4th train question: ~1,750, enough to tell settings apart in seconds, on all 140 train databases. */
 const TRAIN_STRIDE = 4;
@@ -24,6 +29,7 @@ export function linkingQuestions(datasets: string, dataset: LinkingDataset): Lin
     const dev = JSON.parse(readFileSync(path.join(datasets, 'spider', 'dev.json'), 'utf8')) as { db_id: string; question: string; query: string }[];
     return dev.map((q) => ({ dbId: q.db_id, question: q.question, sql: q.query }));
   }
-  const train = JSON.parse(readFileSync(path.join(datasets, 'spider-syn', 'train_spider.json'), 'utf8')) as { db_id: string; SpiderQuestion: string; query: string }[];
-  return train.filter((_, i) => i % TRAIN_STRIDE === 0).map((q) => ({ dbId: q.db_id, question: q.SpiderQuestion, sql: q.query }));
+  const train = JSON.parse(readFileSync(path.join(datasets, 'spider-syn', 'train_spider.json'), 'utf8')) as { db_id: string; SpiderQuestion: string; SpiderSynQuestion: string; query: string }[];
+  const synonyms = dataset === 'spider-syn-train';
+  return train.filter((_, i) => i % TRAIN_STRIDE === 0).map((q) => ({ dbId: q.db_id, question: synonyms ? q.SpiderSynQuestion : q.SpiderQuestion, sql: q.query }));
 }

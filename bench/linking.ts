@@ -5,7 +5,7 @@
  * (activities/indexing/retrieve-columns). Gold columns come from parsing the gold SQL with the
  * SQL analysis interface.
  *
- *   npm run bench:linking [-- --dataset spider-dev|spider-train] [--embedder hashed|minilm]
+ *   npm run bench:linking [-- --dataset spider-dev|spider-train|spider-syn-train] [--embedder hashed|minilm]
  *
  * Without options, every dataset with every embedder: `<name>_<dataset>_<embedder>` lines, then
  * the unsuffixed lines of Spider dev with the default embedder (DECODEX_EMBEDDER's default).
@@ -22,7 +22,7 @@ import { datasetsRoot } from '../core/datasets/datasets-root';
 import { linkingScore } from '../core/evaluation/schema-linking';
 import { createSqlAnalyzer, type SchemaHint, type SqlAnalyzer } from '../core/sql-analysis';
 import { startPreparationHarness } from '../test/preparation/preparation-harness';
-import { LINKING_DATASETS, linkingQuestions, type LinkingDataset } from './linking-questions';
+import { EXTRA_LINKING_DATASETS, LINKING_DATASETS, linkingQuestions, type LinkingDataset } from './linking-questions';
 
 const EMBEDDERS = ['hashed', 'minilm'] as const;
 type LinkingEmbedder = (typeof EMBEDDERS)[number];
@@ -101,9 +101,10 @@ async function runLinking(analyzer: SqlAnalyzer, dataset: LinkingDataset, embedd
   }
 }
 
-function option<T extends string>(args: string[], name: string, choices: readonly T[]): T[] {
+/** The named choice, or every default one when the option is absent. */
+function option<T extends string>(args: string[], name: string, defaults: readonly T[], choices: readonly T[] = defaults): T[] {
   const at = args.indexOf(`--${name}`);
-  if (at < 0) return [...choices];
+  if (at < 0) return [...defaults];
   const value = args[at + 1];
   if (!(choices as readonly string[]).includes(value)) throw new Error(`--${name} must be one of ${choices.join(', ')}, got ${value ?? 'nothing'}`);
   return [value as T];
@@ -111,7 +112,7 @@ function option<T extends string>(args: string[], name: string, choices: readonl
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const datasets = option(args, 'dataset', LINKING_DATASETS);
+  const datasets = option<LinkingDataset>(args, 'dataset', LINKING_DATASETS, [...LINKING_DATASETS, ...EXTRA_LINKING_DATASETS]);
   const embedders = option(args, 'embedder', EMBEDDERS);
   const fallback: LinkingEmbedder = embedderChoice({}) === 'minilm' ? 'minilm' : 'hashed';
   const defaultEmbedder = embedders.includes(fallback) ? fallback : embedders[0];
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
   for (const dataset of datasets) {
     for (const embedder of embedders) {
       const lines = await runLinking(analyzer, dataset, embedder);
-      for (const [name, value] of lines) console.log(`${name}_${dataset.replace('-', '_')}_${embedder}: ${value}`);
+      for (const [name, value] of lines) console.log(`${name}_${dataset.replace(/-/g, '_')}_${embedder}: ${value}`);
       if (dataset === datasets[0] && embedder === defaultEmbedder) defaults = lines;
     }
   }

@@ -8,11 +8,15 @@ import type { ForeignKeyEdge, JoinStep } from '../exploration/join-paths';
  *
  * Only tables that reference both sides: a table both sides reference, or one in a chain
  * between them, is an entity a question names in its own words (a customer, a department),
- * which the profile index finds. Returns every join step of every such bridge, in schema order.
+ * which the profile index finds. Nor when the two tables also join directly: the question most
+ * likely means that join. Returns the join steps of every such bridge, in schema order.
  */
 export function bridgeJoins(foreignKeys: ForeignKeyEdge[], tables: string[]): JoinStep[] {
   const key = (t: string) => t.toLowerCase();
   const retrieved = new Set(tables.map(key));
+  const pair = (a: string, b: string) => (a < b ? `${a}|${b}` : `${b}|${a}`);
+  // Retrieved tables already joined directly need no bridge: the question most likely means that join.
+  const joined = new Set(foreignKeys.map((fk) => pair(key(fk.fromTable), key(fk.toTable))));
   // For each table outside the retrieved ones, its foreign keys into retrieved tables.
   const outgoing = new Map<string, ForeignKeyEdge[]>();
   for (const fk of foreignKeys) {
@@ -21,8 +25,11 @@ export function bridgeJoins(foreignKeys: ForeignKeyEdge[], tables: string[]): Jo
   }
   const steps: JoinStep[] = [];
   for (const edges of outgoing.values()) {
-    if (new Set(edges.map((fk) => key(fk.toTable))).size < 2) continue;
-    for (const fk of edges) steps.push({ left: fk.fromTable, leftColumns: fk.fromColumns, right: fk.toTable, rightColumns: fk.toColumns, leftIsReferenced: false });
+    const ends = [...new Set(edges.map((fk) => key(fk.toTable)))];
+    const bridged = new Set(ends.flatMap((a) => ends.filter((b) => a !== b && !joined.has(pair(a, b))).map(() => a)));
+    for (const fk of edges) {
+      if (bridged.has(key(fk.toTable))) steps.push({ left: fk.fromTable, leftColumns: fk.fromColumns, right: fk.toTable, rightColumns: fk.toColumns, leftIsReferenced: false });
+    }
   }
   return steps;
 }
