@@ -77,8 +77,8 @@ export interface RetrievedColumn extends ColumnRef {
  * Retrieval-only schema linking (DexterSQL §3.2 Step 1, without its LLM steps): the columns
  * whose profiles the question resembles (profile index), the columns holding values the
  * question quotes (lexical index exactly, value index by similarity), the join columns
- * that connect the tables found, declared or inferred, and the link tables between them. Bare numbers are not looked up: "3" is
- * in most numeric columns and says nothing about which one.
+ * that connect the tables found, declared or inferred, and the link tables between them. Bare
+ * numbers are not looked up: "3" is in most numeric columns and says nothing about which one.
  */
 export async function retrieveColumns(
   deps: { vectors: VectorStore; embedders: IndexEmbedders },
