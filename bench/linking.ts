@@ -5,7 +5,7 @@
  * (activities/indexing/retrieve-columns). Gold columns come from parsing the gold SQL with the
  * SQL analysis interface.
  *
- *   npm run bench:linking [-- --dataset spider-dev|spider-train|spider-syn-train] [--embedder hashed|minilm]
+ *   npm run bench:linking [-- --dataset spider-dev|spider-train|spider-syn-train] [--embedder hashed|minilm] [--profile-hits 1.1]
  *
  * Without options, every dataset with every embedder: `<name>_<dataset>_<embedder>` lines, then
  * the unsuffixed lines of Spider dev with the default embedder (DECODEX_EMBEDDER's default).
@@ -16,7 +16,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { disposeMiniLmModels } from '../activities/embeddings/minilm-embedder';
 import { embedderChoice, indexEmbeddersFromEnv } from '../activities/indexing/index-backends';
-import { DEFAULT_RETRIEVAL_OPTIONS, loadPreparedIndices, retrieveColumns, type PreparedIndices } from '../activities/indexing/retrieve-columns';
+import { DEFAULT_RETRIEVAL_OPTIONS, loadPreparedIndices, retrieveColumns, type PreparedIndices, type RetrieveColumnsOptions } from '../activities/indexing/retrieve-columns';
 import { loadPreparedProfiles } from '../activities/preparation/load-prepared';
 import { datasetsRoot } from '../core/datasets/datasets-root';
 import { linkingScore } from '../core/evaluation/schema-linking';
@@ -29,7 +29,7 @@ type LinkingEmbedder = (typeof EMBEDDERS)[number];
 
 type Lines = [name: string, value: string][];
 
-async function runLinking(analyzer: SqlAnalyzer, dataset: LinkingDataset, embedder: LinkingEmbedder): Promise<Lines> {
+async function runLinking(analyzer: SqlAnalyzer, dataset: LinkingDataset, embedder: LinkingEmbedder, options: RetrieveColumnsOptions): Promise<Lines> {
   const datasets = datasetsRoot(process.env);
   const root = path.join(datasets, 'spider');
   const questions = linkingQuestions(datasets, dataset);
@@ -69,7 +69,7 @@ async function runLinking(analyzer: SqlAnalyzer, dataset: LinkingDataset, embedd
         unparsed++;
         continue;
       }
-      const retrieved = await retrieveColumns(harness, db.indices, q.question);
+      const retrieved = await retrieveColumns(harness, db.indices, q.question, options);
       const focused = new Map<string, string[]>();
       for (const c of retrieved) focused.set(c.table, [...(focused.get(c.table) ?? []), c.column]);
       const score = linkingScore(analysis.columns, [...focused].map(([table, columns]) => ({ table, columns })));
@@ -116,11 +116,14 @@ async function main(): Promise<void> {
   const embedders = option(args, 'embedder', EMBEDDERS);
   const fallback: LinkingEmbedder = embedderChoice({}) === 'minilm' ? 'minilm' : 'hashed';
   const defaultEmbedder = embedders.includes(fallback) ? fallback : embedders[0];
+  // Another profile-hit budget, to compare embedders at the same share of columns kept.
+  const hitsAt = args.indexOf('--profile-hits');
+  const options = hitsAt < 0 ? DEFAULT_RETRIEVAL_OPTIONS : { ...DEFAULT_RETRIEVAL_OPTIONS, profileHitsPerSqrtColumn: Number(args[hitsAt + 1]) };
   const analyzer = await createSqlAnalyzer();
   let defaults: Lines = [];
   for (const dataset of datasets) {
     for (const embedder of embedders) {
-      const lines = await runLinking(analyzer, dataset, embedder);
+      const lines = await runLinking(analyzer, dataset, embedder, options);
       for (const [name, value] of lines) console.log(`${name}_${dataset.replace(/-/g, '_')}_${embedder}: ${value}`);
       if (dataset === datasets[0] && embedder === defaultEmbedder) defaults = lines;
     }
@@ -128,7 +131,7 @@ async function main(): Promise<void> {
   console.log(`dataset: ${datasets[0]}`);
   console.log(`embedder: ${defaultEmbedder}`);
   for (const [name, value] of defaults) console.log(`${name}: ${value}`);
-  console.log(`profile_hits_per_sqrt_column: ${DEFAULT_RETRIEVAL_OPTIONS.profileHitsPerSqrtColumn}`);
+  console.log(`profile_hits_per_sqrt_column: ${options.profileHitsPerSqrtColumn}`);
   await disposeMiniLmModels();
 }
 
