@@ -39,9 +39,11 @@ export function embedderChoice(env: Env, minilmInstalled = existsSync(MINILM_MOD
  * The embedders of the profile and value indices (see IndexEmbedders for why they may differ).
  *
  * `minilm` searches profiles by an even blend of meaning (MiniLM on the words as written) and
- * spelling (the hashed embedder on stemmed terms): on Spider the neural model alone found fewer
- * gold columns than spelling alone (names there mostly repeat the question's words), and
- * spelling alone misses synonyms. Values stay on the hashed embedder: the neural model costs
+ * spelling (the hashed embedder on stemmed terms): on Spider dev the neural model alone found
+ * fewer gold columns than spelling alone (0.934 against 0.954: names there mostly repeat the
+ * question's words), and spelling alone misses synonyms (Spider-Syn's train questions: 0.820
+ * against 0.899 for the blend). On Spider train questions the even blend beat 0.35/0.65 either way
+ * (bench:linking, 2026-12-01). Values stay on the hashed embedder: the neural model costs
  * milliseconds per text (npm run bench:embedders), and a Spider build embeds ~184k values.
  */
 export function indexEmbeddersFromEnv(env: Env): IndexEmbedders {
