@@ -8,7 +8,7 @@ import { createJudgingActivities } from './judging/judging-activities';
 import { createLinkingActivities, createRetrievalActivities } from './linking/linking-activities';
 import { createNotesActivities } from './notes/notes-activities';
 import { createSelectionActivities } from './selection/selection-activities';
-import type { Embedder } from './embeddings/embedder';
+import type { IndexEmbedders } from './indexing/index-embedders';
 import type { LlmService } from './llm/llm-service';
 import { createExplorationLlmActivities, createPreparationActivities } from './preparation/preparation-activities';
 import type { VectorStore } from './vectors/vector-store';
@@ -19,8 +19,8 @@ export interface ActivityDeps {
   llm: LlmService;
   /** Stored results of long jobs (benchmark records, ...); the same store as the LLM cache. */
   artifacts: ArtifactStore;
-  /** Embeds column profiles and values for the profile and value indices (offline preparation). */
-  embedder: Embedder;
+  /** Embed column profiles and values for the profile and value indices (offline preparation). */
+  embedders: IndexEmbedders;
   /** Where those indices live: the embedded store, or Qdrant when QDRANT_URL is set. */
   vectors: VectorStore;
 }
@@ -35,7 +35,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     online: {
       ...createDatabaseActivities(deps.databases),
-      ...createRetrievalActivities({ databases: deps.databases, store, vectors: deps.vectors, embedder: deps.embedder }),
+      ...createRetrievalActivities({ databases: deps.databases, store, vectors: deps.vectors, embedders: deps.embedders }),
       ...createDiagnosisActivities({ databases: deps.databases, store }),
     },
     llm: {
@@ -49,7 +49,7 @@ export function createActivities(deps: ActivityDeps) {
     },
     offline: {
       ...createBenchmarkActivities(deps),
-      ...createPreparationActivities({ databases: deps.databases, store: deps.artifacts, embedder: deps.embedder, vectors: deps.vectors }),
+      ...createPreparationActivities({ databases: deps.databases, store: deps.artifacts, embedders: deps.embedders, vectors: deps.vectors }),
     },
   };
 }

@@ -1,46 +1,48 @@
 /**
- * Retrieval-only schema linking on Spider dev (DexterSQL §3.2 Step 1 without its LLM steps):
- * each question's columns come from the profile index, the value index (literals found in the
- * question) and the join columns between the tables found (activities/linking/retrieve-columns).
- * Gold columns come from parsing the gold SQL with the SQL analysis interface.
+ * Retrieval-only schema linking on Spider (DexterSQL §3.2 Step 1 without its LLM steps): each
+ * question's columns come from the profile index, the value index (literals found in the
+ * question), the join columns between the tables found and the bridge tables that link them
+ * (activities/linking/retrieve-columns). Gold columns come from parsing the gold SQL with the
+ * SQL analysis interface.
  *
- *   npm run bench:linking [-- --profile-text names|profile]
+ *   npm run bench:linking [-- --dataset spider-dev|spider-train|spider-syn-train] [--embedder hashed|minilm] [--profile-hits 1.1] [--profile-text names|profile]
  *
- * `--profile-text` chooses what the profile index embeds (IndexConfig.profileText; default:
- * the configuration's default), to compare the paper's profile text with names only.
- * Prints `name: value` lines; gold_column_recall and kept_column_fraction are averages over the
- * questions whose gold SQL names at least one column (fractions 0–1).
+ * Without options, every dataset with every embedder: `<name>_<dataset>_<embedder>` lines, then
+ * the unsuffixed lines of Spider dev with the default embedder (DECODEX_EMBEDDER's default).
+ * gold_column_recall and kept_column_fraction are averages over the questions whose gold SQL
+ * names at least one column (fractions 0–1).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_RETRIEVAL_OPTIONS, loadPreparedIndices, retrieveColumns, type PreparedIndices } from '../activities/linking/retrieve-columns';
+import { disposeMiniLmModels } from '../activities/embeddings/minilm-embedder';
+import { embedderChoice, indexEmbeddersFromEnv } from '../activities/indexing/index-backends';
+import { DEFAULT_RETRIEVAL_OPTIONS, loadPreparedIndices, retrieveColumns, type PreparedIndices, type RetrieveColumnsOptions } from '../activities/linking/retrieve-columns';
 import { loadPreparedProfiles } from '../activities/preparation/load-prepared';
 import { datasetsRoot } from '../core/datasets/datasets-root';
-import { DEFAULT_PREPARATION_CONFIG, type ProfileIndexText } from '../core/preparation/preparation-config';
+import { DEFAULT_PREPARATION_CONFIG, PROFILE_INDEX_TEXTS, type ProfileIndexText } from '../core/preparation/preparation-config';
 import { linkingScore } from '../core/evaluation/schema-linking';
-import { createSqlAnalyzer, type SchemaHint } from '../core/sql-analysis';
+import { createSqlAnalyzer, type SchemaHint, type SqlAnalyzer } from '../core/sql-analysis';
 import { startPreparationHarness } from '../test/preparation/preparation-harness';
+import { EXTRA_LINKING_DATASETS, LINKING_DATASETS, linkingQuestions, type LinkingDataset } from './linking-questions';
 
-interface DevQuestion {
-  db_id: string;
-  question: string;
-  query: string;
-}
+const EMBEDDERS = ['hashed', 'minilm'] as const;
+type LinkingEmbedder = (typeof EMBEDDERS)[number];
 
-async function main(): Promise<void> {
-  const root = path.join(datasetsRoot(process.env), 'spider');
-  const dev = JSON.parse(readFileSync(path.join(root, 'dev.json'), 'utf8')) as DevQuestion[];
-  const analyzer = await createSqlAnalyzer();
-  const at = process.argv.indexOf('--profile-text');
-  const profileText = (at >= 0 ? process.argv[at + 1] : DEFAULT_PREPARATION_CONFIG.index.profileText) as ProfileIndexText;
-  const harness = startPreparationHarness({ index: { profileText } });
+type Lines = [name: string, value: string][];
+
+async function runLinking(analyzer: SqlAnalyzer, dataset: LinkingDataset, embedder: LinkingEmbedder, options: RetrieveColumnsOptions, profileText: ProfileIndexText): Promise<Lines> {
+  const datasets = datasetsRoot(process.env);
+  const root = path.join(datasets, 'spider');
+  const questions = linkingQuestions(datasets, dataset);
+  const harness = startPreparationHarness({ embedders: indexEmbeddersFromEnv({ DECODEX_EMBEDDER: embedder }), config: { index: { profileText } } });
   const prepared = new Map<string, { indices: PreparedIndices; hint: SchemaHint }>();
   let missing = 0;
   try {
     const prepareStarted = performance.now();
-    for (const dbId of [...new Set(dev.map((q) => q.db_id))]) {
+    for (const dbId of [...new Set(questions.map((q) => q.dbId))]) {
       const file = path.join(root, 'database', dbId, `${dbId}.sqlite`);
-      // wta_1 ships without data (see the datasets' SOURCES.md): its questions are not counted.
+      // wta_1 ships without data and some train databases are missing (see the datasets'
+      // SOURCES.md): their questions are not counted.
       if (!existsSync(file) || statSync(file).size === 0) continue;
       const { manifest } = await harness.index(file);
       const { stored } = await loadPreparedProfiles(harness.store, manifest.databaseId, manifest.versions);
@@ -57,18 +59,18 @@ async function main(): Promise<void> {
     let goldTotal = 0;
     let goldFound = 0;
     const started = performance.now();
-    for (const q of dev) {
-      const db = prepared.get(q.db_id);
+    for (const q of questions) {
+      const db = prepared.get(q.dbId);
       if (!db) {
         missing++;
         continue;
       }
-      const analysis = analyzer.analyze(q.query, 'sqlite', db.hint);
+      const analysis = analyzer.analyze(q.sql, 'sqlite', db.hint);
       if (!analysis.ok) {
         unparsed++;
         continue;
       }
-      const retrieved = await retrieveColumns(harness, db.indices, q.question);
+      const retrieved = await retrieveColumns(harness, db.indices, q.question, options);
       const focused = new Map<string, string[]>();
       for (const c of retrieved) focused.set(c.table, [...(focused.get(c.table) ?? []), c.column]);
       const score = linkingScore(analysis.columns, [...focused].map(([table, columns]) => ({ table, columns })));
@@ -83,21 +85,58 @@ async function main(): Promise<void> {
       goldFound += Math.round(score.recall * score.goldColumns);
     }
     const msPerQuestion = (performance.now() - started) / Math.max(1, scored + noGoldColumns);
-    console.log(`questions: ${dev.length}`);
-    console.log(`questions_scored: ${scored}`);
-    console.log(`questions_without_gold_columns: ${noGoldColumns}`);
-    console.log(`questions_missing_database: ${missing}`);
-    console.log(`gold_sql_unparsed: ${unparsed}`);
-    console.log(`gold_column_recall: ${(recallSum / scored).toFixed(4)}`);
-    console.log(`gold_column_recall_micro: ${(goldFound / goldTotal).toFixed(4)}`);
-    console.log(`kept_column_fraction: ${(keptSum / scored).toFixed(4)}`);
-    console.log(`profile_index_text: ${profileText}`);
-    console.log(`profile_hits_per_sqrt_column: ${DEFAULT_RETRIEVAL_OPTIONS.profileHitsPerSqrtColumn}`);
-    console.log(`retrieval_ms_per_question: ${msPerQuestion.toFixed(2)}`);
-    console.log(`index_build_seconds: ${prepareSeconds.toFixed(1)}`);
+    return [
+      ['questions', String(questions.length)],
+      ['questions_scored', String(scored)],
+      ['questions_without_gold_columns', String(noGoldColumns)],
+      ['questions_missing_database', String(missing)],
+      ['gold_sql_unparsed', String(unparsed)],
+      ['gold_column_recall', (recallSum / scored).toFixed(4)],
+      ['gold_column_recall_micro', (goldFound / goldTotal).toFixed(4)],
+      ['kept_column_fraction', (keptSum / scored).toFixed(4)],
+      ['retrieval_ms_per_question', msPerQuestion.toFixed(2)],
+      ['index_build_seconds', prepareSeconds.toFixed(1)],
+    ];
   } finally {
     await harness.close();
   }
+}
+
+/** The named choice, or every default one when the option is absent. */
+function option<T extends string>(args: string[], name: string, defaults: readonly T[], choices: readonly T[] = defaults): T[] {
+  const at = args.indexOf(`--${name}`);
+  if (at < 0) return [...defaults];
+  const value = args[at + 1];
+  if (!(choices as readonly string[]).includes(value)) throw new Error(`--${name} must be one of ${choices.join(', ')}, got ${value ?? 'nothing'}`);
+  return [value as T];
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const datasets = option<LinkingDataset>(args, 'dataset', LINKING_DATASETS, [...LINKING_DATASETS, ...EXTRA_LINKING_DATASETS]);
+  const embedders = option(args, 'embedder', EMBEDDERS);
+  const fallback: LinkingEmbedder = embedderChoice({}) === 'minilm' ? 'minilm' : 'hashed';
+  const defaultEmbedder = embedders.includes(fallback) ? fallback : embedders[0];
+  // Another profile-hit budget, to compare embedders at the same share of columns kept.
+  const hitsAt = args.indexOf('--profile-hits');
+  const options = hitsAt < 0 ? DEFAULT_RETRIEVAL_OPTIONS : { ...DEFAULT_RETRIEVAL_OPTIONS, profileHitsPerSqrtColumn: Number(args[hitsAt + 1]) };
+  // What the profile index embeds (IndexConfig.profileText): names only, or the paper's whole profile.
+  const [profileText] = option<ProfileIndexText>(args, 'profile-text', [DEFAULT_PREPARATION_CONFIG.index.profileText], PROFILE_INDEX_TEXTS);
+  const analyzer = await createSqlAnalyzer();
+  let defaults: Lines = [];
+  for (const dataset of datasets) {
+    for (const embedder of embedders) {
+      const lines = await runLinking(analyzer, dataset, embedder, options, profileText);
+      for (const [name, value] of lines) console.log(`${name}_${dataset.replace(/-/g, '_')}_${embedder}: ${value}`);
+      if (dataset === datasets[0] && embedder === defaultEmbedder) defaults = lines;
+    }
+  }
+  console.log(`dataset: ${datasets[0]}`);
+  console.log(`embedder: ${defaultEmbedder}`);
+  for (const [name, value] of defaults) console.log(`${name}: ${value}`);
+  console.log(`profile_index_text: ${profileText}`);
+  console.log(`profile_hits_per_sqrt_column: ${options.profileHitsPerSqrtColumn}`);
+  await disposeMiniLmModels();
 }
 
 main().catch((err) => {

@@ -33,7 +33,8 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
 import { DatabaseRegistry } from '../activities/database/database-registry';
 import { openTargetDatabase } from '../activities/database/open-database';
-import { HashedEmbedder } from '../activities/embeddings/hashed-embedder';
+import { disposeMiniLmModels } from '../activities/embeddings/minilm-embedder';
+import { indexEmbeddersFromEnv } from '../activities/indexing/index-backends';
 import { loadLlmConfig } from '../activities/llm/llm-config';
 import { createLlmService } from '../activities/llm/llm-service';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
@@ -108,13 +109,15 @@ async function main(): Promise<void> {
   const llmService = createLlmService({ config: loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'bench' }), store });
   const connection = await NativeConnection.connect({ address: env.address });
   const queuePrefix = 'bench.';
+  // The embedders a worker would use here (DECODEX_EMBEDDER, default minilm when installed).
+  const embedders = indexEmbeddersFromEnv(process.env);
   const workers = await createWorkers({
     connection,
     namespace: 'default',
     // As `decodex prepare` does: the queues preparation uses, no idle `online` worker.
     queues: PREPARATION_TASK_QUEUES,
     queuePrefix,
-    deps: { databases: registry, llm: llmService, artifacts: store, embedder: new HashedEmbedder(), vectors },
+    deps: { databases: registry, llm: llmService, artifacts: store, embedders, vectors },
     workflowBundle: { codePath: bundle },
   });
   const running = workers.map((w) => w.run());
@@ -162,6 +165,9 @@ async function main(): Promise<void> {
     console.log(`peak_heap_used_mib: ${mib(parts.heapUsed)}`);
     console.log(`peak_heap_total_mib: ${mib(parts.heapTotal)}`);
     console.log(`peak_external_mib: ${mib(parts.external)}`);
+    console.log(`profile_embedder: ${embedders.profiles.name}/${embedders.profileText}`);
+    console.log(`value_embedder: ${embedders.values.name}`);
+    console.log(`profile_index_seconds_summed: ${(sum((r) => r.activityMs.profileIndex) / 1000).toFixed(1)}`);
     console.log(`llm_steps: ${useLlm ? 'on (scripted model)' : 'off'}`);
     console.log(`candidate_pairs: ${sum((r) => r.manifest.counts.candidatePairs)}`);
     console.log(`confirmed_pairs: ${sum((r) => r.manifest.counts.confirmedPairs)}`);
@@ -183,6 +189,7 @@ async function main(): Promise<void> {
     await vectors.close();
     await store.close();
     await connection.close();
+    await disposeMiniLmModels();
     llm.process.stdin?.end();
     await env.teardown();
     rmSync(home, { recursive: true, force: true });

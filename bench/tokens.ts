@@ -24,7 +24,7 @@ import { getEncoding } from 'js-tiktoken';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
 import { DatabaseRegistry } from '../activities/database/database-registry';
 import { openTargetDatabase } from '../activities/database/open-database';
-import { embedderFromEnv } from '../activities/indexing/index-backends';
+import { indexEmbeddersFromEnv } from '../activities/indexing/index-backends';
 import { loadLlmConfig } from '../activities/llm/llm-config';
 import { createLlmService } from '../activities/llm/llm-service';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       const queuePrefix = `${preset}.`;
       const connection = await NativeConnection.connect({ address: env.address });
       const llmService = createLlmService({ config: loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'k' }), store });
-      const workers = await createWorkers({ connection, namespace: 'default', queues: ALL_TASK_QUEUES, queuePrefix, deps: { databases, llm: llmService, artifacts: store, embedder: embedderFromEnv(process.env), vectors }, workflowBundle: { code } });
+      const workers = await createWorkers({ connection, namespace: 'default', queues: ALL_TASK_QUEUES, queuePrefix, deps: { databases, llm: llmService, artifacts: store, embedders: indexEmbeddersFromEnv(process.env), vectors }, workflowBundle: { code } });
       const running = workers.map((w) => w.run());
       const client = await DecodexClient.connect({ address: env.address, queuePrefix });
       const from = llm.requests.length;

@@ -18,6 +18,7 @@ import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact
 import { DatabaseRegistry } from '../activities/database/database-registry';
 import { openTargetDatabase } from '../activities/database/open-database';
 import { HashedEmbedder } from '../activities/embeddings/hashed-embedder';
+import { sameEmbedder } from '../activities/indexing/index-embedders';
 import { loadLlmConfig } from '../activities/llm/llm-config';
 import { createLlmService } from '../activities/llm/llm-service';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
     namespace: 'default',
     queues: ['llm'],
     queuePrefix,
-    deps: { databases: registry, llm: llmService, artifacts: store, embedder: new HashedEmbedder(), vectors },
+    deps: { databases: registry, llm: llmService, artifacts: store, embedders: sameEmbedder(new HashedEmbedder()), vectors },
   });
   const llmRunning = llmWorker.run();
   const workerEnv = { TEMPORAL_ADDRESS: temporal.address, DECODEX_QUEUE_PREFIX: queuePrefix, DECODEX_HOME: home };

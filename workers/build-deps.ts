@@ -4,10 +4,11 @@ import type { ActivityDeps } from '../activities';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
 import { DatabaseRegistry } from '../activities/database/database-registry';
 import { openTargetDatabase } from '../activities/database/open-database';
-import { embedderFromEnv, vectorStoreFromEnv } from '../activities/indexing/index-backends';
+import { indexEmbeddersFromEnv, vectorStoreFromEnv } from '../activities/indexing/index-backends';
 import { loadLlmConfig, type LlmConfig } from '../activities/llm/llm-config';
 import { createLlmService } from '../activities/llm/llm-service';
 import { disposeLocalModels } from '../activities/llm/local/model-runtime';
+import { disposeMiniLmModels } from '../activities/embeddings/minilm-embedder';
 import type { RuntimeConfig } from '../core/runtime-config';
 
 /** The optional JSON config file (DECODEX_CONFIG), parsed once, with a clear error if broken. */
@@ -44,7 +45,7 @@ export function buildActivityDeps(
     databases,
     llm,
     artifacts: store,
-    embedder: embedderFromEnv(env),
+    embedders: indexEmbeddersFromEnv(env),
     vectors,
     llmConfig,
     async close() {
@@ -52,6 +53,7 @@ export function buildActivityDeps(
       await vectors.close();
       store.close?.();
       await disposeLocalModels();
+      await disposeMiniLmModels();
     },
   };
 }

@@ -76,7 +76,8 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   const startedAt = carry?.startedAt ?? Date.now();
   const steps: TraceEvent[] = carry?.steps ?? [];
   const budget = new RunBudget({ maxLlmCalls: limits.maxLlmCalls, maxTokens: limits.maxTokens }, () => Date.now(), { usage: carry?.usage, startedAt });
-  const activityMs = carry?.activityMs ?? { profiling: 0, valueIndex: 0 };
+  // Spread over zeros: a run carried over from before a counter existed starts that counter at 0.
+  const activityMs = { profiling: 0, valueIndex: 0, profileIndex: 0, ...carry?.activityMs };
   let progress = { step: 'inspect', done: 0, total: 1 };
   setHandler(progressQuery, () => progress);
   const phase = (step: string, done: number, total: number, detail: string) => {
@@ -142,6 +143,7 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     ([p, v]) => `${p.columns} profiles, ${v.valuesIndexed} text values embedded, ${v.lexiconValues} values in the lexical index`,
   );
   activityMs.valueIndex += valueIndex.valueIndexMs;
+  activityMs.profileIndex += profileIndex.elapsedMs;
 
   // Deep schema explorator (§3.1.3), Step 1.
   phase('candidates', 0, 1, 'name and profile similarity');

@@ -1,5 +1,6 @@
 import { murmurFinalMix as finalMix } from '../../core/string-hash';
 import type { Embedder } from './embedder';
+import { normaliseInPlace } from './unit-vector';
 
 /**
  * The default embedder: deterministic, no download, no network. It maps a text to a sparse bag
@@ -155,14 +156,6 @@ export class HashedEmbedder implements Embedder {
 function addFeature(vector: Float32Array, hash: number, weight: number): void {
   const bucket = hash % vector.length;
   vector[bucket] += hash & 0x80000000 ? -weight : weight;
-}
-
-function normaliseInPlace(vector: Float32Array): void {
-  let sum = 0;
-  for (let i = 0; i < vector.length; i++) sum += vector[i] * vector[i];
-  if (sum === 0) return;
-  const scale = 1 / Math.sqrt(sum);
-  for (let i = 0; i < vector.length; i++) vector[i] *= scale;
 }
 
 function isAscii(text: string): boolean {

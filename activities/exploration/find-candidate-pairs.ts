@@ -7,6 +7,7 @@ import { renderColumnSignature } from '../../core/profiling/profile-text';
 import { loadPreparedProfiles } from '../preparation/load-prepared';
 import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
 import type { PreparationDeps } from '../preparation/preparation-deps';
+import { normaliseInPlace } from '../embeddings/unit-vector';
 
 export interface FindCandidatePairsInput {
   databaseId: string;
@@ -30,19 +31,11 @@ export interface FindCandidatePairsOutput {
 export async function findCandidatePairs(deps: PreparationDeps, input: FindCandidatePairsInput): Promise<FindCandidatePairsOutput> {
   const started = performance.now();
   const { columns } = await loadPreparedProfiles(deps.store, input.databaseId, input.versions);
-  const signatures = await deps.embedder.embed(columns.map(renderColumnSignature));
+  const signatures = await deps.embedders.values.embed(columns.map(renderColumnSignature));
   const found = selectCandidates(
-    columns.map((profile, i) => ({ profile, signature: unit(signatures[i]) })),
+    columns.map((profile, i) => ({ profile, signature: normaliseInPlace(Float32Array.from(signatures[i])) })),
     input.config,
   );
   await deps.store.put(ARTIFACT_KINDS.candidatePairs, artifactKeys.candidatePairs(input.databaseId, input.versions), found);
   return { ...found, elapsedMs: Math.round(performance.now() - started) };
-}
-
-/** Embedders may not normalise (OpenAI's do, a local server's may not): cosine needs unit vectors. */
-function unit(v: Float32Array): Float32Array {
-  let sum = 0;
-  for (const x of v) sum += x * x;
-  const scale = sum > 0 ? 1 / Math.sqrt(sum) : 0;
-  return v.map((x) => x * scale);
 }

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { IndexConfig } from '../../core/preparation/preparation-config';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
-import { renderProfileIndexText } from '../../core/indexing/retrieval-text';
+import { profileIndexText } from '../../core/indexing/profile-text-style';
 import { loadPreparedProfiles } from '../preparation/load-prepared';
 import { collectionNames } from '../preparation/preparation-artifacts';
 import type { PreparationDeps } from '../preparation/preparation-deps';
@@ -22,8 +22,8 @@ export interface BuildProfileIndexOutput {
 
 /**
  * DexterSQL §3.1.2 (1): one vector per column, the embedding of its profile's retrieval text
- * (names and documentation, with `profileText: 'profile'` also type, format and sample values;
- * see core/indexing/retrieval-text), so a question can find the
+ * (names and documentation, with `profileText: 'profile'` also type, format and sample values,
+ * written for its embedder: core/indexing/profile-text-style), so a question can find the
  * columns whose profiles mean what it asks about. Point ids are `table.column`; re-running the
  * activity replaces the same points.
  */
@@ -31,11 +31,12 @@ export async function buildProfileIndex(deps: PreparationDeps, input: BuildProfi
   const started = performance.now();
   const { columns } = await loadPreparedProfiles(deps.store, input.databaseId, input.versions);
   const collection = collectionNames(input.databaseId, input.versions).profiles;
-  await deps.vectors.ensureCollection(collection, deps.embedder.dimension);
+  const embedder = deps.embedders.profiles;
+  await deps.vectors.ensureCollection(collection, embedder.dimension);
   await upsertEmbedded(
-    deps,
+    { embedder, vectors: deps.vectors },
     collection,
-    columns.map((p) => ({ id: `${p.table}.${p.column}`, text: renderProfileIndexText(p, input.config?.profileText ?? 'names'), payload: { table: p.table, column: p.column } })),
+    columns.map((p) => ({ id: `${p.table}.${p.column}`, text: profileIndexText(p, deps.embedders.profileText, input.config?.profileText ?? 'names'), payload: { table: p.table, column: p.column } })),
   );
   return { collection, columns: columns.length, elapsedMs: Math.round(performance.now() - started) };
 }

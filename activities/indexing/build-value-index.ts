@@ -51,7 +51,8 @@ export async function buildValueIndex(deps: PreparationDeps, input: BuildValueIn
   const { tables } = await loadPreparedProfiles(deps.store, input.databaseId, input.versions);
   const db = await openDatabaseOrFail(deps.databases, input.database);
   const collection = collectionNames(input.databaseId, input.versions).values;
-  await deps.vectors.ensureCollection(collection, deps.embedder.dimension);
+  const embedder = deps.embedders.values;
+  await deps.vectors.ensureCollection(collection, embedder.dimension);
 
   const work = tables.flatMap((t) => t.columns.filter(isLexical).map((column) => ({ table: t, column })));
   const resumedAtColumn = resumeDetails<{ columnsDone: number }>()?.columnsDone ?? 0;
@@ -66,7 +67,7 @@ export async function buildValueIndex(deps: PreparationDeps, input: BuildValueIn
       entry.values = values.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
       if (i >= resumedAtColumn) {
         await upsertEmbedded(
-          deps,
+          { embedder, vectors: deps.vectors },
           collection,
           entry.values.map((value) => ({
             id: `${column.table}.${column.column}#${stringHash64Hex(value)}`,

@@ -1,22 +1,77 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Embedder } from '../embeddings/embedder';
+import { questionSearchText } from '../../core/indexing/retrieval-text';
+import { ConcatenatedEmbedder } from '../embeddings/concatenated-embedder';
 import { HashedEmbedder } from '../embeddings/hashed-embedder';
+import { MINILM_MODEL_FILE, MiniLmEmbedder } from '../embeddings/minilm-embedder';
 import { OpenAiEmbedder } from '../embeddings/openai-embedder';
 import { EmbeddedVectorStore } from '../vectors/embedded-vector-store';
 import { QdrantVectorStore } from '../vectors/qdrant-vector-store';
+import { sameEmbedder, type IndexEmbedders } from './index-embedders';
 import type { VectorStore } from '../vectors/vector-store';
 
 type Env = Record<string, string | undefined>;
 
+export const EMBEDDER_CHOICES = ['minilm', 'hashed', 'openai'] as const;
+export type EmbedderChoice = (typeof EMBEDDER_CHOICES)[number];
+
 /**
- * The embedder of the profile and value indices: the deterministic local one by default (no
- * download, no server), or an OpenAI-compatible `/v1/embeddings` endpoint when
- * DECODEX_EMBEDDING_MODEL is set (with DECODEX_EMBEDDING_BASE_URL, DECODEX_EMBEDDING_API_KEY
- * and DECODEX_EMBEDDING_DIMENSION, the model's vector length, checked on every answer).
+ * Which embedder DECODEX_EMBEDDER names: `minilm` (the local neural model for the profile
+ * index, the hashed one for values), `hashed` (both indices lexical, no model file) or `openai`
+ * (an OpenAI-compatible `/v1/embeddings` endpoint for both). Unset: `openai` when
+ * DECODEX_EMBEDDING_MODEL is set (as before this setting existed), else `minilm` when `npm run
+ * setup` installed its model, else `hashed`, as the local LLM falls back when no model is installed.
  */
-export function embedderFromEnv(env: Env): Embedder {
+export function embedderChoice(env: Env, minilmInstalled = existsSync(MINILM_MODEL_FILE)): EmbedderChoice {
+  const named = env.DECODEX_EMBEDDER?.trim();
+  if (named) {
+    if (!(EMBEDDER_CHOICES as readonly string[]).includes(named)) {
+      throw new Error(`DECODEX_EMBEDDER=${named} is not an embedder; choose one of ${EMBEDDER_CHOICES.join(', ')}`);
+    }
+    return named as EmbedderChoice;
+  }
+  if (env.DECODEX_EMBEDDING_MODEL) return 'openai';
+  return minilmInstalled ? 'minilm' : 'hashed';
+}
+
+/**
+ * The embedders of the profile and value indices (see IndexEmbedders for why they may differ).
+ *
+ * `minilm` searches profiles by an even blend of meaning (MiniLM on the words as written) and
+ * spelling (the hashed embedder on stemmed terms): on Spider dev the neural model alone found
+ * fewer gold columns than spelling alone (0.934 against 0.954: names there mostly repeat the
+ * question's words), and spelling alone misses synonyms (Spider-Syn's train questions: 0.820
+ * against 0.899 for the blend). On Spider train questions the even blend beat 0.35/0.65 either way
+ * (bench:linking, 2026-12-01). Values stay on the hashed embedder: the neural model costs
+ * milliseconds per text (npm run bench:embedders), and a Spider build embeds ~184k values.
+ */
+export function indexEmbeddersFromEnv(env: Env): IndexEmbedders {
+  switch (embedderChoice(env)) {
+    case 'hashed':
+      return sameEmbedder(new HashedEmbedder());
+    case 'minilm':
+      return { profiles: minilmProfileEmbedder(), profileText: 'sentences', values: new HashedEmbedder() };
+    case 'openai':
+      return sameEmbedder(openAiEmbedderFromEnv(env));
+  }
+}
+
+function minilmProfileEmbedder(): Embedder {
+  return new ConcatenatedEmbedder([
+    { embedder: new HashedEmbedder(), weight: 0.5, text: questionSearchText },
+    { embedder: new MiniLmEmbedder(), weight: 0.5 },
+  ]);
+}
+
+/**
+ * An OpenAI-compatible endpoint: DECODEX_EMBEDDING_MODEL with DECODEX_EMBEDDING_BASE_URL,
+ * DECODEX_EMBEDDING_API_KEY and DECODEX_EMBEDDING_DIMENSION (the model's vector length,
+ * checked on every answer).
+ */
+function openAiEmbedderFromEnv(env: Env): Embedder {
   const model = env.DECODEX_EMBEDDING_MODEL;
-  if (!model) return new HashedEmbedder();
+  if (!model) throw new Error('DECODEX_EMBEDDER=openai needs DECODEX_EMBEDDING_MODEL (and DECODEX_EMBEDDING_DIMENSION, DECODEX_EMBEDDING_BASE_URL)');
   const dimension = Number(env.DECODEX_EMBEDDING_DIMENSION);
   if (!Number.isInteger(dimension) || dimension < 1) {
     throw new Error(`DECODEX_EMBEDDING_MODEL=${model} needs DECODEX_EMBEDDING_DIMENSION (the length of its vectors)`);

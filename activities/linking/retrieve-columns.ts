@@ -1,16 +1,17 @@
 import { findJoinPath, type ForeignKeyEdge, type JoinStep } from '../../core/exploration/join-paths';
+import { bridgeJoins } from '../../core/indexing/bridge-tables';
 import { inferJoinKeys } from '../../core/indexing/inferred-joins';
 import { LexicalValueIndex, type ValueLexicon } from '../../core/indexing/lexical-value-index';
 import { questionLiterals } from '../../core/indexing/question-literals';
-import { questionSearchText } from '../../core/indexing/retrieval-text';
+import { profileQueryText } from '../../core/indexing/profile-text-style';
 import { columnKey, type ColumnRef } from '../../core/preparation/column-ref';
 import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
 import type { ArtifactStore } from '../artifacts/artifact-store';
-import type { Embedder } from '../embeddings/embedder';
 import { loadPreparedProfiles } from '../preparation/load-prepared';
 import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
 import { requireArtifact } from '../preparation/preparation-deps';
 import type { VectorStore } from '../vectors/vector-store';
+import type { IndexEmbedders } from '../indexing/index-embedders';
 
 /** What retrieval reads of a prepared database, loaded once per database. */
 export interface PreparedIndices {
@@ -50,6 +51,8 @@ export interface RetrieveColumnsOptions {
    * (every key of two tables joined directly).
    */
   joinHops: number;
+  /** Link tables between retrieved tables are added with their join columns (core/indexing/bridge-tables). */
+  bridgeTables: boolean;
 }
 
 /** Measured on Spider dev (bench/linking.ts). */
@@ -59,9 +62,10 @@ export const DEFAULT_RETRIEVAL_OPTIONS: RetrieveColumnsOptions = {
   valueMinScore: 0.8,
   valueHitsPerLiteral: 3,
   joinHops: 1,
+  bridgeTables: true,
 };
 
-export type RetrievalReason = 'profile' | 'value' | 'join';
+export type RetrievalReason = 'profile' | 'value' | 'join' | 'bridge';
 
 export interface RetrievedColumn extends ColumnRef {
   reason: RetrievalReason;
@@ -72,12 +76,12 @@ export interface RetrievedColumn extends ColumnRef {
 /**
  * Retrieval-only schema linking (DexterSQL §3.2 Step 1, without its LLM steps): the columns
  * whose profiles the question resembles (profile index), the columns holding values the
- * question quotes (lexical index exactly, value index by similarity), and the join columns
- * that connect the tables found, declared or inferred. Bare numbers are not looked up: "3" is
- * in most numeric columns and says nothing about which one.
+ * question quotes (lexical index exactly, value index by similarity), the join columns
+ * that connect the tables found, declared or inferred, and the link tables between them. Bare
+ * numbers are not looked up: "3" is in most numeric columns and says nothing about which one.
  */
 export async function retrieveColumns(
-  deps: { vectors: VectorStore; embedder: Embedder },
+  deps: { vectors: VectorStore; embedders: IndexEmbedders },
   indices: PreparedIndices,
   question: string,
   options: RetrieveColumnsOptions = DEFAULT_RETRIEVAL_OPTIONS,
@@ -88,7 +92,7 @@ export async function retrieveColumns(
     if (!found.has(key)) found.set(key, column);
   };
 
-  const [questionVector] = await deps.embedder.embed([questionSearchText(question)]);
+  const [questionVector] = await deps.embedders.profiles.embed([profileQueryText(question, deps.embedders.profileText)]);
   const k = Math.max(options.minProfileHits, Math.ceil(options.profileHitsPerSqrtColumn * Math.sqrt(indices.columnCount)));
   for (const hit of await deps.vectors.search(indices.collections.profiles, questionVector, { k })) {
     add({ table: String(hit.payload.table), column: String(hit.payload.column), reason: 'profile', evidence: `cosine ${hit.score.toFixed(3)}` });
@@ -102,7 +106,7 @@ export async function retrieveColumns(
   // Similar (not equal) values: only for what looks like a name or a code, to bound the searches;
   // never for a bare number ("4" is not "similar" to '27.4' in any useful sense).
   const valueQueries = [...literals.quoted, ...literals.phrases.filter((p) => /[A-Z0-9]/.test(p))].filter((p) => !/^-?[\d.]+$/.test(p));
-  const valueVectors = await deps.embedder.embed(valueQueries);
+  const valueVectors = await deps.embedders.values.embed(valueQueries);
   for (const [i, phrase] of valueQueries.entries()) {
     for (const hit of await deps.vectors.search(indices.collections.values, valueVectors[i], { k: options.valueHitsPerLiteral })) {
       if (hit.score >= options.valueMinScore) add({ table: String(hit.payload.table), column: String(hit.payload.column), reason: 'value', evidence: `'${hit.payload.value}' ~ "${phrase}" (${hit.score.toFixed(3)})` });
@@ -121,6 +125,13 @@ export async function retrieveColumns(
         for (const column of step.leftColumns) add({ table: step.left, column, reason: 'join', evidence });
         for (const column of step.rightColumns) add({ table: step.right, column, reason: 'join', evidence });
       }
+    }
+  }
+  if (options.bridgeTables) {
+    for (const step of bridgeJoins(indices.foreignKeys, tables)) {
+      const evidence = `${step.left} links ${step.right} to another retrieved table`;
+      for (const column of step.leftColumns) add({ table: step.left, column, reason: 'bridge', evidence });
+      for (const column of step.rightColumns) add({ table: step.right, column, reason: 'bridge', evidence });
     }
   }
   return [...found.values()];

@@ -1,7 +1,7 @@
 import { focusFromColumns, type FocusedTable } from '../../core/linking/focused-schema';
 import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
 import type { ArtifactStore } from '../artifacts/artifact-store';
-import type { Embedder } from '../embeddings/embedder';
+import type { IndexEmbedders } from '../indexing/index-embedders';
 import type { VectorStore } from '../vectors/vector-store';
 import { loadPreparedIndices, retrieveColumns, type PreparedIndices } from './retrieve-columns';
 
@@ -20,7 +20,7 @@ export interface RetrieveSchemaElementsOutput {
 export interface RetrievalDeps {
   store: ArtifactStore;
   vectors: VectorStore;
-  embedder: Embedder;
+  embedders: IndexEmbedders;
 }
 
 /** Indices of recently asked databases: one version never changes, and loading the lexicon is the slow part. */

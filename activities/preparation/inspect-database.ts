@@ -9,6 +9,7 @@ import { databaseFingerprint } from './database-fingerprint';
 import { openDatabaseOrFail, type PreparationDeps } from './preparation-deps';
 import { ARTIFACT_KINDS, artifactKeys } from './preparation-artifacts';
 import { preparationVersions } from './preparation-versions';
+import { embedderNames } from '../indexing/index-embedders';
 import { readDocumentation } from './read-documentation';
 
 export interface InspectDatabaseInput {
@@ -37,7 +38,7 @@ export async function inspectDatabase(deps: PreparationDeps, input: InspectDatab
   const databaseId = preparedDatabaseId(input.database);
   const fingerprint = await databaseFingerprint(db, input.database, schema, input.queryTimeoutMs);
   const { documentation, source } = readDocumentationOrFail(input.documentation, input.database, db.dialect);
-  const versions = preparationVersions({ databaseId, fingerprint, documentation, config: input.config, embedder: deps.embedder.name });
+  const versions = preparationVersions({ databaseId, fingerprint, documentation, config: input.config, embedders: embedderNames(deps.embedders) });
 
   const schemaKey = artifactKeys.schema(databaseId, versions);
   let stored = await deps.store.get<StoredSchema>(ARTIFACT_KINDS.schema, schemaKey);

@@ -2,14 +2,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { DatabaseRegistry } from '../database/database-registry';
 import type { TargetDatabase } from '../database/target-database';
-import type { Embedder } from '../embeddings/embedder';
+import type { IndexEmbedders } from '../indexing/index-embedders';
 import type { VectorStore } from '../vectors/vector-store';
 
-/** What the preparation activities need: the databases, where artifacts and vectors go, and the embedder. */
+/** What the preparation activities need: the databases, where artifacts and vectors go, and each index's embedder. */
 export interface PreparationDeps {
   databases: DatabaseRegistry;
   store: ArtifactStore;
-  embedder: Embedder;
+  embedders: IndexEmbedders;
   vectors: VectorStore;
 }
 

@@ -20,14 +20,14 @@ export interface VersionInputs {
   fingerprint: string;
   documentation: DatabaseDocumentation | null;
   config: PreparationConfig;
-  /** The embedder's name: vectors from another embedder live in another space. */
-  embedder: string;
+  /** Each index's embedder name: vectors from another embedder live in another space. */
+  embedders: { profiles: string; values: string };
 }
 
 /** Chained hashes: an index version covers its profiles, an exploration version its index. */
 export function preparationVersions(inputs: VersionInputs): PreparationVersions {
   const profile = contentHash(['profile', CODE_VERSIONS.profile, inputs.databaseId, inputs.fingerprint, inputs.documentation, inputs.config.profile]);
-  const index = contentHash(['index', CODE_VERSIONS.index, profile, inputs.config.index, inputs.embedder]);
+  const index = contentHash(['index', CODE_VERSIONS.index, profile, inputs.config.index, inputs.embedders.profiles, inputs.embedders.values]);
   const prompts = EXPLORATION_PROMPTS.map((name) => `${name}@${loadPrompt(name).version}`);
   const exploration = contentHash(['exploration', CODE_VERSIONS.exploration, index, inputs.config.exploration, prompts]);
   return { profile, index, exploration };

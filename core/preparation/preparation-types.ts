@@ -96,7 +96,7 @@ export interface PrepareDatabaseResult {
    * Time the activities of this run reported for their own work, summed (activities run in
    * parallel, so these can exceed wall time): profiling, and the vector value index alone.
    */
-  activityMs: { profiling: number; valueIndex: number };
+  activityMs: { profiling: number; valueIndex: number; profileIndex: number };
   /** Why the run stopped early, when it did. */
   budgetMessage?: string;
 }

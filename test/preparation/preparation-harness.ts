@@ -11,7 +11,7 @@ import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-st
 import type { CandidatePair, PairEvidence } from '../../core/exploration/pair-types';
 import { resolvePreparationConfig, resolvePreparationLimits, type PreparationConfig, type PreparationConfigOverrides } from '../../core/preparation/preparation-config';
 import type { DatabaseInspection, PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
-import type { Embedder } from '../../activities/embeddings/embedder';
+import { sameEmbedder, type IndexEmbedders } from '../../activities/indexing/index-embedders';
 import type { VectorStore } from '../../activities/vectors/vector-store';
 import { collectionNames } from '../../activities/preparation/preparation-artifacts';
 
@@ -34,18 +34,19 @@ export interface PreparationHarness {
   /** inspect + profile every table + both indices: what retrieval needs, no model involved. */
   index(database: string): Promise<{ inspection: DatabaseInspection; manifest: Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections'> }>;
   vectors: VectorStore;
-  embedder: Embedder;
+  embedders: IndexEmbedders;
   close(): Promise<void>;
 }
 
-export function startPreparationHarness(overrides: PreparationConfigOverrides = {}): PreparationHarness {
+/** `embedders`: the indices' embedders (the hashed one for both by default: no model file, fast); `config`: preparation overrides. */
+export function startPreparationHarness(options: { embedders?: IndexEmbedders; config?: PreparationConfigOverrides } = {}): PreparationHarness {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-prep-'));
   const store = openSqliteArtifactStore(path.join(dir, 'artifacts.sqlite'));
   const vectors = new EmbeddedVectorStore(path.join(dir, 'vectors'));
   const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
-  const embedder = new HashedEmbedder();
-  const activities = createPreparationActivities({ databases, store, embedder, vectors });
-  const config = resolvePreparationConfig(overrides);
+  const embedders = options.embedders ?? sameEmbedder(new HashedEmbedder());
+  const activities = createPreparationActivities({ databases, store, embedders, vectors });
+  const config = resolvePreparationConfig(options.config);
   const { queryTimeoutMs, columnsPerScan } = resolvePreparationLimits();
   const profile = async (database: string) => {
     const inspection = await activities.inspectDatabase({ database, config, queryTimeoutMs });
@@ -64,7 +65,7 @@ export function startPreparationHarness(overrides: PreparationConfigOverrides = 
     activities,
     store,
     vectors,
-    embedder,
+    embedders,
     config,
     dir,
     explore,

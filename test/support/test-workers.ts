@@ -9,6 +9,7 @@ import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { createLlmService } from '../../activities/llm/llm-service';
 import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
 import { vectorStoreFromEnv } from '../../activities/indexing/index-backends';
+import { sameEmbedder } from '../../activities/indexing/index-embedders';
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import { DecodexClient } from '../../cli/client';
 import { ALL_TASK_QUEUES } from '../../core/task-queues';
@@ -72,7 +73,7 @@ export async function startTestStack(llmEnv: Record<string, string>, options: Te
     namespace: 'default',
     queues: ALL_TASK_QUEUES,
     queuePrefix,
-    deps: { databases, llm, artifacts: store, embedder: new HashedEmbedder(), vectors },
+    deps: { databases, llm, artifacts: store, embedders: sameEmbedder(new HashedEmbedder()), vectors },
     workflowBundle: { codePath },
     llmConcurrency: options.llmConcurrency,
   });

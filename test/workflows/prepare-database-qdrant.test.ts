@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
 import type { ArtifactStore } from '../../activities/artifacts/artifact-store';
 import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
+import { sameEmbedder } from '../../activities/indexing/index-embedders';
 import { DEFAULT_RETRIEVAL_OPTIONS, loadPreparedIndices, retrieveColumns, type RetrievedColumn } from '../../activities/linking/retrieve-columns';
 import { QdrantVectorStore } from '../../activities/vectors/qdrant-vector-store';
 import type { VectorStore } from '../../activities/vectors/vector-store';
@@ -67,7 +68,7 @@ describeWithQdrant('prepareDatabase and retrieval-only linking with QDRANT_URL s
   });
 
   it('prepares Spider databases into Qdrant, and retrieval finds the same columns there as in the embedded store', async () => {
-    const embedder = new HashedEmbedder();
+    const embedders = sameEmbedder(new HashedEmbedder());
     const questions = spiderDev().filter((q) => DATABASES.includes(q.db_id));
     let compared = 0;
     let valueSearchHits = 0;
@@ -91,8 +92,8 @@ describeWithQdrant('prepareDatabase and retrieval-only linking with QDRANT_URL s
       const onEmbedded = await loadPreparedIndices(embedded.store, baseline.manifest);
       for (const q of questions.filter((x) => x.db_id === db)) {
         for (const options of OPTIONS) {
-          const fromQdrant = await retrieveColumns({ vectors: tieStable(qdrant), embedder }, onQdrant, q.question, options);
-          const fromEmbedded = await retrieveColumns({ vectors: tieStable(embedded.vectors), embedder }, onEmbedded, q.question, options);
+          const fromQdrant = await retrieveColumns({ vectors: tieStable(qdrant), embedders }, onQdrant, q.question, options);
+          const fromEmbedded = await retrieveColumns({ vectors: tieStable(embedded.vectors), embedders }, onEmbedded, q.question, options);
           expect({ question: q.question, options, columns: found(fromQdrant) }).toEqual({ question: q.question, options, columns: found(fromEmbedded) });
           valueSearchHits += fromQdrant.filter((c) => c.evidence.includes(' ~ ')).length;
         }

@@ -95,7 +95,7 @@ describeWithQdrant('prepareDatabase while Qdrant stops and comes back', 'binary'
     ];
     sqlite.close();
     for (const sample of samples) {
-      const [vector] = await embedded.embedder.embed([sample]);
+      const [vector] = await embedded.embedders.values.embed([sample]);
       const [fromQdrant] = await reader.search(values, vector, { k: 1 });
       const [fromEmbedded] = await embedded.vectors.search(values, vector, { k: 1 });
       expect(fromQdrant.payload.value).toBe(sample);

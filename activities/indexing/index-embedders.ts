@@ -1,0 +1,33 @@
+import type { ProfileTextStyle } from '../../core/indexing/profile-text-style';
+import type { Embedder } from '../embeddings/embedder';
+
+/**
+ * The embedder of each index. They differ on purpose: the profile index is searched with a
+ * question's words, so it wants an embedder that knows meaning (a neural one finds `Country` for
+ * "nation"); the value index is searched with the literals a question quotes, so it wants
+ * spelling ("alameda cnty" → "Alameda County") and speed (a Spider build embeds ~184k values,
+ * about 1,000 times more texts than columns). Each name is part of the index version
+ * (activities/preparation/preparation-versions), so changing either one re-prepares.
+ */
+export interface IndexEmbedders {
+  /** Column profiles, and the question that searches them. */
+  profiles: Embedder;
+  /** How columns and questions are written for `profiles`. */
+  profileText: ProfileTextStyle;
+  /**
+   * Distinct cell values, and the question's literals that search them; also the column
+   * signatures of exploration (mostly values and formats, compared at a threshold measured
+   * with the lexical embedder).
+   */
+  values: Embedder;
+}
+
+/** One embedder for both indices, reading the profile index's stemmed terms. */
+export function sameEmbedder(embedder: Embedder): IndexEmbedders {
+  return { profiles: embedder, profileText: 'terms', values: embedder };
+}
+
+/** What identifies the vector spaces of a preparation. */
+export function embedderNames(embedders: IndexEmbedders): { profiles: string; values: string } {
+  return { profiles: `${embedders.profiles.name}/${embedders.profileText}`, values: embedders.values.name };
+}
