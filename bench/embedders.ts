@@ -36,7 +36,9 @@ function spiderTexts(perColumn: number): { values: string[]; columns: string[] }
         const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
         for (const { name: column } of db.prepare(`PRAGMA table_info(${q(table)})`).all() as { name: string }[]) {
           columns.push(`${table}: ${column}`);
-          const rows = db.prepare(`SELECT DISTINCT ${q(column)} AS v FROM ${q(table)} WHERE typeof(${q(column)}) = 'text' LIMIT ${perColumn}`).all() as { v: string }[];
+          const rows = db.prepare(`SELECT DISTINCT ${q(column)} AS v FROM ${q(table)} WHERE typeof(${q(column)}) = 'text' LIMIT ${perColumn}`).all() as {
+            v: string;
+          }[];
           for (const { v } of rows) if (v.trim() !== '') values.push(v);
         }
       }

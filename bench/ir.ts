@@ -39,7 +39,13 @@ const QUESTION_SETS: { name: string; load: () => Pair[] }[] = [
   { name: 'spider_dev', load: () => readJson('spider/dev.json').map((q) => ({ question: q.question, sql: q.query })) },
   { name: 'bird_dev', load: () => readJson('bird/dev.json').map((q) => ({ question: q.question, sql: q.SQL })) },
   // Every 4th Spider train question (~1,750), like bench:linking's held-out set.
-  { name: 'spider_train', load: () => readJson('spider-syn/train_spider.json').filter((_, i) => i % 4 === 0).map((q) => ({ question: q.SpiderQuestion, sql: q.query })) },
+  {
+    name: 'spider_train',
+    load: () =>
+      readJson('spider-syn/train_spider.json')
+        .filter((_, i) => i % 4 === 0)
+        .map((q) => ({ question: q.SpiderQuestion, sql: q.query })),
+  },
 ];
 
 interface Tally {

@@ -29,7 +29,14 @@ export function linkingQuestions(datasets: string, dataset: LinkingDataset): Lin
     const dev = JSON.parse(readFileSync(path.join(datasets, 'spider', 'dev.json'), 'utf8')) as { db_id: string; question: string; query: string }[];
     return dev.map((q) => ({ dbId: q.db_id, question: q.question, sql: q.query }));
   }
-  const train = JSON.parse(readFileSync(path.join(datasets, 'spider-syn', 'train_spider.json'), 'utf8')) as { db_id: string; SpiderQuestion: string; SpiderSynQuestion: string; query: string }[];
+  const train = JSON.parse(readFileSync(path.join(datasets, 'spider-syn', 'train_spider.json'), 'utf8')) as {
+    db_id: string;
+    SpiderQuestion: string;
+    SpiderSynQuestion: string;
+    query: string;
+  }[];
   const synonyms = dataset === 'spider-syn-train';
-  return train.filter((_, i) => i % TRAIN_STRIDE === 0).map((q) => ({ dbId: q.db_id, question: synonyms ? q.SpiderSynQuestion : q.SpiderQuestion, sql: q.query }));
+  return train
+    .filter((_, i) => i % TRAIN_STRIDE === 0)
+    .map((q) => ({ dbId: q.db_id, question: synonyms ? q.SpiderSynQuestion : q.SpiderQuestion, sql: q.query }));
 }

@@ -16,7 +16,13 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { disposeMiniLmModels } from '../activities/embeddings/minilm-embedder';
 import { embedderChoice, indexEmbeddersFromEnv } from '../activities/indexing/index-backends';
-import { DEFAULT_RETRIEVAL_OPTIONS, loadPreparedIndices, retrieveColumns, type PreparedIndices, type RetrieveColumnsOptions } from '../activities/linking/retrieve-columns';
+import {
+  DEFAULT_RETRIEVAL_OPTIONS,
+  loadPreparedIndices,
+  retrieveColumns,
+  type PreparedIndices,
+  type RetrieveColumnsOptions,
+} from '../activities/linking/retrieve-columns';
 import { loadPreparedProfiles } from '../activities/preparation/load-prepared';
 import { datasetsRoot } from '../core/datasets/datasets-root';
 import { DEFAULT_PREPARATION_CONFIG, PROFILE_INDEX_TEXTS, type ProfileIndexText } from '../core/preparation/preparation-config';
@@ -30,7 +36,13 @@ type LinkingEmbedder = (typeof EMBEDDERS)[number];
 
 type Lines = [name: string, value: string][];
 
-async function runLinking(analyzer: SqlAnalyzer, dataset: LinkingDataset, embedder: LinkingEmbedder, options: RetrieveColumnsOptions, profileText: ProfileIndexText): Promise<Lines> {
+async function runLinking(
+  analyzer: SqlAnalyzer,
+  dataset: LinkingDataset,
+  embedder: LinkingEmbedder,
+  options: RetrieveColumnsOptions,
+  profileText: ProfileIndexText,
+): Promise<Lines> {
   const datasets = datasetsRoot(process.env);
   const root = path.join(datasets, 'spider');
   const questions = linkingQuestions(datasets, dataset);
@@ -73,7 +85,10 @@ async function runLinking(analyzer: SqlAnalyzer, dataset: LinkingDataset, embedd
       const retrieved = await retrieveColumns(harness, db.indices, q.question, options);
       const focused = new Map<string, string[]>();
       for (const c of retrieved) focused.set(c.table, [...(focused.get(c.table) ?? []), c.column]);
-      const score = linkingScore(analysis.columns, [...focused].map(([table, columns]) => ({ table, columns })));
+      const score = linkingScore(
+        analysis.columns,
+        [...focused].map(([table, columns]) => ({ table, columns })),
+      );
       if (!score) {
         noGoldColumns++;
         continue;

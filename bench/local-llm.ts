@@ -29,7 +29,10 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { database: { type: 'string', default: 'concert_singer' }, limit: { type: 'string', default: '3' } } });
   const config = loadLlmConfig(process.env);
   const settings = settingsForRole(config, 'generator');
-  if (settings.provider !== 'local') throw new Error(`the generator runs on the ${settings.provider} provider; this benchmark measures the local one (unset DECODEX_LLM_* or set DECODEX_LLM_PROVIDER=local)`);
+  if (settings.provider !== 'local')
+    throw new Error(
+      `the generator runs on the ${settings.provider} provider; this benchmark measures the local one (unset DECODEX_LLM_* or set DECODEX_LLM_PROVIDER=local)`,
+    );
 
   const spider = path.join(datasetsRoot(process.env), 'spider');
   const dbId = values.database!;
@@ -43,7 +46,11 @@ async function main(): Promise<void> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-local-llm-'));
   installQuietRuntime();
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) }, searchAttributes: ALL_SEARCH_ATTRIBUTES, extraArgs: ['--log-level', 'error'] },
+    server: {
+      executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
+      searchAttributes: ALL_SEARCH_ATTRIBUTES,
+      extraArgs: ['--log-level', 'error'],
+    },
   });
   try {
     // Loaded once here; the in-process llm worker then finds it loaded (same reference and options).
@@ -51,7 +58,11 @@ async function main(): Promise<void> {
     const model = await loadLocalModel(settings.model, config.local);
     const loadSeconds = (performance.now() - loadStart) / 1000;
 
-    const runtime = { ...resolveRuntimeConfig({ ...process.env, DECODEX_HOME: home }, process.cwd()), temporalAddress: env.address, queuePrefix: 'bench-local-llm.' };
+    const runtime = {
+      ...resolveRuntimeConfig({ ...process.env, DECODEX_HOME: home }, process.cwd()),
+      temporalAddress: env.address,
+      queuePrefix: 'bench-local-llm.',
+    };
     const answers = await withClientSession(runtime, {}, async (client) => {
       const timed: { seconds: number; outcome: string; promptTokens: number; completionTokens: number; llmCalls: number }[] = [];
       for (const question of questions) {

@@ -95,7 +95,11 @@ async function main(): Promise<void> {
   const useLlm = process.argv.includes('--with-llm');
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) }, searchAttributes: ALL_SEARCH_ATTRIBUTES, extraArgs: ['--log-level', 'error'] },
+    server: {
+      executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
+      searchAttributes: ALL_SEARCH_ATTRIBUTES,
+      extraArgs: ['--log-level', 'error'],
+    },
   });
   const llm = await startScriptedLlmProcess();
   const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-prepare-'));
@@ -106,7 +110,10 @@ async function main(): Promise<void> {
   const store = openSqliteArtifactStore(path.join(home, 'artifacts.sqlite'));
   const vectors = new EmbeddedVectorStore(path.join(home, 'vectors'));
   const registry = new DatabaseRegistry((spec) => openTargetDatabase(spec));
-  const llmService = createLlmService({ config: loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'bench' }), store });
+  const llmService = createLlmService({
+    config: loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'bench' }),
+    store,
+  });
   const connection = await NativeConnection.connect({ address: env.address });
   const queuePrefix = 'bench.';
   // The embedders a worker would use here (DECODEX_EMBEDDER, default minilm when installed).
@@ -174,7 +181,9 @@ async function main(): Promise<void> {
     console.log(`notes: ${sum((r) => r.manifest.counts.notes)}`);
     console.log(`llm_calls: ${sum((r) => r.usage.llmCalls)}`);
     for (const step of PHASES) {
-      console.log(`phase_${step}_seconds_summed: ${(sum((r) => r.steps.filter((s) => s.step === step).reduce((n, s) => n + s.elapsedMs, 0)) / 1000).toFixed(1)}`);
+      console.log(
+        `phase_${step}_seconds_summed: ${(sum((r) => r.steps.filter((s) => s.step === step).reduce((n, s) => n + s.elapsedMs, 0)) / 1000).toFixed(1)}`,
+      );
     }
     console.log(`cpu_seconds_decodex: ${((cpu.user + cpu.system) / 1e6).toFixed(1)}`);
     console.log(`cpu_seconds_temporal_server: ${(temporalPids.reduce((n, pid) => n + cpuSeconds(pid), 0) - serverCpuBefore).toFixed(1)}`);

@@ -26,10 +26,7 @@ export function collectSpiderValues(limit = Number.POSITIVE_INFINITY): ColumnVal
     if (!existsSync(file)) continue;
     const sqlite = new Database(file, { readonly: true, fileMustExist: true });
     try {
-      const tables = sqlite
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        .pluck()
-        .all() as string[];
+      const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
       for (const table of tables) {
         const columns = (sqlite.pragma(`table_info(${quote(table)})`) as { name: string }[]).map((c) => c.name);
         for (const column of columns) {

@@ -23,7 +23,6 @@ interface Tally {
   total: number;
 }
 
-
 /** `SQL<TAB>db_id` per line; the db id is after the last tab. */
 function readGoldSql(file: string): string[] {
   return readFileSync(path.join(datasetsRoot(), file), 'utf8')

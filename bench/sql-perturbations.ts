@@ -59,7 +59,8 @@ function permuteSelect(units: Located[], select: number): string | null {
   const from = topWord(units, 'FROM', select);
   if (from < 0) return null;
   let start = select + 1;
-  if (units.slice(start, from).find((u) => u.unit.kind === 'word')?.upper === 'DISTINCT') start = units.findIndex((u, i) => i >= start && u.upper === 'DISTINCT') + 1;
+  if (units.slice(start, from).find((u) => u.unit.kind === 'word')?.upper === 'DISTINCT')
+    start = units.findIndex((u, i) => i >= start && u.upper === 'DISTINCT') + 1;
   const commas = units.map((u, i) => (i >= start && i < from && u.depth === 0 && u.unit.text === ',' ? i : -1)).filter((i) => i >= 0);
   if (commas.length === 0) return null;
   const second = commas.length > 1 ? commas[1] : from;
@@ -76,7 +77,9 @@ function changeLiteral(units: Located[]): string | null {
     const changed = `${text.slice(0, -1)}_x${text.slice(-1)}`;
     return join(units.slice(0, string)) + changed + join(units.slice(string + 1));
   }
-  const number = units.findIndex((u, i) => u.unit.kind === 'word' && /^\d+$/.test(u.unit.text) && units[i - 1]?.unit.text !== '.' && units[i + 1]?.unit.text !== '.');
+  const number = units.findIndex(
+    (u, i) => u.unit.kind === 'word' && /^\d+$/.test(u.unit.text) && units[i - 1]?.unit.text !== '.' && units[i + 1]?.unit.text !== '.',
+  );
   if (number < 0) return null;
   return join(units.slice(0, number)) + String(Number(units[number].unit.text) + 1) + join(units.slice(number + 1));
 }

@@ -58,13 +58,23 @@ async function main(): Promise<void> {
   const all = require(path.join(root, 'spider', 'dev.json')) as SpiderQuestion[];
   // Evenly spaced over the file, so every database size is represented.
   const step = Math.max(1, Math.floor(all.length / limit));
-  const questions = all.filter((q) => q.db_id !== 'wta_1').filter((_, i) => i % step === 0).slice(0, limit);
+  const questions = all
+    .filter((q) => q.db_id !== 'wta_1')
+    .filter((_, i) => i % step === 0)
+    .slice(0, limit);
   const databaseOf = (q: SpiderQuestion) => path.join(root, 'spider', 'database', q.db_id, `${q.db_id}.sqlite`);
 
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) }, searchAttributes: ALL_SEARCH_ATTRIBUTES, extraArgs: ['--log-level', 'error'] },
+    server: {
+      executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
+      searchAttributes: ALL_SEARCH_ATTRIBUTES,
+      extraArgs: ['--log-level', 'error'],
+    },
   });
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../workflows'),
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
+  });
   const llm = await startScriptedLlm({ rules: scriptedPipeline(new Map(questions.map((q) => [q.question, q.query]))) });
   const encoder = getEncoding('o200k_base');
   const lines: [string, string | number][] = [['questions', questions.length]];
@@ -76,8 +86,18 @@ async function main(): Promise<void> {
       const vectors = new EmbeddedVectorStore(path.join(home, 'vectors'));
       const queuePrefix = `${preset}.`;
       const connection = await NativeConnection.connect({ address: env.address });
-      const llmService = createLlmService({ config: loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'k' }), store });
-      const workers = await createWorkers({ connection, namespace: 'default', queues: ALL_TASK_QUEUES, queuePrefix, deps: { databases, llm: llmService, artifacts: store, embedders: indexEmbeddersFromEnv(process.env), vectors }, workflowBundle: { code } });
+      const llmService = createLlmService({
+        config: loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'k' }),
+        store,
+      });
+      const workers = await createWorkers({
+        connection,
+        namespace: 'default',
+        queues: ALL_TASK_QUEUES,
+        queuePrefix,
+        deps: { databases, llm: llmService, artifacts: store, embedders: indexEmbeddersFromEnv(process.env), vectors },
+        workflowBundle: { code },
+      });
       const running = workers.map((w) => w.run());
       const client = await DecodexClient.connect({ address: env.address, queuePrefix });
       const from = llm.requests.length;
@@ -111,7 +131,8 @@ async function main(): Promise<void> {
       }
       lines.push([`input_tokens_per_question_${preset}`, Math.round(total / questions.length)]);
       lines.push([`llm_calls_per_question_${preset}`, (calls / questions.length).toFixed(2)]);
-      for (const [role, tokens] of [...byRole.entries()].sort()) lines.push([`input_tokens_per_question_${preset}_${role}`, Math.round(tokens / questions.length)]);
+      for (const [role, tokens] of [...byRole.entries()].sort())
+        lines.push([`input_tokens_per_question_${preset}_${role}`, Math.round(tokens / questions.length)]);
       llm.requests.splice(0);
     }
   } finally {

@@ -81,7 +81,13 @@ async function main(): Promise<void> {
     await embedded.search(COLLECTION, embedder.embedOne('warm up'), { k: K });
     const loadMs = performance.now() - loadStarted;
     const plain = await timeQueries(embedded, COLLECTION, queries, K);
-    const filtered = await timeQueries(embedded, COLLECTION, queries, K, targets.map((t) => ({ db: t.db })));
+    const filtered = await timeQueries(
+      embedded,
+      COLLECTION,
+      queries,
+      K,
+      targets.map((t) => ({ db: t.db })),
+    );
     embeddedHits = plain.hits;
     console.log(`search_ms_p50: ${ms(plain.ms, 50)}`);
     console.log(`search_ms_p95: ${ms(plain.ms, 95)}`);

@@ -18,7 +18,11 @@ export async function startBenchmark(client: Client, input: RunBenchmarkInput, q
     workflowIdConflictPolicy: 'USE_EXISTING',
     args: [input],
     staticSummary: `benchmark ${input.dataset}${input.goldAsPrediction ? ' (gold as prediction)' : ''}`,
-    staticDetails: [`**dataset**: ${input.dataset}`, input.preset ? `**preset**: ${input.preset}` : '', input.ablations?.length ? `**ablations**: ${input.ablations.join(', ')}` : '']
+    staticDetails: [
+      `**dataset**: ${input.dataset}`,
+      input.preset ? `**preset**: ${input.preset}` : '',
+      input.ablations?.length ? `**ablations**: ${input.ablations.join(', ')}` : '',
+    ]
       .filter(Boolean)
       .join('\n'),
     ...(input.preset ? { typedSearchAttributes: new TypedSearchAttributes([{ key: PRESET, value: input.preset }]) } : {}),

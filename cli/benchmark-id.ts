@@ -20,7 +20,10 @@ export function defaultBenchmarkId(input: Omit<RunBenchmarkInput, 'benchmarkId' 
     limits: input.questionLimits ?? null,
   };
   const hash = createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 10);
-  const name = input.dataset.replace(/^.*[\\/]/, '').replace(/\.jsonl$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
+  const name = input.dataset
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.jsonl$/, '')
+    .replace(/[^A-Za-z0-9_-]/g, '_');
   const mode = input.goldAsPrediction ? 'gold' : (input.preset ?? 'default');
   return `bench-${name}-${mode}-${hash}`;
 }

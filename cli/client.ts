@@ -89,7 +89,11 @@ export class DecodexClient {
       args: [input],
       typedSearchAttributes: new TypedSearchAttributes([{ key: DATABASE, value: label }]),
       staticSummary: `prepare ${label}`,
-      staticDetails: [`**database**: ${redactDatabaseSpec(input.database)}`, input.documentation ? `**documentation**: ${input.documentation}` : '', input.force ? '**force**' : '']
+      staticDetails: [
+        `**database**: ${redactDatabaseSpec(input.database)}`,
+        input.documentation ? `**documentation**: ${input.documentation}` : '',
+        input.force ? '**force**' : '',
+      ]
         .filter(Boolean)
         .join('\n'),
     });

@@ -11,7 +11,9 @@ export function formatResult(result: AnswerQuestionResult, uiLink: string): stri
   lines.push(`preset:  ${result.pipeline.label}`);
   if (result.candidates.length) {
     const chosen = result.selection?.chosen;
-    lines.push(`candidates (${result.selection ? `chosen by ${result.selection.method}, confidence ${result.selection.confidence.toFixed(2)}` : 'none chosen'}):`);
+    lines.push(
+      `candidates (${result.selection ? `chosen by ${result.selection.method}, confidence ${result.selection.confidence.toFixed(2)}` : 'none chosen'}):`,
+    );
     for (const [i, c] of result.candidates.entries()) {
       const state = c.execution.ok ? `${c.execution.rowCount} rows` : `error: ${c.execution.error.slice(0, 80)}`;
       lines.push(`  ${i === chosen ? '*' : ' '} ${c.path.padEnd(20)} ${state}${c.corrections.length ? `, ${c.corrections.length} correction(s)` : ''}`);
@@ -19,7 +21,16 @@ export function formatResult(result: AnswerQuestionResult, uiLink: string): stri
   }
   lines.push('', 'SQL:', result.sql ? indent(result.sql) : '  (none)');
   if (result.columns.length) {
-    lines.push('', `rows (${result.rows.length}${result.truncated ? ', truncated' : ''}):`, indent(table(result.columns, result.rows.map((r) => r.map(renderSqlValue)))));
+    lines.push(
+      '',
+      `rows (${result.rows.length}${result.truncated ? ', truncated' : ''}):`,
+      indent(
+        table(
+          result.columns,
+          result.rows.map((r) => r.map(renderSqlValue)),
+        ),
+      ),
+    );
   }
   const u = result.usage;
   lines.push('', `LLM: ${u.llmCalls} call(s), ${totalTokens(u)} tokens (${u.promptTokens} prompt + ${u.completionTokens} completion), ${u.cacheHits} cached`);
@@ -28,7 +39,10 @@ export function formatResult(result: AnswerQuestionResult, uiLink: string): stri
 }
 
 function indent(text: string): string {
-  return text.split('\n').map((l) => '  ' + l).join('\n');
+  return text
+    .split('\n')
+    .map((l) => '  ' + l)
+    .join('\n');
 }
 
 function table(header: string[], rows: string[][]): string {

@@ -74,7 +74,8 @@ export class RunBudget {
     const { maxLlmCalls, maxTokens, maxSeconds } = this.limits;
     if (calls > 0 && this.paidCalls + this.reserved + calls > maxLlmCalls) return { kind: 'call_budget', message: `LLM call budget of ${maxLlmCalls} reached` };
     if (calls > 0 && totalTokens(this.usage) >= maxTokens) return { kind: 'token_budget', message: `token budget of ${maxTokens} reached` };
-    if (maxSeconds !== undefined && (this.now() - this.startedAt) / 1000 >= maxSeconds) return { kind: 'time_budget', message: `time budget of ${maxSeconds} s reached` };
+    if (maxSeconds !== undefined && (this.now() - this.startedAt) / 1000 >= maxSeconds)
+      return { kind: 'time_budget', message: `time budget of ${maxSeconds} s reached` };
     return undefined;
   }
 

@@ -25,9 +25,7 @@ function renderTable(table: TableInfo, dialect: SchemaInfo['dialect'], notes?: C
   });
   if (table.primaryKey.length) lines.push(`  PRIMARY KEY (${table.primaryKey.map(q).join(', ')})`);
   for (const fk of table.foreignKeys) {
-    lines.push(
-      `  FOREIGN KEY (${fk.fromColumns.map(q).join(', ')}) REFERENCES ${q(fk.toTable)}(${fk.toColumns.map(q).join(', ')})`,
-    );
+    lines.push(`  FOREIGN KEY (${fk.fromColumns.map(q).join(', ')}) REFERENCES ${q(fk.toTable)}(${fk.toColumns.map(q).join(', ')})`);
   }
   return `CREATE TABLE ${q(table.name)} (\n${lines.join(',\n')}\n);`;
 }

@@ -62,7 +62,11 @@ async function main(): Promise<void> {
   const database = createSyntheticDatabase(home, { tables: TABLES, columns: 48, rows: 30_000, name: 'large' });
 
   const temporal = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) }, searchAttributes: ALL_SEARCH_ATTRIBUTES, extraArgs: ['--log-level', 'error'] },
+    server: {
+      executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
+      searchAttributes: ALL_SEARCH_ATTRIBUTES,
+      extraArgs: ['--log-level', 'error'],
+    },
   });
   const llm = await startScriptedLlm({ rules: scriptedExplorationRules });
   const queuePrefix = 'demo.';
@@ -70,7 +74,10 @@ async function main(): Promise<void> {
   const store = openSqliteArtifactStore(path.join(home, 'artifacts.sqlite'));
   const vectors = new EmbeddedVectorStore(path.join(home, 'vectors'));
   const registry = new DatabaseRegistry((spec) => openTargetDatabase(spec));
-  const llmService = createLlmService({ config: loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'demo' }), store });
+  const llmService = createLlmService({
+    config: loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'demo' }),
+    store,
+  });
   const connection = await NativeConnection.connect({ address: temporal.address });
   const [llmWorker] = await createWorkers({
     connection,

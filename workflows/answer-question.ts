@@ -54,7 +54,10 @@ function configOrFail(input: AnswerQuestionInput): PipelineConfig {
 /** A budget ended the run before generation: DexterSQL's preliminary SQLs are the best there is. */
 function useDraftsAsCandidates(run: QuestionRun): void {
   for (const d of run.drafts) run.candidates.push({ path: `preliminary-${d.view}`, generatedSql: d.sql, sql: d.sql, corrections: [], diagnosis: null });
-  if (run.drafts.length) run.runner.note('generation', 'fallback', 'budget reached before generation', { outcome: `the ${run.drafts.length} preliminary SQLs of schema linking become the candidates` });
+  if (run.drafts.length)
+    run.runner.note('generation', 'fallback', 'budget reached before generation', {
+      outcome: `the ${run.drafts.length} preliminary SQLs of schema linking become the candidates`,
+    });
 }
 
 /** The chosen candidate, run once more for the caller's rows (row cap and timeout from the limits). */
@@ -67,7 +70,10 @@ async function answer(run: QuestionRun, selection: Selection | null): Promise<An
   const chosen = run.candidates[selection.report.chosen];
   const executed = await run.runner.step(
     { stage: 'answer', name: 'executeSql', summary: `run the chosen SQL read-only (timeout ${run.limits.sqlTimeoutMs} ms, ≤ ${run.limits.maxRows} rows)` },
-    (o) => run.online.executeSql.executeWithOptions(o, [{ database: run.input.database, sql: chosen.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: run.limits.maxRows }]),
+    (o) =>
+      run.online.executeSql.executeWithOptions(o, [
+        { database: run.input.database, sql: chosen.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: run.limits.maxRows },
+      ]),
     (e) => ({ outcome: e.ok ? `${e.result.rows.length} rows${e.result.truncated ? ' (cut)' : ''}` : `error: ${e.error.message}` }),
   );
   run.runner.stageDone('answer');

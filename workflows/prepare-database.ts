@@ -5,12 +5,7 @@ import { groupPairFamilies } from '../core/exploration/pair-families';
 import type { CandidatePair } from '../core/exploration/pair-types';
 import { mapWithConcurrency } from '../core/map-with-concurrency';
 import { resolvePreparationConfig, resolvePreparationLimits } from '../core/preparation/preparation-config';
-import type {
-  DatabaseInspection,
-  PrepareDatabaseInput,
-  PrepareDatabaseResult,
-  PreparationCounts,
-} from '../core/preparation/preparation-types';
+import type { DatabaseInspection, PrepareDatabaseInput, PrepareDatabaseResult, PreparationCounts } from '../core/preparation/preparation-types';
 import { DATABASE } from '../core/search-attributes';
 import { queuePrefixOf, taskQueue } from '../core/task-queues';
 import { RunBudget } from '../core/budget';
@@ -88,7 +83,9 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   const runner = new StepRunner(budget, PHASES.length);
   runner.trace.push(...steps);
   const timed = <T>(step: string, run: () => Promise<T>, summarize: (result: T) => string): Promise<T> =>
-    runner.step({ stage: 'preparation', name: step, summary: PHASE_SUMMARIES[step] ?? step }, run, (r) => ({ outcome: summarize(r) })).finally(() => runner.stageDone(step));
+    runner
+      .step({ stage: 'preparation', name: step, summary: PHASE_SUMMARIES[step] ?? step }, run, (r) => ({ outcome: summarize(r) }))
+      .finally(() => runner.stageDone(step));
 
   phase('inspect', 0, 1, `fingerprint and schema of ${redactDatabaseSpec(input.database)}`);
   const inspection: DatabaseInspection = await timed(
@@ -103,7 +100,18 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   const { databaseId, versions } = inspection;
   const result = (status: PrepareDatabaseResult['status'], manifest: PrepareDatabaseResult['manifest'], extra: Partial<PrepareDatabaseResult> = {}) => {
     setCurrentDetails(`**${status}**: ${manifest.counts.tables} tables, ${manifest.counts.columns} columns, ${manifest.counts.notes} notes`);
-    return { status, databaseId, label: inspection.label, manifest, profiledTables: 0, reusedTables: inspection.tables.length, usage: budget.usage, steps: runner.trace, activityMs, ...extra };
+    return {
+      status,
+      databaseId,
+      label: inspection.label,
+      manifest,
+      profiledTables: 0,
+      reusedTables: inspection.tables.length,
+      usage: budget.usage,
+      steps: runner.trace,
+      activityMs,
+      ...extra,
+    };
   };
   if (inspection.current && !input.force) return result('unchanged', inspection.current);
 
@@ -118,7 +126,15 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     () =>
       mapWithConcurrency(todo, limits.parallelTables, async (table) => {
         const out = await offline.profileTable.executeWithOptions({ summary: `profile ${table.name}: ${table.columnCount} columns, ${table.rowCount} rows` }, [
-          { database: input.database, databaseId, versions, table: table.name, config: config.profile, queryTimeoutMs: limits.queryTimeoutMs, columnsPerScan: limits.columnsPerScan },
+          {
+            database: input.database,
+            databaseId,
+            versions,
+            table: table.name,
+            config: config.profile,
+            queryTimeoutMs: limits.queryTimeoutMs,
+            columnsPerScan: limits.columnsPerScan,
+          },
         ]);
         activityMs.profiling += out.elapsedMs;
         phase('profile', ++profiled, inspection.tables.length, `profiled ${table.name}`);
@@ -127,7 +143,8 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     (outs) => `${outs.length} tables profiled, ${inspection.tables.length - todo.length} reused`,
   );
   // A long history is handed over here: the next run finds every profile stored and skips them.
-  if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof prepareDatabase>(input, { usage: budget.usage, steps: runner.trace, startedAt, activityMs });
+  if (workflowInfo().continueAsNewSuggested)
+    await continueAsNew<typeof prepareDatabase>(input, { usage: budget.usage, steps: runner.trace, startedAt, activityMs });
 
   // Index generator (§3.1.2): profile index and value index (+ lexical index) side by side.
   phase('index', 0, 2, 'embedding profiles and values');
@@ -135,10 +152,13 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     'index',
     () =>
       Promise.all([
-        offline.buildProfileIndex.executeWithOptions({ summary: 'embed one profile per column into the profile index' }, [{ databaseId, versions, config: { profileText: config.index.profileText } }]),
-        offline.buildValueIndex.executeWithOptions({ summary: `embed distinct text values (≤ ${config.index.valuesPerColumn} per column) into the value index` }, [
-          { database: input.database, databaseId, versions, config: config.index, queryTimeoutMs: limits.queryTimeoutMs },
+        offline.buildProfileIndex.executeWithOptions({ summary: 'embed one profile per column into the profile index' }, [
+          { databaseId, versions, config: { profileText: config.index.profileText } },
         ]),
+        offline.buildValueIndex.executeWithOptions(
+          { summary: `embed distinct text values (≤ ${config.index.valuesPerColumn} per column) into the value index` },
+          [{ database: input.database, databaseId, versions, config: config.index, queryTimeoutMs: limits.queryTimeoutMs }],
+        ),
       ]),
     ([p, v]) => `${p.columns} profiles, ${v.valuesIndexed} text values embedded, ${v.lexiconValues} values in the lexical index`,
   );
@@ -149,7 +169,10 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   phase('candidates', 0, 1, 'name and profile similarity');
   const found = await timed(
     'candidates',
-    () => offline.findCandidatePairs.executeWithOptions({ summary: 'step 1: candidate pairs by name tokens and profile similarity' }, [{ databaseId, versions, config: config.exploration }]),
+    () =>
+      offline.findCandidatePairs.executeWithOptions({ summary: 'step 1: candidate pairs by name tokens and profile similarity' }, [
+        { databaseId, versions, config: config.exploration },
+      ]),
     (f) => `${f.candidates.length} candidates of ${f.compared} pairs compared${f.cut ? `, ${f.cut} cut by maxCandidatePairs` : ''}`,
   );
 
@@ -159,24 +182,27 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   let triaged = 0;
   phase('triage', 0, found.candidates.length, useLlm ? 'three prompts per pair, majority vote' : 'skipped: exploration.useLlm is off');
   const confirmed: CandidatePair[] = [];
-  if (useLlm) await timed(
-    'triage',
-    () =>
-      mapWithConcurrency(found.candidates, limits.parallelLlmCalls, async (pair) => {
-        const outcome = await budget.spend(
-          3,
-          () =>
-            llm.triageAmbiguousPair.executeWithOptions({ summary: `step 2: is ${pair.a.table}.${pair.a.column} / ${pair.b.table}.${pair.b.column} ambiguous? (3 prompts)` }, [
-              { databaseId, versions, dialect: inspection.dialect, pair, maxJoinHops: config.exploration.maxJoinHops },
-            ]),
-          (o) => o.usage,
-        );
-        if (!outcome) return;
-        if (outcome.ambiguous) confirmed.push(pair);
-        phase('triage', ++triaged, found.candidates.length, `${confirmed.length} confirmed so far`);
-      }),
-    () => `${confirmed.length} of ${triaged} triaged pairs confirmed ambiguous${triaged < found.candidates.length ? ` (${found.candidates.length - triaged} not triaged: budget)` : ''}`,
-  );
+  if (useLlm)
+    await timed(
+      'triage',
+      () =>
+        mapWithConcurrency(found.candidates, limits.parallelLlmCalls, async (pair) => {
+          const outcome = await budget.spend(
+            3,
+            () =>
+              llm.triageAmbiguousPair.executeWithOptions(
+                { summary: `step 2: is ${pair.a.table}.${pair.a.column} / ${pair.b.table}.${pair.b.column} ambiguous? (3 prompts)` },
+                [{ databaseId, versions, dialect: inspection.dialect, pair, maxJoinHops: config.exploration.maxJoinHops }],
+              ),
+            (o) => o.usage,
+          );
+          if (!outcome) return;
+          if (outcome.ambiguous) confirmed.push(pair);
+          phase('triage', ++triaged, found.candidates.length, `${confirmed.length} confirmed so far`);
+        }),
+      () =>
+        `${confirmed.length} of ${triaged} triaged pairs confirmed ambiguous${triaged < found.candidates.length ? ` (${found.candidates.length - triaged} not triaged: budget)` : ''}`,
+    );
   confirmed.sort((x, y) => x.id.localeCompare(y.id));
 
   // Step 3: deep investigation, plain SQL, no model.
@@ -201,33 +227,34 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   const noteIds: string[] = [];
   let written = 0;
   phase('notes', 0, families.length, useLlm ? 'one note per family of confusable columns' : 'skipped: exploration.useLlm is off');
-  if (useLlm) await timed(
-    'notes',
-    () =>
-      mapWithConcurrency(families, limits.parallelLlmCalls, async (family) => {
-        const familyId = family.pairs[0].id;
-        const note = await budget.spend(
-          1,
-          () =>
-            llm.synthesizeNote.executeWithOptions({ summary: `step 4: note on ${family.columns.map((c) => `${c.table}.${c.column}`).join(', ')}` }, [
-              {
-                databaseId,
-                versions,
-                dialect: inspection.dialect,
-                familyId,
-                columns: family.columns,
-                pairIds: family.pairs.map((p) => p.id),
-                maxPairsPerNote: config.exploration.maxPairsPerNote,
-              },
-            ]),
-          (n) => [n.usage],
-        );
-        if (!note) return;
-        noteIds.push(note.id);
-        phase('notes', ++written, families.length, `note on ${familyId}`);
-      }),
-    () => `${noteIds.length} of ${families.length} family notes written`,
-  );
+  if (useLlm)
+    await timed(
+      'notes',
+      () =>
+        mapWithConcurrency(families, limits.parallelLlmCalls, async (family) => {
+          const familyId = family.pairs[0].id;
+          const note = await budget.spend(
+            1,
+            () =>
+              llm.synthesizeNote.executeWithOptions({ summary: `step 4: note on ${family.columns.map((c) => `${c.table}.${c.column}`).join(', ')}` }, [
+                {
+                  databaseId,
+                  versions,
+                  dialect: inspection.dialect,
+                  familyId,
+                  columns: family.columns,
+                  pairIds: family.pairs.map((p) => p.id),
+                  maxPairsPerNote: config.exploration.maxPairsPerNote,
+                },
+              ]),
+            (n) => [n.usage],
+          );
+          if (!note) return;
+          noteIds.push(note.id);
+          phase('notes', ++written, families.length, `note on ${familyId}`);
+        }),
+      () => `${noteIds.length} of ${families.length} family notes written`,
+    );
   noteIds.sort();
 
   const counts: PreparationCounts = {

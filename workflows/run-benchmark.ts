@@ -1,11 +1,4 @@
-import {
-  continueAsNew,
-  executeChild,
-  proxyActivities,
-  setCurrentDetails,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { continueAsNew, executeChild, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { createBenchmarkActivities } from '../activities/benchmark/benchmark-activities';
 import type { AnswerQuestionResult } from '../core/answer-question-types';
@@ -87,7 +80,16 @@ export async function runBenchmark(input: RunBenchmarkInput, state?: RunBenchmar
       const result = await executeChild<typeof answerQuestion>('answerQuestion', {
         workflowId,
         taskQueue: taskQueue('online', prefix),
-        args: [{ question: question.question, database: question.database, evidence: question.evidence, preset: input.preset, ablations: input.ablations, limits: input.questionLimits }],
+        args: [
+          {
+            question: question.question,
+            database: question.database,
+            evidence: question.evidence,
+            preset: input.preset,
+            ablations: input.ablations,
+            limits: input.questionLimits,
+          },
+        ],
         staticSummary: question.question.slice(0, 200),
         typedSearchAttributes: [{ key: DATABASE, value: databaseLabel(question.database) }, ...(input.preset ? [{ key: PRESET, value: input.preset }] : [])],
       });
@@ -95,7 +97,15 @@ export async function runBenchmark(input: RunBenchmarkInput, state?: RunBenchmar
     } catch (err) {
       // A run of an earlier, terminated benchmark may still hold the id: take the next one.
       if (err instanceof WorkflowExecutionAlreadyStartedError && attempt < 5) return ask(question, attempt + 1);
-      return { sql: null, outcome: 'workflow_failed', route: 'none', error: innermostMessage(err), usage: emptyUsage(), latencyMs: Date.now() - started, workflowId };
+      return {
+        sql: null,
+        outcome: 'workflow_failed',
+        route: 'none',
+        error: innermostMessage(err),
+        usage: emptyUsage(),
+        latencyMs: Date.now() - started,
+        workflowId,
+      };
     }
   }
 
@@ -112,7 +122,10 @@ export async function runBenchmark(input: RunBenchmarkInput, state?: RunBenchmar
       while (inFlight.size < input.concurrency && queue.length > 0 && !timeToContinue()) {
         const question = queue.shift()!;
         startedThisRun++;
-        inFlight.set(question.index, handle(question).finally(() => inFlight.delete(question.index)));
+        inFlight.set(
+          question.index,
+          handle(question).finally(() => inFlight.delete(question.index)),
+        );
       }
     }
     if (inFlight.size === 0) break;

@@ -54,7 +54,13 @@ export function createBenchmarkActivities(deps: BenchmarkDeps) {
       if (!set) {
         let loaded;
         try {
-          loaded = loadDataset({ dataset: input.dataset, root: input.datasetsRoot, limit: input.limit, evaluator: input.evaluation.evaluator, databaseDir: input.databaseDir });
+          loaded = loadDataset({
+            dataset: input.dataset,
+            root: input.datasetsRoot,
+            limit: input.limit,
+            evaluator: input.evaluation.evaluator,
+            databaseDir: input.databaseDir,
+          });
         } catch (err) {
           throw ApplicationFailure.nonRetryable((err as Error).message, 'DatasetUnavailable');
         }
@@ -91,7 +97,12 @@ export function createBenchmarkActivities(deps: BenchmarkDeps) {
       const { question, prediction } = input;
       const evaluation = await evaluateAnswer(question, prediction, input.settings, (spec) => deps.databases.get(spec)).catch(
         // Recorded, not retried forever: one unreadable database must not stall the whole run.
-        (err: unknown): QuestionEvaluation => ({ verdict: 'evaluation_error', detail: (err as Error).message, upperBoundCorrect: false, candidatesEvaluated: 0 }),
+        (err: unknown): QuestionEvaluation => ({
+          verdict: 'evaluation_error',
+          detail: (err as Error).message,
+          upperBoundCorrect: false,
+          candidatesEvaluated: 0,
+        }),
       );
       const record: BenchmarkRecord = {
         index: question.index,

@@ -19,8 +19,7 @@ export interface DiagnoseSqlInput {
 }
 
 export type CandidateExecution =
-  | { ok: true; rowCount: number; truncated: boolean; columns: string[]; resultKey: string; preview: SqlRow[] }
-  | { ok: false; kind: string; error: string };
+  { ok: true; rowCount: number; truncated: boolean; columns: string[]; resultKey: string; preview: SqlRow[] } | { ok: false; kind: string; error: string };
 
 export interface Diagnosis {
   findings: Finding[];
@@ -32,7 +31,9 @@ const PREVIEW_CELL_CHARS = 60;
 
 /** The first rows, cells cut short: enough for a judge to see what a candidate returns, small enough for history. */
 function preview(rows: SqlRow[]): SqlRow[] {
-  return rows.slice(0, PREVIEW_ROWS).map((r) => r.map((v) => (typeof v === 'string' && v.length > PREVIEW_CELL_CHARS ? `${v.slice(0, PREVIEW_CELL_CHARS)}…` : v)));
+  return rows
+    .slice(0, PREVIEW_ROWS)
+    .map((r) => r.map((v) => (typeof v === 'string' && v.length > PREVIEW_CELL_CHARS ? `${v.slice(0, PREVIEW_CELL_CHARS)}…` : v)));
 }
 
 /**
@@ -56,7 +57,14 @@ export async function diagnoseSql(deps: { databases: DatabaseRegistry; store: Ar
   return {
     findings,
     execution: execution.ok
-      ? { ok: true, rowCount: execution.rows.length, truncated: execution.truncated, columns: execution.columns, resultKey: resultKey(execution.rows, execution.truncated), preview: preview(execution.rows) }
+      ? {
+          ok: true,
+          rowCount: execution.rows.length,
+          truncated: execution.truncated,
+          columns: execution.columns,
+          resultKey: resultKey(execution.rows, execution.truncated),
+          preview: preview(execution.rows),
+        }
       : { ok: false, kind: execution.kind, error: execution.message },
   };
 }

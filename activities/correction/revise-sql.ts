@@ -12,7 +12,9 @@ export interface ReviseSqlInput {
 
 /** DexterSQL §3.4.1 Step 2 / DecoSearch's SQL refiner (C.4): one revision from the diagnostic report and the attempt history. */
 export async function reviseSql(deps: QuestionLlmDeps, input: ReviseSqlInput): Promise<GeneratedSql> {
-  const history = input.attempts.map((a, i) => `Attempt ${i + 1}:\n${a.sql}\nProblems:\n${a.findings.map((f) => `- ${formatFinding(f)}`).join('\n')}`).join('\n\n');
+  const history = input.attempts
+    .map((a, i) => `Attempt ${i + 1}:\n${a.sql}\nProblems:\n${a.findings.map((f) => `- ${formatFinding(f)}`).join('\n')}`)
+    .join('\n\n');
   const vars = { ...(await questionPromptVars(deps, input.ctx)), history, attemptCount: String(input.attempts.length) };
   const answer = await askModel<{ reasoning: string; sql: string }>(deps.llm, 'revise-sql', vars);
   return { sql: cleanSql(answer.value.sql), reasoning: answer.value.reasoning, usage: answer.usage };

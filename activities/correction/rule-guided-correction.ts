@@ -33,15 +33,30 @@ function renderRule(r: CorrectionRule): string {
 export async function correctWithRules(deps: QuestionLlmDeps, input: RuleCorrectionInput): Promise<RuleCorrectionOutput> {
   const rules = await loadCorrectionRules(deps.store);
   const common = { question: input.ctx.question, evidence: input.ctx.evidence?.trim() || '(none)', sql: input.sql };
-  const selection = await askModel<{ rules: string[] }>(deps.llm, 'select-rules', {
-    ...common,
-    report: input.findings.length ? input.findings.map((f) => `- ${formatFinding(f)}`).join('\n') : '(no problem found)',
-    rules: rules.map(renderRule).join('\n\n'),
-  }, { narrow: onlyValues('rules', rules.map((r) => r.id)) });
+  const selection = await askModel<{ rules: string[] }>(
+    deps.llm,
+    'select-rules',
+    {
+      ...common,
+      report: input.findings.length ? input.findings.map((f) => `- ${formatFinding(f)}`).join('\n') : '(no problem found)',
+      rules: rules.map(renderRule).join('\n\n'),
+    },
+    {
+      narrow: onlyValues(
+        'rules',
+        rules.map((r) => r.id),
+      ),
+    },
+  );
   const wanted = new Set(selection.value.rules.map((id) => id.trim().replace(/^\[|\]$/g, '')));
   const chosen = rules.filter((r) => wanted.has(r.id));
   if (!chosen.length) return { sql: input.sql, appliedRules: [], usage: [selection.usage] };
   const vars = await questionPromptVars(deps, input.ctx);
-  const rewrite = await askModel<{ sql: string }>(deps.llm, 'apply-rules', { ...common, dialect: vars.dialect, schema: vars.schema, rules: chosen.map(renderRule).join('\n\n') });
+  const rewrite = await askModel<{ sql: string }>(deps.llm, 'apply-rules', {
+    ...common,
+    dialect: vars.dialect,
+    schema: vars.schema,
+    rules: chosen.map(renderRule).join('\n\n'),
+  });
   return { sql: cleanSql(rewrite.value.sql), appliedRules: chosen.map((r) => r.id), usage: [selection.usage, rewrite.usage] };
 }

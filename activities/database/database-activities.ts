@@ -20,8 +20,7 @@ export interface ExecuteSqlInput {
 
 /** A failed execution is an answer about the SQL, not a failure of the activity: it is data. */
 export type ExecuteSqlOutput =
-  | { ok: true; result: QueryResult }
-  | { ok: false; error: { kind: 'timeout' | 'read_only_violation' | 'sql_error'; message: string } };
+  { ok: true; result: QueryResult } | { ok: false; error: { kind: 'timeout' | 'read_only_violation' | 'sql_error'; message: string } };
 
 export function createDatabaseActivities(databases: DatabaseRegistry) {
   async function openOrFail(spec: string): Promise<TargetDatabase> {

@@ -84,10 +84,6 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
     return readMysqlSchema((sql) => this.internalQuery(sql));
   }
 
-
-
-
-
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
     checkExecuteOptions(options);
     assertReadOnlySql(sql, 'mysql');

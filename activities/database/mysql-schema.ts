@@ -5,9 +5,7 @@ const IN_THIS_DATABASE = 'TABLE_SCHEMA = DATABASE()';
 
 /** Tables (by name), columns (declaration order, full declared type), primary and foreign keys from information_schema. */
 export async function readMysqlSchema(query: InternalQuery): Promise<SchemaInfo> {
-  const tableRows = await query(
-    `SELECT TABLE_NAME FROM information_schema.TABLES WHERE ${IN_THIS_DATABASE} AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME`,
-  );
+  const tableRows = await query(`SELECT TABLE_NAME FROM information_schema.TABLES WHERE ${IN_THIS_DATABASE} AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME`);
   const columnRows = await query(
     `SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE FROM information_schema.COLUMNS WHERE ${IN_THIS_DATABASE} ORDER BY TABLE_NAME, ORDINAL_POSITION`,
   );

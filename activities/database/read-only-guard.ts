@@ -203,7 +203,8 @@ function skipCommonTableExpressions(tokens: SqlToken[], i: number): number {
   if (isWord(tokens[i], 'RECURSIVE')) i++;
   for (;;) {
     const name = tokens[i];
-    if (!name || name.kind === 'symbol' || name.kind === 'number') reject('a WITH clause that cannot be checked', 'a common table expression name was expected');
+    if (!name || name.kind === 'symbol' || name.kind === 'number')
+      reject('a WITH clause that cannot be checked', 'a common table expression name was expected');
     i++;
     if (isSymbol(tokens[i], '(')) i = skipParenthesised(tokens, i);
     if (!isWord(tokens[i], 'AS')) reject('a WITH clause that cannot be checked', 'AS was expected after the name');

@@ -44,10 +44,6 @@ export class SqliteDatabase extends StatisticsFromSql implements TargetDatabase 
     return readSqliteSchema((sql) => this.internalQuery(sql));
   }
 
-
-
-
-
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
     this.checkOpen();
     checkExecuteOptions(options);

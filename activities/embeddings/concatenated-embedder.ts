@@ -22,7 +22,8 @@ export class ConcatenatedEmbedder implements Embedder {
 
   constructor(parts: EmbedderPart[]) {
     const total = parts.reduce((sum, p) => sum + p.weight, 0);
-    if (parts.length === 0 || !(total > 0) || parts.some((p) => !(p.weight >= 0))) throw new RangeError('a concatenated embedder needs parts with non-negative weights summing above 0');
+    if (parts.length === 0 || !(total > 0) || parts.some((p) => !(p.weight >= 0)))
+      throw new RangeError('a concatenated embedder needs parts with non-negative weights summing above 0');
     this.parts = parts.map((p) => ({ ...p, scale: Math.sqrt(p.weight / total) }));
     this.dimension = parts.reduce((sum, p) => sum + p.embedder.dimension, 0);
     this.name = this.parts.map((p) => `${p.embedder.name}@${(p.weight / total).toFixed(2)}`).join('+');

@@ -104,7 +104,8 @@ export class HashedEmbedder implements Embedder {
       let c = source.charCodeAt(i);
       if (c < 128) {
         if (c >= 65 && c <= 90) c += 32;
-        else if (c === 39) continue; // apostrophe joins: "O'Brien" ~ "OBrien", "men's" ~ "mens"
+        else if (c === 39)
+          continue; // apostrophe joins: "O'Brien" ~ "OBrien", "men's" ~ "mens"
         else if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) c = SEPARATOR;
       } else if (c >= 0x300 && c <= 0x36f) {
         continue; // combining accent left by NFKD

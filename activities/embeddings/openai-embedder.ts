@@ -105,10 +105,7 @@ export class OpenAiEmbedder implements Embedder {
         throw new EmbeddingError(`${where} returned an embedding that is neither a number array nor base64`, false);
       }
       if (checkDimension && vector.length !== this.dimension) {
-        throw new EmbeddingError(
-          `${where} returned vectors of length ${vector.length}, expected ${this.dimension}`,
-          false,
-        );
+        throw new EmbeddingError(`${where} returned vectors of length ${vector.length}, expected ${this.dimension}`, false);
       }
       return vector;
     });

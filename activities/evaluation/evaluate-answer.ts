@@ -35,7 +35,8 @@ export async function evaluateAnswer(
       ? evaluateSpiderPair(databases, sql, question.goldSql, { timeoutMs: settings.timeoutMs, keepDistinct: settings.keepDistinct })
       : evaluateBirdPair(databases[0], sql, question.goldSql, settings.timeoutMs);
 
-  const final: PairVerdict = prediction.sql === null ? { verdict: 'no_prediction', detail: prediction.error ?? prediction.outcome } : await judge(prediction.sql);
+  const final: PairVerdict =
+    prediction.sql === null ? { verdict: 'no_prediction', detail: prediction.error ?? prediction.outcome } : await judge(prediction.sql);
   const others = [...new Set(prediction.candidates ?? [])].filter((c) => c !== prediction.sql);
   let upperBoundCorrect = final.verdict === 'correct';
   for (const candidate of others) {
@@ -45,14 +46,21 @@ export async function evaluateAnswer(
   const result: QuestionEvaluation = { ...final, upperBoundCorrect, candidatesEvaluated: others.length + (prediction.sql === null ? 0 : 1) };
 
   if (settings.vesRepetitions > 0) {
-    result.timeRatio = final.verdict === 'correct' ? (await timePair(databases[0], prediction.sql!, question.goldSql, settings.vesRepetitions, settings.timeoutMs)).timeRatio : 0;
+    result.timeRatio =
+      final.verdict === 'correct'
+        ? (await timePair(databases[0], prediction.sql!, question.goldSql, settings.vesRepetitions, settings.timeoutMs)).timeRatio
+        : 0;
   }
   if (prediction.focusedSchema) result.linking = await goldLinking(question, databases[0], prediction.focusedSchema);
   return result;
 }
 
 /** Gold columns from the parsed gold SQL (the live schema decides unqualified names) vs. the focused schema. */
-async function goldLinking(question: BenchmarkQuestion, db: TargetDatabase, focused: NonNullable<PredictionForEvaluation['focusedSchema']>): Promise<LinkingScore | null> {
+async function goldLinking(
+  question: BenchmarkQuestion,
+  db: TargetDatabase,
+  focused: NonNullable<PredictionForEvaluation['focusedSchema']>,
+): Promise<LinkingScore | null> {
   const analysis = (await sharedSqlAnalyzer()).analyze(question.goldSql, db.dialect, schemaHintOf(await db.schema()));
   return analysis.ok ? linkingScore(analysis.columns, focused) : null;
 }

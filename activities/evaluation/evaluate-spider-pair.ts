@@ -24,7 +24,12 @@ export async function evaluateSpiderPair(
     const predicted = await executeForEvaluation(db, pair.predicted, options.timeoutMs);
     if (!predicted.ok) return failureVerdict(predicted, 'pred');
     if (!spiderResultsMatch(gold, predicted, pair.orderMatters)) {
-      return { verdict: 'wrong', ...(variants.length > 1 ? { detail: `differs on ${db.name}` } : {}), predictedMs: predicted.elapsedMs, goldMs: gold.elapsedMs };
+      return {
+        verdict: 'wrong',
+        ...(variants.length > 1 ? { detail: `differs on ${db.name}` } : {}),
+        predictedMs: predicted.elapsedMs,
+        goldMs: gold.elapsedMs,
+      };
     }
     first ??= { verdict: 'correct', predictedMs: predicted.elapsedMs, goldMs: gold.elapsedMs };
   }

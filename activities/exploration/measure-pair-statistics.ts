@@ -40,7 +40,13 @@ export async function measurePairStatistics(deps: PreparationDeps, input: Measur
     }
   };
 
-  const overlap = (await attempt('value overlap', () => stats.overlap(a, b, false, textual))) ?? { distinctA: 0, distinctB: 0, intersection: 0, union: 0, jaccard: 0 };
+  const overlap = (await attempt('value overlap', () => stats.overlap(a, b, false, textual))) ?? {
+    distinctA: 0,
+    distinctB: 0,
+    intersection: 0,
+    union: 0,
+    jaccard: 0,
+  };
   const overlapCaseInsensitive = textual ? await attempt('case-insensitive value overlap', () => stats.overlap(a, b, true, true)) : null;
   const foreignKeys = stored.schema.tables.flatMap((t) => t.foreignKeys);
   const path = findJoinPath(foreignKeys, a.table, b.table, input.config.maxJoinHops);

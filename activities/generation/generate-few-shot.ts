@@ -17,7 +17,9 @@ export const FEW_SHOT_EXAMPLES = 3;
 export async function generateFewShot(deps: QuestionLlmDeps, ctx: QuestionContext): Promise<GeneratedSql> {
   const examples = mostSimilarByShape(ctx.question, await loadFewShotExamples(deps.store), FEW_SHOT_EXAMPLES);
   if (!examples.length) throw ApplicationFailure.nonRetryable('no few-shot examples are stored', 'KnowledgeMissing');
-  const text = examples.map((e, i) => `Example ${i + 1} (database ${e.database})\nQuestion: ${e.question}${e.evidence ? `\nHint: ${e.evidence}` : ''}\nSQL: ${e.sql}`).join('\n\n');
+  const text = examples
+    .map((e, i) => `Example ${i + 1} (database ${e.database})\nQuestion: ${e.question}${e.evidence ? `\nHint: ${e.evidence}` : ''}\nSQL: ${e.sql}`)
+    .join('\n\n');
   const vars = { ...(await questionPromptVars(deps, ctx)), examples: text };
   const answer = await askModel<{ reasoning: string; sql: string }>(deps.llm, 'generate-sql-few-shot', vars);
   return { sql: cleanSql(answer.value.sql), reasoning: answer.value.reasoning, usage: answer.usage, context: examples.map((e) => e.question).join(' | ') };

@@ -36,7 +36,11 @@ export async function buildProfileIndex(deps: PreparationDeps, input: BuildProfi
   await upsertEmbedded(
     { embedder, vectors: deps.vectors },
     collection,
-    columns.map((p) => ({ id: `${p.table}.${p.column}`, text: profileIndexText(p, deps.embedders.profileText, input.config?.profileText ?? 'names'), payload: { table: p.table, column: p.column } })),
+    columns.map((p) => ({
+      id: `${p.table}.${p.column}`,
+      text: profileIndexText(p, deps.embedders.profileText, input.config?.profileText ?? 'names'),
+      payload: { table: p.table, column: p.column },
+    })),
   );
   return { collection, columns: columns.length, elapsedMs: Math.round(performance.now() - started) };
 }

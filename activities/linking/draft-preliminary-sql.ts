@@ -10,7 +10,6 @@ import { askModel } from '../llm/ask-model';
 import { loadSchema, questionPromptVars, renderFocusedSchema, type LoadedSchema, type QuestionContext } from '../prompts/question-context';
 import { schemaHintOf, sharedSqlAnalyzer } from '../sql/shared-analyzer';
 
-
 export interface DraftPreliminarySqlInput {
   ctx: QuestionContext;
   view: PreliminaryView;
@@ -51,6 +50,8 @@ export async function draftPreliminarySql(deps: QuestionLlmDeps, input: DraftPre
   const refs = analysis.columns
     .filter((c) => c.column !== '*' && c.table !== null)
     .map((c) => ({ table: c.table!, column: c.column }))
-    .filter((c) => known.tables.some((t) => t.name.toLowerCase() === c.table.toLowerCase() && t.columns.some((x) => x.name.toLowerCase() === c.column.toLowerCase())));
+    .filter((c) =>
+      known.tables.some((t) => t.name.toLowerCase() === c.table.toLowerCase() && t.columns.some((x) => x.name.toLowerCase() === c.column.toLowerCase())),
+    );
   return { view: input.view, sql, columns: mergeFocus(...focusFromColumns(refs)), parsed: true, usage: answer.usage };
 }

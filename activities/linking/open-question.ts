@@ -15,7 +15,7 @@ export interface OpenQuestionOutput {
   tables: number;
   columns: number;
   /** The prepared artifacts (DexterSQL Phase 1), or null when the database was never prepared. */
-  prepared: Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections' | 'preparedAt' | 'complete'> & { notes: number } | null;
+  prepared: (Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections' | 'preparedAt' | 'complete'> & { notes: number }) | null;
   knowledge: KnowledgeSummary;
 }
 

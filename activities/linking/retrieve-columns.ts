@@ -22,7 +22,10 @@ export interface PreparedIndices {
   foreignKeys: ForeignKeyEdge[];
 }
 
-export async function loadPreparedIndices(store: ArtifactStore, manifest: Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections'>): Promise<PreparedIndices> {
+export async function loadPreparedIndices(
+  store: ArtifactStore,
+  manifest: Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections'>,
+): Promise<PreparedIndices> {
   const { databaseId, versions } = manifest;
   const lexicon = await requireArtifact<ValueLexicon>(store, ARTIFACT_KINDS.valueLexicon, artifactKeys.valueLexicon(databaseId, versions));
   const { stored, columns } = await loadPreparedProfiles(store, databaseId, versions);
@@ -109,7 +112,13 @@ export async function retrieveColumns(
   const valueVectors = await deps.embedders.values.embed(valueQueries);
   for (const [i, phrase] of valueQueries.entries()) {
     for (const hit of await deps.vectors.search(indices.collections.values, valueVectors[i], { k: options.valueHitsPerLiteral })) {
-      if (hit.score >= options.valueMinScore) add({ table: String(hit.payload.table), column: String(hit.payload.column), reason: 'value', evidence: `'${hit.payload.value}' ~ "${phrase}" (${hit.score.toFixed(3)})` });
+      if (hit.score >= options.valueMinScore)
+        add({
+          table: String(hit.payload.table),
+          column: String(hit.payload.column),
+          reason: 'value',
+          evidence: `'${hit.payload.value}' ~ "${phrase}" (${hit.score.toFixed(3)})`,
+        });
     }
   }
 

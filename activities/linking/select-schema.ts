@@ -29,7 +29,10 @@ export async function selectTables(deps: QuestionLlmDeps, input: SelectTablesInp
     evidence: input.ctx.evidence?.trim() || '(none)',
     question: input.ctx.question,
   });
-  const tables = remapNames(answer.value.tables, schema.tables.map((t) => t.name));
+  const tables = remapNames(
+    answer.value.tables,
+    schema.tables.map((t) => t.name),
+  );
   return { tables, returned: answer.value.tables, usage: answer.usage };
 }
 
@@ -37,7 +40,10 @@ export interface SelectColumnsInput extends SelectTablesInput {
   tables: string[];
 }
 
-export async function selectColumns(deps: QuestionLlmDeps, input: SelectColumnsInput): Promise<{ focus: FocusedTable[] | null; returned: string[]; usage: LlmCallUsage }> {
+export async function selectColumns(
+  deps: QuestionLlmDeps,
+  input: SelectColumnsInput,
+): Promise<{ focus: FocusedTable[] | null; returned: string[]; usage: LlmCallUsage }> {
   const { schema } = await loadSchema(deps, input.ctx);
   const tableFocus = input.tables.map((table) => ({ table, columns: schema.tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? [] }));
   const answer = await askModel<{ columns: string[] }>(deps.llm, 'select-columns', {
@@ -50,7 +56,10 @@ export async function selectColumns(deps: QuestionLlmDeps, input: SelectColumnsI
   for (const table of input.tables) {
     const real = schema.tables.find((t) => t.name === table)!;
     const asked = answer.value.columns.map((c) => splitQualified(c)).filter((c) => c.table === null || remapNames([c.table], [table]).length > 0);
-    const columns = remapNames(asked.map((c) => c.column), real.columns.map((c) => c.name));
+    const columns = remapNames(
+      asked.map((c) => c.column),
+      real.columns.map((c) => c.name),
+    );
     if (columns.length) focus.push({ table, columns });
   }
   const pruned = canonicalFocus(schema, focus);

@@ -17,7 +17,10 @@ type Turn = { role: 'user' | 'assistant'; content: string };
  * starting with the user, so consecutive same-role messages are joined.
  */
 function toAnthropicTurns(messages: ChatMessage[]): { system: string; turns: Turn[] } {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
   const turns: Turn[] = [];
   for (const m of messages) {
     if (m.role === 'system') continue;
@@ -55,7 +58,13 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): LlmP
         const text = response.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
         return { text, usage: { promptTokens: response.usage.input_tokens, completionTokens: response.usage.output_tokens } };
       } catch (err) {
-        throw classifyProviderError(err, { provider: 'anthropic', baseUrl, model: request.model, timeoutMs: options.timeoutMs, elapsedMs: Date.now() - startedAt });
+        throw classifyProviderError(err, {
+          provider: 'anthropic',
+          baseUrl,
+          model: request.model,
+          timeoutMs: options.timeoutMs,
+          elapsedMs: Date.now() - startedAt,
+        });
       }
     },
   };

@@ -8,15 +8,7 @@ import OpenAI from 'openai';
  * - `config`: decodex itself is not configured for the role (no model, bad env value);
  * - `malformed`: the model kept answering outside the schema after repair attempts.
  */
-export type LlmErrorKind =
-  | 'rate_limited'
-  | 'server'
-  | 'timeout'
-  | 'connection'
-  | 'auth'
-  | 'bad_request'
-  | 'malformed'
-  | 'config';
+export type LlmErrorKind = 'rate_limited' | 'server' | 'timeout' | 'connection' | 'auth' | 'bad_request' | 'malformed' | 'config';
 
 const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['rate_limited', 'server', 'timeout', 'connection']);
 
@@ -36,7 +28,13 @@ export class LlmError extends Error {
 
 /** The ApplicationFailure type of each kind, e.g. `LlmRateLimited`, `LlmAuth`. */
 export function failureTypeOf(kind: LlmErrorKind): string {
-  return 'Llm' + kind.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+  return (
+    'Llm' +
+    kind
+      .split('_')
+      .map((w) => w[0].toUpperCase() + w.slice(1))
+      .join('')
+  );
 }
 
 /** What the failing call was, so messages can name the endpoint, model and env vars to fix. */
@@ -80,7 +78,11 @@ export function classifyProviderError(err: unknown, ctx: CallContext): LlmError 
   // Some fetch implementations (and test sandboxes) hide the abort behind a plain connection
   // error; one that happens at the deadline is the timeout firing.
   if (timedOut || (connectionFailed && ctx.elapsedMs >= ctx.timeoutMs)) {
-    return new LlmError('timeout', `no answer from ${at} (model "${ctx.model}") within ${ctx.timeoutMs} ms; raise DECODEX_LLM_TIMEOUT_MS if the model is slow`, { timeoutMs: ctx.timeoutMs });
+    return new LlmError(
+      'timeout',
+      `no answer from ${at} (model "${ctx.model}") within ${ctx.timeoutMs} ms; raise DECODEX_LLM_TIMEOUT_MS if the model is slow`,
+      { timeoutMs: ctx.timeoutMs },
+    );
   }
   if (connectionFailed) {
     return new LlmError('connection', `cannot reach ${at} (${rootCause(err)}); check DECODEX_LLM_BASE_URL and that the server is running`);
@@ -93,7 +95,11 @@ export function classifyProviderError(err: unknown, ctx: CallContext): LlmError 
   const serverSays = serverMessage(err);
   const details = { status };
   if (status === 429) {
-    return new LlmError('rate_limited', `${at} is rate-limiting requests (HTTP 429): ${serverSays}. Temporal retries; lower the llm worker's concurrency if this persists`, details);
+    return new LlmError(
+      'rate_limited',
+      `${at} is rate-limiting requests (HTTP 429): ${serverSays}. Temporal retries; lower the llm worker's concurrency if this persists`,
+      details,
+    );
   }
   if (status >= 500) return new LlmError('server', `${at} failed with HTTP ${status}: ${serverSays}`, details);
   if (status === 408) return new LlmError('timeout', `${at} timed out the request (HTTP 408): ${serverSays}`, details);
@@ -102,7 +108,9 @@ export function classifyProviderError(err: unknown, ctx: CallContext): LlmError 
   }
   // Servers answer an unknown model with 404 (OpenAI, vLLM, Ollama) or a 400 that names it.
   const modelHint =
-    status === 404 || /model/i.test(serverSays) ? '. Check the model name (DECODEX_LLM_MODEL or DECODEX_LLM_<ROLE>_MODEL) and that this endpoint serves it' : '';
+    status === 404 || /model/i.test(serverSays)
+      ? '. Check the model name (DECODEX_LLM_MODEL or DECODEX_LLM_<ROLE>_MODEL) and that this endpoint serves it'
+      : '';
   return new LlmError('bad_request', `${at} rejected the request for model "${ctx.model}" (HTTP ${status}): ${serverSays}${modelHint}`, details);
 }
 

@@ -41,7 +41,13 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): LlmProvide
           usage: { promptTokens: response.usage?.prompt_tokens ?? 0, completionTokens: response.usage?.completion_tokens ?? 0 },
         };
       } catch (err) {
-        throw classifyProviderError(err, { provider: 'openai', baseUrl, model: request.model, timeoutMs: options.timeoutMs, elapsedMs: Date.now() - startedAt });
+        throw classifyProviderError(err, {
+          provider: 'openai',
+          baseUrl,
+          model: request.model,
+          timeoutMs: options.timeoutMs,
+          elapsedMs: Date.now() - startedAt,
+        });
       }
     },
   };

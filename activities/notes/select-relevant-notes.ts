@@ -31,10 +31,20 @@ export async function selectRelevantNotes(deps: QuestionLlmDeps, ctx: QuestionCo
   const candidates = candidateNotes(all, ctx.focus);
   if (!candidates.length) return none;
   const vars = await questionPromptVars(deps, ctx);
-  const answer = await askModel<{ relevant: string[] }>(deps.llm, 'select-notes', {
-    ...vars,
-    candidates: candidates.map((n) => `[${n.id}] on ${n.columns.map(columnKey).join(', ')}: ${n.note}`).join('\n\n'),
-  }, { narrow: onlyValues('relevant', candidates.map((n) => n.id)) });
+  const answer = await askModel<{ relevant: string[] }>(
+    deps.llm,
+    'select-notes',
+    {
+      ...vars,
+      candidates: candidates.map((n) => `[${n.id}] on ${n.columns.map(columnKey).join(', ')}: ${n.note}`).join('\n\n'),
+    },
+    {
+      narrow: onlyValues(
+        'relevant',
+        candidates.map((n) => n.id),
+      ),
+    },
+  );
   const wanted = new Set(answer.value.relevant.map((id) => id.trim().replace(/^\[|\]$/g, '')));
   const selected = candidates.filter((n) => wanted.has(n.id));
   const { focus, added } = expandFocusWithNotes(ctx.focus, selected);

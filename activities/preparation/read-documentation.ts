@@ -1,11 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import {
-  docName,
-  parseBirdDescriptionCsv,
-  parseJsonDocumentation,
-  type DatabaseDocumentation,
-} from '../../core/profiling/documentation';
+import { docName, parseBirdDescriptionCsv, parseJsonDocumentation, type DatabaseDocumentation } from '../../core/profiling/documentation';
 
 /**
  * Reads developer documentation from the worker's file system (see core/profiling/documentation
@@ -13,13 +8,19 @@ import {
  * file; without it, a SQLite database's sibling `database_description/` folder is used when
  * present (BIRD's layout), so BIRD databases are documented with no flag.
  */
-export function readDocumentation(explicit: string | undefined, databaseSpec: string, dialect: 'sqlite' | 'mysql'): { documentation: DatabaseDocumentation | null; source: string | null } {
+export function readDocumentation(
+  explicit: string | undefined,
+  databaseSpec: string,
+  dialect: 'sqlite' | 'mysql',
+): { documentation: DatabaseDocumentation | null; source: string | null } {
   const source = explicit ?? (dialect === 'sqlite' ? siblingDescriptions(databaseSpec) : null);
   if (!source) return { documentation: null, source: null };
   if (!existsSync(source)) throw new Error(`documentation ${source} does not exist`);
   if (statSync(source).isDirectory()) {
     const docs: DatabaseDocumentation = { tables: {} };
-    for (const file of readdirSync(source).filter((f) => f.toLowerCase().endsWith('.csv')).sort()) {
+    for (const file of readdirSync(source)
+      .filter((f) => f.toLowerCase().endsWith('.csv'))
+      .sort()) {
       docs.tables[docName(path.basename(file, path.extname(file)))] = { columns: parseBirdDescriptionCsv(readText(path.join(source, file))) };
     }
     return { documentation: docs, source };

@@ -13,7 +13,13 @@ const P = 2147483647;
  *   ROWID table has no rowid: its first rows are read, as before.
  * - MySQL: `RAND(seed)` per row, which MySQL repeats exactly for the same seed and scan order.
  */
-export async function profiledRows(db: TargetDatabase, table: string, rowCount: number, rowLimit: number, timeoutMs: number): Promise<{ source: string; sampled: boolean }> {
+export async function profiledRows(
+  db: TargetDatabase,
+  table: string,
+  rowCount: number,
+  rowLimit: number,
+  timeoutMs: number,
+): Promise<{ source: string; sampled: boolean }> {
   const t = quoteIdentifier(table, db.dialect);
   if (rowCount <= rowLimit) return { source: t, sampled: false };
   const fraction = rowLimit / rowCount;
@@ -33,4 +39,3 @@ async function hasRowid(db: TargetDatabase, quotedTable: string, timeoutMs: numb
     return false;
   }
 }
-

@@ -22,7 +22,10 @@ function previewText(e: TournamentEntrant): string {
 }
 
 /** One game of DexterSQL's pairwise tournament (§3.4.2): which of two cluster representatives answers the question. */
-export async function compareCandidates(deps: QuestionLlmDeps, input: CompareCandidatesInput): Promise<{ winner: 'A' | 'B'; reasoning: string; usage: LlmCallUsage }> {
+export async function compareCandidates(
+  deps: QuestionLlmDeps,
+  input: CompareCandidatesInput,
+): Promise<{ winner: 'A' | 'B'; reasoning: string; usage: LlmCallUsage }> {
   const vars = await questionPromptVars(deps, input.ctx);
   const answer = await askModel<{ winner: 'A' | 'B'; reasoning: string }>(deps.llm, 'compare-candidates', {
     ...vars,

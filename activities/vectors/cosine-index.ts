@@ -93,14 +93,7 @@ export class CosineIndex {
     }));
   }
 
-  private scoreBlockByColumns(
-    block: Block,
-    rows: number,
-    mask: Uint8Array | undefined,
-    dims: Int32Array,
-    weights: Float64Array,
-    heap: TopKHeap,
-  ): void {
+  private scoreBlockByColumns(block: Block, rows: number, mask: Uint8Array | undefined, dims: Int32Array, weights: Float64Array, heap: TopKHeap): void {
     const scores = this.scratch;
     scores.fill(0, 0, rows);
     const { data, capacity } = block;
@@ -115,14 +108,7 @@ export class CosineIndex {
     }
   }
 
-  private scoreRowsOneByOne(
-    block: Block,
-    rows: number,
-    mask: Uint8Array,
-    dims: Int32Array,
-    weights: Float64Array,
-    heap: TopKHeap,
-  ): void {
+  private scoreRowsOneByOne(block: Block, rows: number, mask: Uint8Array, dims: Int32Array, weights: Float64Array, heap: TopKHeap): void {
     const { data, capacity } = block;
     for (let r = 0; r < rows; r++) {
       if (mask[block.start + r] === 0) continue;

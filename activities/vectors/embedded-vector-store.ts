@@ -3,22 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CosineIndex } from './cosine-index';
 import { decodeVectorBlob, encodeVectorBlob } from './vector-blob';
-import {
-  type Payload,
-  type SearchHit,
-  type SearchOptions,
-  type VectorPoint,
-  type VectorStore,
-  VectorStoreError,
-} from './vector-store';
-import {
-  assertCollectionName,
-  assertDimension,
-  assertPayload,
-  assertSearchOptions,
-  assertUniqueIds,
-  toUnitVector,
-} from './vector-validation';
+import { type Payload, type SearchHit, type SearchOptions, type VectorPoint, type VectorStore, VectorStoreError } from './vector-store';
+import { assertCollectionName, assertDimension, assertPayload, assertSearchOptions, assertUniqueIds, toUnitVector } from './vector-validation';
 
 /**
  * The default vector store: no server, persisted in one SQLite file under `directory`, searched
@@ -81,18 +67,14 @@ export class EmbeddedVectorStore implements VectorStore {
     const create = this.db.transaction(() => {
       const existing = this.readCollection(name);
       if (existing) return existing;
-      const key = Number(
-        this.db.prepare('INSERT INTO collections (name, dimension) VALUES (?, ?)').run(name, dimension).lastInsertRowid,
-      );
+      const key = Number(this.db.prepare('INSERT INTO collections (name, dimension) VALUES (?, ?)').run(name, dimension).lastInsertRowid);
       this.db.exec(`CREATE TABLE ${pointsTable(key)} (id TEXT PRIMARY KEY, vector BLOB NOT NULL, payload TEXT NOT NULL)`);
       return { key, dimension, version: 0 };
     });
     // IMMEDIATE takes the write lock first, so two processes cannot both create the table.
     const state = create.immediate();
     if (state.dimension !== dimension) {
-      throw new VectorStoreError(
-        `collection ${name} exists with dimension ${state.dimension}, asked for ${dimension}`,
-      );
+      throw new VectorStoreError(`collection ${name} exists with dimension ${state.dimension}, asked for ${dimension}`);
     }
     if (!this.collections.has(name)) this.collections.set(name, state);
   }
@@ -120,10 +102,7 @@ export class EmbeddedVectorStore implements VectorStore {
       for (const row of rows) {
         statement.run(row.id, encodeVectorBlob(row.unit), JSON.stringify(row.payload));
       }
-      return this.db
-        .prepare('UPDATE collections SET version = version + 1 WHERE key = ? RETURNING version')
-        .pluck()
-        .get(state.key) as number;
+      return this.db.prepare('UPDATE collections SET version = version + 1 WHERE key = ? RETURNING version').pluck().get(state.key) as number;
     })();
     // Another process may have written between our staleness check and this commit: then the
     // loaded index misses its points, so drop it rather than patch it.
@@ -188,8 +167,7 @@ export class EmbeddedVectorStore implements VectorStore {
 
   private readCollection(name: string): CollectionState | undefined {
     const row = this.db.prepare('SELECT key, dimension, version FROM collections WHERE name = ?').get(name) as
-      | { key: number; dimension: number; version: number }
-      | undefined;
+      { key: number; dimension: number; version: number } | undefined;
     return row ? { key: row.key, dimension: row.dimension, version: row.version } : undefined;
   }
 
@@ -198,7 +176,10 @@ export class EmbeddedVectorStore implements VectorStore {
     const index = new CosineIndex(state.dimension);
     const vector = new Float32Array(state.dimension);
     const scratch = { bytes: new Uint8Array(0) };
-    const rows = this.db.prepare(`SELECT id, vector, payload FROM ${pointsTable(state.key)}`).raw().iterate();
+    const rows = this.db
+      .prepare(`SELECT id, vector, payload FROM ${pointsTable(state.key)}`)
+      .raw()
+      .iterate();
     for (const [id, blob, payload] of rows as Iterable<[string, Buffer, string]>) {
       try {
         decodeVectorBlob(blob, vector, scratch);

@@ -5,9 +5,7 @@ import type { Payload } from './vector-store';
 export function toQdrantFilter(filter: Payload): Schemas['Filter'] {
   return {
     must: Object.entries(filter).map(([key, value]) =>
-      typeof value === 'number' && !Number.isInteger(value)
-        ? { key, range: { gte: value, lte: value } }
-        : { key, match: { value } },
+      typeof value === 'number' && !Number.isInteger(value) ? { key, range: { gte: value, lte: value } } : { key, match: { value } },
     ),
   };
 }

@@ -2,22 +2,8 @@ import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import { qdrantError, statusOf } from './qdrant-errors';
 import { toQdrantFilter } from './qdrant-filter';
 import { qdrantPointId } from './qdrant-point-id';
-import {
-  type Payload,
-  type SearchHit,
-  type SearchOptions,
-  type VectorPoint,
-  type VectorStore,
-  VectorStoreError,
-} from './vector-store';
-import {
-  assertCollectionName,
-  assertDimension,
-  assertPayload,
-  assertSearchOptions,
-  assertUniqueIds,
-  assertVector,
-} from './vector-validation';
+import { type Payload, type SearchHit, type SearchOptions, type VectorPoint, type VectorStore, VectorStoreError } from './vector-store';
+import { assertCollectionName, assertDimension, assertPayload, assertSearchOptions, assertUniqueIds, assertVector } from './vector-validation';
 
 /**
  * VectorStore on a Qdrant server, for shared or large deployments. Collections use cosine
@@ -114,9 +100,7 @@ export class QdrantVectorStore implements VectorStore {
     });
     for (let start = 0; start < remotePoints.length; start += UPSERT_BATCH) {
       const batch = remotePoints.slice(start, start + UPSERT_BATCH);
-      await this.call(`upsert into ${collection}`, () =>
-        this.client.upsert(this.remoteName(collection), { wait: true, points: batch }),
-      );
+      await this.call(`upsert into ${collection}`, () => this.client.upsert(this.remoteName(collection), { wait: true, points: batch }));
     }
   }
 
@@ -138,9 +122,7 @@ export class QdrantVectorStore implements VectorStore {
 
   async count(collection: string): Promise<number> {
     assertCollectionName(collection);
-    const result = await this.call(`count ${collection}`, () =>
-      this.client.count(this.remoteName(collection), { exact: true }),
-    );
+    const result = await this.call(`count ${collection}`, () => this.client.count(this.remoteName(collection), { exact: true }));
     return result.count;
   }
 
@@ -182,9 +164,7 @@ export class QdrantVectorStore implements VectorStore {
       throw this.error(`read collection ${name}`, error);
     }
     const vectors = info.config.params.vectors;
-    const size = vectors && typeof (vectors as Schemas['VectorParams']).size === 'number'
-      ? (vectors as Schemas['VectorParams']).size
-      : undefined;
+    const size = vectors && typeof (vectors as Schemas['VectorParams']).size === 'number' ? (vectors as Schemas['VectorParams']).size : undefined;
     if (size === undefined) {
       throw new VectorStoreError(`collection ${name} uses named vectors, which this store does not manage`);
     }

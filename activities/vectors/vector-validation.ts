@@ -21,11 +21,7 @@ export function assertDimension(dimension: number): void {
 }
 
 /** Returns the squared L2 norm; throws on wrong length, non-finite entries or a zero vector. */
-export function assertVector(
-  vector: Float32Array | number[],
-  dimension: number,
-  what: string,
-): number {
+export function assertVector(vector: Float32Array | number[], dimension: number, what: string): number {
   if (vector.length !== dimension) {
     throw new VectorStoreError(`${what} has dimension ${vector.length}, collection expects ${dimension}`);
   }

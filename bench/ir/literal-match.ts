@@ -10,7 +10,10 @@ import { digitsValue, numberWordsValue } from '../../core/generation/dependency-
 /** The literal as compared: a number, or lowercased text without SQL LIKE's `%` at either end. */
 export function normaliseGoldLiteral(literal: SqlLiteral): string | number | null {
   if (typeof literal === 'number') return literal;
-  const text = literal.replace(/^%+|%+$/g, '').trim().toLowerCase();
+  const text = literal
+    .replace(/^%+|%+$/g, '')
+    .trim()
+    .toLowerCase();
   if (text === '') return null;
   const n = digitsValue(text);
   return n !== null ? n : text;
@@ -26,7 +29,9 @@ export function appearsInQuestion(literal: string | number, question: string): b
     return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'u').test(lower);
   }
   const words = lower.match(WORD) ?? [];
-  return words.some((w, i) => digitsValue(w.replace(/[.,]$/, '')) === literal || numberWordsValue([w]) === literal || numberWordsValue(words.slice(i, i + 2)) === literal);
+  return words.some(
+    (w, i) => digitsValue(w.replace(/[.,]$/, '')) === literal || numberWordsValue([w]) === literal || numberWordsValue(words.slice(i, i + 2)) === literal,
+  );
 }
 
 /**
@@ -36,7 +41,12 @@ export function appearsInQuestion(literal: string | number, question: string): b
  */
 export function capturedBy(literal: string | number, values: QuestionLiteral[]): boolean {
   return values.some((v) => {
-    if (typeof literal === 'number') return v.value === literal || digitsValue(String(v.value)) === literal || (v.kind === 'date' || v.kind === 'proper_noun' || v.kind === 'quoted' ? wordRunOf(String(literal), v.text) : false);
+    if (typeof literal === 'number')
+      return (
+        v.value === literal ||
+        digitsValue(String(v.value)) === literal ||
+        (v.kind === 'date' || v.kind === 'proper_noun' || v.kind === 'quoted' ? wordRunOf(String(literal), v.text) : false)
+      );
     return String(v.value).toLowerCase() === literal || v.text.toLowerCase() === literal || wordRunOf(literal, v.text.toLowerCase());
   });
 }

@@ -53,5 +53,6 @@ export const demoCommand: Command = {
   usage: 'demo [--preset P]                 answer a question over the built-in sample database (preset quick: one model call)',
   // The bundled 270M model answers one call well enough to show the whole path; the full
   // pipeline asks about ten (`--preset hybrid` runs it, better with a bigger model).
-  run: (config, args) => ask(config, ['--db', ensureSampleDatabase(config.home), ...(args.includes('--preset') ? [] : ['--preset', 'quick']), ...args, SAMPLE_QUESTION]),
+  run: (config, args) =>
+    ask(config, ['--db', ensureSampleDatabase(config.home), ...(args.includes('--preset') ? [] : ['--preset', 'quick']), ...args, SAMPLE_QUESTION]),
 };

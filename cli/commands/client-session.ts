@@ -36,7 +36,9 @@ export async function withClientSession<T>(config: RuntimeConfig, options: Sessi
   installQuietRuntime();
   const endpoint = await ensureTemporal(config, log);
   if (endpoint.backgroundPid) {
-    log(`The Temporal dev server keeps running in the background (pid ${endpoint.backgroundPid}) so the Web UI link stays valid; stop it with \`npx decodex server --stop\`.`);
+    log(
+      `The Temporal dev server keeps running in the background (pid ${endpoint.backgroundPid}) so the Web UI link stays valid; stop it with \`npx decodex server --stop\`.`,
+    );
   }
   const workers = options.noWorker ? null : await runWorkers(endpoint, config, options.queues ?? ALL_TASK_QUEUES);
   const client = await DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix });

@@ -40,13 +40,20 @@ export async function startEmbeddedServer(config: RuntimeConfig, options: StartO
   mkdirSync(config.home, { recursive: true });
   const address = `127.0.0.1:${config.embeddedPort}`;
   const args = [
-    'server', 'start-dev',
-    '--db-filename', path.join(config.home, 'temporal.sqlite'),
-    '--ip', '127.0.0.1',
-    '--port', String(config.embeddedPort),
-    '--ui-port', String(config.uiPort),
-    '--namespace', config.namespace,
-    '--log-level', 'error',
+    'server',
+    'start-dev',
+    '--db-filename',
+    path.join(config.home, 'temporal.sqlite'),
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(config.embeddedPort),
+    '--ui-port',
+    String(config.uiPort),
+    '--namespace',
+    config.namespace,
+    '--log-level',
+    'error',
     ...devServerSearchAttributeArgs(),
   ];
   let output = '';
@@ -122,7 +129,6 @@ export async function stopBackgroundServer(config: RuntimeConfig): Promise<boole
   }
   return true;
 }
-
 
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

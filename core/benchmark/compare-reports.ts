@@ -42,7 +42,12 @@ export function renderComparisonMarkdown(reports: ComparableReport[]): string {
   for (const [name, get, digits] of rows) {
     const values = summaries.map(get);
     if (values.every((v) => v === null)) continue;
-    const delta = two && values[0] !== null && values[1] !== null ? ` | ${(values[1]! - values[0]! >= 0 ? '+' : '') + show(values[1]! - values[0]!, digits)}` : two ? ' | n/a' : '';
+    const delta =
+      two && values[0] !== null && values[1] !== null
+        ? ` | ${(values[1]! - values[0]! >= 0 ? '+' : '') + show(values[1]! - values[0]!, digits)}`
+        : two
+          ? ' | n/a'
+          : '';
     lines.push(`| ${name} | ${values.map((v) => show(v, digits)).join(' | ')}${delta} |`);
   }
   if (two) lines.push('', ...questionFlips(reports[0], reports[1]));

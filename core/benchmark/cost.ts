@@ -8,7 +8,8 @@ import type { RunUsage } from '../usage';
 export type PriceTable = Record<string, { inputPerMillion: number; outputPerMillion: number }>;
 
 export function validatePriceTable(value: unknown, source: string): PriceTable {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${source}: prices must be an object of model -> {inputPerMillion, outputPerMillion}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`${source}: prices must be an object of model -> {inputPerMillion, outputPerMillion}`);
   for (const [model, price] of Object.entries(value as Record<string, unknown>)) {
     const p = price as Record<string, unknown>;
     if (typeof p?.inputPerMillion !== 'number' || typeof p?.outputPerMillion !== 'number') {

@@ -45,7 +45,9 @@ export function renderExTokensChart(series: ChartSeries[], title = 'Cumulative E
   const sy = (y: number) => Number((MARGIN.top + plotH - (y / yMax) * plotH).toFixed(1));
 
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
+  );
   parts.push(`<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`);
   parts.push(`<text x="${MARGIN.left + plotW / 2}" y="26" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`);
   for (const t of ticks(xMax, xStep)) {

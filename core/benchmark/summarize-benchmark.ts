@@ -139,7 +139,14 @@ function byDifficulty(records: BenchmarkRecord[], efficiency: (rs: BenchmarkReco
     .map(([difficulty, rs]) => {
       const executable = rs.filter((r) => r.verdict !== 'not_executable');
       const correct = executable.filter((r) => r.verdict === 'correct').length;
-      return { difficulty, questions: rs.length, executable: executable.length, correct, ex: executable.length ? correct / executable.length : 0, ...efficiency(executable) };
+      return {
+        difficulty,
+        questions: rs.length,
+        executable: executable.length,
+        correct,
+        ex: executable.length ? correct / executable.length : 0,
+        ...efficiency(executable),
+      };
     });
 }
 

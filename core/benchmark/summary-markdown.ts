@@ -14,7 +14,13 @@ export function renderSummaryMarkdown(s: BenchmarkSummary): string {
 
   const head = [...s.byDifficulty.map((d) => d.difficulty), 'total'];
   const row = (name: string, cells: string[]) => `| ${name} | ${cells.join(' | ')} |`;
-  lines.push(row('', head), row('---', head.map(() => '---:')));
+  lines.push(
+    row('', head),
+    row(
+      '---',
+      head.map(() => '---:'),
+    ),
+  );
   lines.push(row('count', [...s.byDifficulty.map((d) => String(d.executable)), String(s.executableQuestions)]));
   lines.push(row('EX (%)', [...s.byDifficulty.map((d) => pct(d.ex)), pct(s.exExecutable)]));
   if (s.ves !== null) {
@@ -30,13 +36,19 @@ export function renderSummaryMarkdown(s: BenchmarkSummary): string {
   metric('EX over all questions (%)', pct(s.ex));
   metric('EX over executable questions (%)', pct(s.exExecutable));
   metric('UB-EX (%)', `${pct(s.ubEx)}${s.questionsWithCandidates === 0 ? ' (final SQL only: no run reported candidates)' : ''}`);
-  metric('schema-linking recall (%)', s.linkingRecall === null ? 'n/a (no run reported a focused schema)' : `${pct(s.linkingRecall)} over ${s.linkingQuestions} questions`);
+  metric(
+    'schema-linking recall (%)',
+    s.linkingRecall === null ? 'n/a (no run reported a focused schema)' : `${pct(s.linkingRecall)} over ${s.linkingQuestions} questions`,
+  );
   metric('schema-linking precision (%)', pct(s.linkingPrecision));
   metric('tokens (prompt + completion)', `${s.tokens.total} (${s.tokens.prompt} + ${s.tokens.completion})`);
   metric('tokens per question', s.tokens.perQuestion.toFixed(1));
   metric('LLM calls (cache hits)', `${s.llmCalls} (${s.cacheHits})`);
   metric('estimated cost (USD)', s.costUsd === null ? 'n/a' : s.costUsd.toFixed(4));
-  metric('latency p50 / p90 / p99 / max (s)', s.latencyMs ? [s.latencyMs.p50, s.latencyMs.p90, s.latencyMs.p99, s.latencyMs.max].map((ms) => (ms / 1000).toFixed(2)).join(' / ') : 'n/a');
+  metric(
+    'latency p50 / p90 / p99 / max (s)',
+    s.latencyMs ? [s.latencyMs.p50, s.latencyMs.p90, s.latencyMs.p99, s.latencyMs.max].map((ms) => (ms / 1000).toFixed(2)).join(' / ') : 'n/a',
+  );
   lines.push('');
 
   const roles = Object.entries(s.byRole);

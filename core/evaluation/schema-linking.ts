@@ -37,7 +37,9 @@ export function linkingScore(gold: GoldColumn[], focused: FocusedTable[]): Linki
     if (hit) found++;
     if (g.table !== null) neededPairs.add(`${lower(g.table)}.${lower(g.column)}`);
   }
-  const needed = [...focusedPairs].filter((p) => neededPairs.has(p) || [...goldKeys.values()].some((g) => g.table === null && p.endsWith(`.${lower(g.column)}`))).length;
+  const needed = [...focusedPairs].filter(
+    (p) => neededPairs.has(p) || [...goldKeys.values()].some((g) => g.table === null && p.endsWith(`.${lower(g.column)}`)),
+  ).length;
   return {
     recall: found / goldKeys.size,
     precision: focusedPairs.size === 0 ? 0 : needed / focusedPairs.size,

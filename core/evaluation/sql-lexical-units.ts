@@ -38,7 +38,8 @@ function endOfQuoted(sql: string, start: number, quote: string): number {
   let i = start + 1;
   while (i < sql.length) {
     if (sql[i] !== quote) i++;
-    else if (sql[i + 1] === quote) i += 2; // a doubled quote stays inside
+    else if (sql[i + 1] === quote)
+      i += 2; // a doubled quote stays inside
     else return i + 1;
   }
   return sql.length;

@@ -19,7 +19,18 @@ export type Verdict =
   | 'evaluation_error'
   | 'not_executable';
 
-export const VERDICTS: Verdict[] = ['correct', 'wrong', 'no_prediction', 'pred_error', 'pred_timeout', 'gold_error', 'gold_timeout', 'too_large', 'evaluation_error', 'not_executable'];
+export const VERDICTS: Verdict[] = [
+  'correct',
+  'wrong',
+  'no_prediction',
+  'pred_error',
+  'pred_timeout',
+  'gold_error',
+  'gold_timeout',
+  'too_large',
+  'evaluation_error',
+  'not_executable',
+];
 
 export interface PairVerdict {
   verdict: Verdict;

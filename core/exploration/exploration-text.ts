@@ -20,8 +20,17 @@ export function renderKeysContext(schema: SchemaInfo, a: ColumnRef, b: ColumnRef
   }
   if (a.table === b.table) lines.push('Both columns are in the same table.');
   else {
-    const path = findJoinPath(schema.tables.flatMap((t) => t.foreignKeys), a.table, b.table, maxJoinHops);
-    lines.push(path ? `Join path: ${describePath(orientFromKeySide(path).path)}` : `No primary/foreign-key path of at most ${maxJoinHops} joins connects ${a.table} and ${b.table}.`);
+    const path = findJoinPath(
+      schema.tables.flatMap((t) => t.foreignKeys),
+      a.table,
+      b.table,
+      maxJoinHops,
+    );
+    lines.push(
+      path
+        ? `Join path: ${describePath(orientFromKeySide(path).path)}`
+        : `No primary/foreign-key path of at most ${maxJoinHops} joins connects ${a.table} and ${b.table}.`,
+    );
   }
   return lines.join('\n');
 }

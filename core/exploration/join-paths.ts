@@ -90,7 +90,5 @@ export function orientFromKeySide(path: JoinStep[]): { path: JoinStep[]; reverse
 }
 
 export function describePath(path: JoinStep[]): string {
-  return path
-    .map((s) => s.leftColumns.map((c, i) => `${s.left}.${c} = ${s.right}.${s.rightColumns[i]}`).join(' AND '))
-    .join(' → ');
+  return path.map((s) => s.leftColumns.map((c, i) => `${s.left}.${c} = ${s.right}.${s.rightColumns[i]}`).join(' AND ')).join(' → ');
 }

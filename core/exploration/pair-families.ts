@@ -37,7 +37,10 @@ export function groupPairFamilies<P extends { id: string; a: ColumnRef; b: Colum
     family.pairs.push(pair);
   }
   for (const [root, family] of families) {
-    family.columns = [...refs.keys()].filter((k) => find(k) === root).sort().map((k) => refs.get(k)!);
+    family.columns = [...refs.keys()]
+      .filter((k) => find(k) === root)
+      .sort()
+      .map((k) => refs.get(k)!);
   }
   return [...families.values()].sort((x, y) => x.pairs[0].id.localeCompare(y.pairs[0].id));
 }

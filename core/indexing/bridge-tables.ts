@@ -28,7 +28,8 @@ export function bridgeJoins(foreignKeys: ForeignKeyEdge[], tables: string[]): Jo
     const ends = [...new Set(edges.map((fk) => key(fk.toTable)))];
     const bridged = new Set(ends.flatMap((a) => ends.filter((b) => a !== b && !joined.has(pair(a, b))).map(() => a)));
     for (const fk of edges) {
-      if (bridged.has(key(fk.toTable))) steps.push({ left: fk.fromTable, leftColumns: fk.fromColumns, right: fk.toTable, rightColumns: fk.toColumns, leftIsReferenced: false });
+      if (bridged.has(key(fk.toTable)))
+        steps.push({ left: fk.fromTable, leftColumns: fk.fromColumns, right: fk.toTable, rightColumns: fk.toColumns, leftIsReferenced: false });
     }
   }
   return steps;

@@ -26,7 +26,13 @@ export function retrievalTerms(text: string): string {
 export function renderProfileIndexText(p: ColumnProfile, text: ProfileIndexText): string {
   const column = retrievalTerms(p.column);
   const doc = p.documentation;
-  const names = [retrievalTerms(p.table), column, column, doc?.fullName ? retrievalTerms(doc.fullName) : '', doc?.description ? retrievalTerms(doc.description) : ''];
+  const names = [
+    retrievalTerms(p.table),
+    column,
+    column,
+    doc?.fullName ? retrievalTerms(doc.fullName) : '',
+    doc?.description ? retrievalTerms(doc.description) : '',
+  ];
   const profile = text === 'profile' ? [p.declaredType, p.format.replace(/_/g, ' '), ...p.sample.map(renderSqlValue)].map(retrievalTerms) : [];
   return [...names, ...profile].filter(Boolean).join(' ');
 }

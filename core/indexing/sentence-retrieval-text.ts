@@ -14,6 +14,7 @@ export function renderProfileSentence(p: ColumnProfile, text: ProfileIndexText =
   const doc = p.documentation;
   const name = `${nameTokens(p.table).join(' ')}: ${nameTokens(p.column).join(' ')}`;
   // `profile` adds what the paper's profile holds beyond names: type, value format, sample values.
-  const profile = text === 'profile' ? [`${p.declaredType || 'untyped'} ${p.format.replace(/_/g, ' ')}`, `e.g. ${p.sample.map(renderSqlValue).join(', ')}`] : [];
+  const profile =
+    text === 'profile' ? [`${p.declaredType || 'untyped'} ${p.format.replace(/_/g, ' ')}`, `e.g. ${p.sample.map(renderSqlValue).join(', ')}`] : [];
   return [name, doc?.fullName, doc?.description, ...profile].filter(Boolean).join('. ');
 }

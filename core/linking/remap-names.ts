@@ -7,7 +7,11 @@ export const FUZZY_MATCH_FLOOR = 0.8;
 
 /** Lower case, without quotes, brackets, backticks, or the difference between `_`, `-` and spaces. */
 function normalize(name: string): string {
-  return name.toLowerCase().replace(/[`"'[\]]/g, '').replace(/[\s_-]+/g, '_').trim();
+  return name
+    .toLowerCase()
+    .replace(/[`"'[\]]/g, '')
+    .replace(/[\s_-]+/g, '_')
+    .trim();
 }
 
 function levenshtein(a: string, b: string): number {

@@ -20,6 +20,8 @@ export function candidateNotes<T extends NoteForQuestion>(notes: T[], focus: Foc
 /** The focus expanded by the columns of the selected notes: it only ever grows (§3.3.1). */
 export function expandFocusWithNotes(focus: FocusedTable[] | null, selected: NoteForQuestion[]): { focus: FocusedTable[] | null; added: ColumnRef[] } {
   if (focus === null) return { focus, added: [] };
-  const added = selected.flatMap((n) => n.columns).filter((c, i, all) => !focusHasColumn(focus, c) && all.findIndex((x) => x.table === c.table && x.column === c.column) === i);
+  const added = selected
+    .flatMap((n) => n.columns)
+    .filter((c, i, all) => !focusHasColumn(focus, c) && all.findIndex((x) => x.table === c.table && x.column === c.column) === i);
   return { focus: mergeFocus(...focus, ...added.map((c) => ({ table: c.table, columns: [c.column] }))), added };
 }

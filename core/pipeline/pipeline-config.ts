@@ -166,7 +166,10 @@ export function resolvePipelineConfig(preset: string | undefined, ablations: str
     throw new PipelineConfigError(`unknown preset "${name}"; valid presets: ${PRESET_NAMES.join(', ')}`);
   }
   const unknown = ablations.filter((a) => !(ABLATION_NAMES as string[]).includes(a));
-  if (unknown.length) throw new PipelineConfigError(`unknown ablation${unknown.length > 1 ? 's' : ''} ${unknown.map((a) => `"${a}"`).join(', ')}; valid ablations: ${ABLATION_NAMES.join(', ')}`);
+  if (unknown.length)
+    throw new PipelineConfigError(
+      `unknown ablation${unknown.length > 1 ? 's' : ''} ${unknown.map((a) => `"${a}"`).join(', ')}; valid ablations: ${ABLATION_NAMES.join(', ')}`,
+    );
   const applied = [...new Set(ablations)] as Ablation[];
   const sections = applied.reduce<Sections>((c, a) => ABLATIONS[a](c), withOverrides(PRESETS[name as PresetName], overrides));
   if (sections.generation.paths.length === 0) throw new PipelineConfigError(`preset "${name}" with ablations ${applied.join(', ')} leaves no generation path`);
@@ -182,7 +185,8 @@ const SECTION_NAMES: (keyof Sections)[] = ['linking', 'notes', 'judging', 'gener
 
 function withOverrides(base: Sections, overrides: PipelineOverrides): Sections {
   const unknownSections = Object.keys(overrides).filter((k) => !(SECTION_NAMES as string[]).includes(k));
-  if (unknownSections.length) throw new PipelineConfigError(`unknown pipeline section ${unknownSections.map((s) => `"${s}"`).join(', ')}; sections: ${SECTION_NAMES.join(', ')}`);
+  if (unknownSections.length)
+    throw new PipelineConfigError(`unknown pipeline section ${unknownSections.map((s) => `"${s}"`).join(', ')}; sections: ${SECTION_NAMES.join(', ')}`);
   const merged = { ...base } as unknown as Record<string, Record<string, unknown>>;
   for (const section of SECTION_NAMES) {
     const given = (overrides[section] ?? {}) as Record<string, unknown>;
@@ -190,7 +194,9 @@ function withOverrides(base: Sections, overrides: PipelineOverrides): Sections {
     for (const key of Object.keys(given)) {
       if (!(key in defaults)) throw new PipelineConfigError(`unknown setting ${section}.${key}; ${section} has ${Object.keys(defaults).join(', ')}`);
       if (typeof given[key] !== typeof defaults[key] || Array.isArray(given[key]) !== Array.isArray(defaults[key])) {
-        throw new PipelineConfigError(`${section}.${key} must be ${Array.isArray(defaults[key]) ? 'a list' : `a ${typeof defaults[key]}`}, got ${JSON.stringify(given[key])}`);
+        throw new PipelineConfigError(
+          `${section}.${key} must be ${Array.isArray(defaults[key]) ? 'a list' : `a ${typeof defaults[key]}`}, got ${JSON.stringify(given[key])}`,
+        );
       }
     }
     merged[section] = { ...defaults, ...given };

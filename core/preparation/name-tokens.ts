@@ -4,24 +4,26 @@
  * letter/digit boundaries, lower-cases, folds simple plurals, and spells out the
  * abbreviations schema authors use most, so "num_of_orders" meets "number of orders".
  */
-const ABBREVIATIONS = new Map<string, string>(Object.entries({
-  no: 'number',
-  num: 'number',
-  nbr: 'number',
-  qty: 'quantity',
-  amt: 'amount',
-  dt: 'date',
-  desc: 'description',
-  addr: 'address',
-  dept: 'department',
-  pct: 'percent',
-  yr: 'year',
-  avg: 'average',
-  max: 'maximum',
-  min: 'minimum',
-  tel: 'phone',
-  dob: 'birthday',
-}));
+const ABBREVIATIONS = new Map<string, string>(
+  Object.entries({
+    no: 'number',
+    num: 'number',
+    nbr: 'number',
+    qty: 'quantity',
+    amt: 'amount',
+    dt: 'date',
+    desc: 'description',
+    addr: 'address',
+    dept: 'department',
+    pct: 'percent',
+    yr: 'year',
+    avg: 'average',
+    max: 'maximum',
+    min: 'minimum',
+    tel: 'phone',
+    dob: 'birthday',
+  }),
+);
 
 export function nameTokens(name: string): string[] {
   const words = name

@@ -122,7 +122,8 @@ export function resolvePreparationConfig(overrides: PreparationConfigOverrides =
     exploration: { ...DEFAULT_PREPARATION_CONFIG.exploration, ...overrides.exploration },
   };
   const { profileText, ...indexCounts } = config.index;
-  if (!PROFILE_INDEX_TEXTS.includes(profileText)) throw new Error(`preparation index.profileText must be one of ${PROFILE_INDEX_TEXTS.join(', ')}, got ${JSON.stringify(profileText)}`);
+  if (!PROFILE_INDEX_TEXTS.includes(profileText))
+    throw new Error(`preparation index.profileText must be one of ${PROFILE_INDEX_TEXTS.join(', ')}, got ${JSON.stringify(profileText)}`);
   checkCounts(config.profile, 'profile');
   checkCounts(indexCounts, 'index');
   const { useLlm, nameOverlapThreshold, profileSimilarityThreshold, ...counts } = config.exploration;

@@ -31,7 +31,14 @@ export function renderColumnProfile(p: ColumnProfile): string {
  */
 export function renderColumnSignature(p: ColumnProfile): string {
   const doc = p.documentation;
-  return [p.column, doc?.fullName, doc?.description, p.format.replace(/_/g, ' '), ...p.mostFrequent.map((v) => renderSqlValue(v.value)), ...p.sample.map(renderSqlValue)]
+  return [
+    p.column,
+    doc?.fullName,
+    doc?.description,
+    p.format.replace(/_/g, ' '),
+    ...p.mostFrequent.map((v) => renderSqlValue(v.value)),
+    ...p.sample.map(renderSqlValue),
+  ]
     .filter(Boolean)
     .join(' ');
 }

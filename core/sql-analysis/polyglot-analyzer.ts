@@ -21,7 +21,10 @@ function analyzeWithPolyglot(sql: string, dialect: SqlDialect, schema?: SchemaHi
     const result = parseOrThrown(text, dialect);
     if (result.success) {
       const outliner = new PolyglotOutliner(text, dialect);
-      return analyzeStatements(result.ast.map((statement) => outliner.query(statement)), schema);
+      return analyzeStatements(
+        result.ast.map((statement) => outliner.query(statement)),
+        schema,
+      );
     }
     const offset = result.errorStart === undefined ? undefined : codePointToUtf16Offset(text, result.errorStart);
     // Positions are reported against the SQL the caller gave, so keep the error of the untouched text.

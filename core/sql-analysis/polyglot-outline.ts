@@ -21,7 +21,10 @@ export class PolyglotOutliner {
   /** Code points of the parsed SQL: polyglot spans index code points, not UTF-16 units. */
   private readonly chars: string[];
 
-  constructor(sql: string, private readonly dialect: SqlDialect) {
+  constructor(
+    sql: string,
+    private readonly dialect: SqlDialect,
+  ) {
     this.chars = Array.from(sql);
   }
 
@@ -126,8 +129,7 @@ export class PolyglotOutliner {
     const start: number | undefined = body.name.span?.start;
     // polyglot marks backtick, bracket and double-quote identifiers alike as `quoted`; only the
     // source character tells a SQLite double-quoted token (possibly a string) apart.
-    const doubleQuoted =
-      this.dialect === 'sqlite' && table === null && body.name.quoted === true && start !== undefined && this.chars[start] === '"';
+    const doubleQuoted = this.dialect === 'sqlite' && table === null && body.name.quoted === true && start !== undefined && this.chars[start] === '"';
     return { kind: 'column', table, name: body.name.name, doubleQuoted };
   }
 }

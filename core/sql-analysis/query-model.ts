@@ -34,9 +34,7 @@ export interface CteOutline {
   query: QueryOutline;
 }
 
-export type SourceOutline =
-  | { kind: 'table'; name: string; alias: string | null }
-  | { kind: 'derived'; alias: string | null; query: QueryOutline };
+export type SourceOutline = { kind: 'table'; name: string; alias: string | null } | { kind: 'derived'; alias: string | null; query: QueryOutline };
 
 export interface OutputOutline {
   /** Alias, or the column name of a bare column item; null for an unnamed expression. */
@@ -67,8 +65,4 @@ export interface StarRefOutline {
   table: string | null;
 }
 
-export type RefOutline =
-  | ColumnRefOutline
-  | StarRefOutline
-  | { kind: 'literal'; value: string | number }
-  | { kind: 'subquery'; query: QueryOutline };
+export type RefOutline = ColumnRefOutline | StarRefOutline | { kind: 'literal'; value: string | number } | { kind: 'subquery'; query: QueryOutline };

@@ -21,9 +21,7 @@ interface Shape {
   openTables: string[];
 }
 
-type BoundSource =
-  | { kind: 'table'; key: string; table: string }
-  | { kind: 'derived'; key: string | null; shape: Shape };
+type BoundSource = { kind: 'table'; key: string; table: string } | { kind: 'derived'; key: string | null; shape: Shape };
 
 interface Scope {
   parent: Scope | null;

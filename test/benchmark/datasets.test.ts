@@ -57,7 +57,10 @@ describe('benchmark dataset loaders', () => {
     const descriptions = loadBirdDescriptions(path.join(DATASETS, 'bird', 'dev_databases', 'california_schools'));
     expect(Object.keys(descriptions).sort()).toEqual(['frpm', 'satscores', 'schools']);
     expect(descriptions.frpm[0]).toMatchObject({ column: 'CDSCode', description: 'CDSCode', dataFormat: 'integer' });
-    expect(parseCsv('a,b\n"x, ""y""\nz",2\r\n\n')).toEqual([['a', 'b'], ['x, "y"\nz', '2']]);
+    expect(parseCsv('a,b\n"x, ""y""\nz",2\r\n\n')).toEqual([
+      ['a', 'b'],
+      ['x, "y"\nz', '2'],
+    ]);
   });
 
   it('JSONL: paths relative to the file, missing databases marked, bad lines named', () => {

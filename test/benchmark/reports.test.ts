@@ -20,13 +20,36 @@ const input: RunBenchmarkInput = {
   roleModels: { generator: 'model-a', judger: 'model-b' },
   prices: { 'model-a': { inputPerMillion: 1, outputPerMillion: 2 }, 'model-b': { inputPerMillion: 10, outputPerMillion: 20 } },
 };
-const prepared: PreparedBenchmark = { total: 5, executable: 4, dataset: 'bird-dev', evaluator: 'bird', missingDatabases: [{ dbId: 'gone', path: '/gone.sqlite', questions: 1 }], notes: {} };
+const prepared: PreparedBenchmark = {
+  total: 5,
+  executable: 4,
+  dataset: 'bird-dev',
+  evaluator: 'bird',
+  missingDatabases: [{ dbId: 'gone', path: '/gone.sqlite', questions: 1 }],
+  notes: {},
+};
 
 function record(index: number, verdict: Verdict, difficulty: string, tokens: number, extra: Partial<BenchmarkRecord> = {}): BenchmarkRecord {
-  const usage = tokens ? addCall(emptyUsage(), { role: 'generator', model: 'model-a', promptTokens: tokens, completionTokens: 10, latencyMs: 5, cacheHit: false }) : emptyUsage();
+  const usage = tokens
+    ? addCall(emptyUsage(), { role: 'generator', model: 'model-a', promptTokens: tokens, completionTokens: 10, latencyMs: 5, cacheHit: false })
+    : emptyUsage();
   return {
-    index, id: `q${index}`, dbId: 'db', difficulty, question: `question ${index}`, goldSql: 'SELECT 1', predictedSql: 'SELECT 1', outcome: 'answered', route: 'direct',
-    verdict, usage, latencyMs: 1000 * (index + 1), upperBoundCorrect: verdict === 'correct', candidatesEvaluated: 1, timeRatio: verdict === 'correct' ? 4 : 0, ...extra,
+    index,
+    id: `q${index}`,
+    dbId: 'db',
+    difficulty,
+    question: `question ${index}`,
+    goldSql: 'SELECT 1',
+    predictedSql: 'SELECT 1',
+    outcome: 'answered',
+    route: 'direct',
+    verdict,
+    usage,
+    latencyMs: 1000 * (index + 1),
+    upperBoundCorrect: verdict === 'correct',
+    candidatesEvaluated: 1,
+    timeRatio: verdict === 'correct' ? 4 : 0,
+    ...extra,
   };
 }
 
@@ -42,7 +65,16 @@ describe('benchmark summaries and reports', () => {
   const summary = summarizeBenchmark(input, prepared, records);
 
   it('scores EX over executable questions, by difficulty, with UB-EX, VES and R-VES', () => {
-    expect(summary).toMatchObject({ questions: 5, executableQuestions: 4, notExecutable: 1, correct: 2, ex: 0.4, exExecutable: 0.5, ubEx: 0.75, questionsWithCandidates: 1 });
+    expect(summary).toMatchObject({
+      questions: 5,
+      executableQuestions: 4,
+      notExecutable: 1,
+      correct: 2,
+      ex: 0.4,
+      exExecutable: 0.5,
+      ubEx: 0.75,
+      questionsWithCandidates: 1,
+    });
     expect(summary.byDifficulty.map((d) => [d.difficulty, d.executable, d.correct, d.ex])).toEqual([
       ['simple', 2, 1, 0.5],
       ['moderate', 1, 1, 1],
@@ -66,7 +98,9 @@ describe('benchmark summaries and reports', () => {
 
   it('prints name: value lines with fractions, and a paper-style Markdown table', () => {
     const lines = summaryLines(summary, { report_json: '/tmp/x/report.json' });
-    expect(lines).toEqual(expect.arrayContaining(['executable_questions: 4', 'ex_executable: 0.5000', 'ex_simple: 0.5000 (1/2)', 'ves: 100.00', 'report_json: /tmp/x/report.json']));
+    expect(lines).toEqual(
+      expect.arrayContaining(['executable_questions: 4', 'ex_executable: 0.5000', 'ex_simple: 0.5000 (1/2)', 'ves: 100.00', 'report_json: /tmp/x/report.json']),
+    );
     for (const line of lines) expect(line).toMatch(/^[a-z0-9_]+: \S/);
     const markdown = renderSummaryMarkdown(summary);
     expect(markdown).toContain('|  | simple | moderate | challenging | total |');

@@ -14,7 +14,12 @@ describe('decodex bench', () => {
     });
     expect(run.stderr).not.toMatch(/decodex: /);
     expect(run.code).toBe(0);
-    const values = Object.fromEntries(run.stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+    const values = Object.fromEntries(
+      run.stdout
+        .trim()
+        .split('\n')
+        .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+    );
     expect(values).toMatchObject({ dataset: 'spider-dev', mode: 'gold-as-prediction', questions: '30', executable_questions: '30', ex_executable: '1.0000' });
     expect(values.report_json).toBe(path.join(out, 'report.json'));
     for (const file of ['report.json', 'summary.md', 'chart.svg']) expect(existsSync(path.join(out, file))).toBe(true);

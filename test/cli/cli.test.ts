@@ -20,11 +20,15 @@ describe('the decodex command', () => {
   });
 
   it('demo with no LLM configured answers with the local model through Temporal and prints SQL, rows and the UI link', async () => {
-    const run = await runCli(['demo'], {
-      DECODEX_HOME: home(),
-      TEMPORAL_ADDRESS: process.env.DECODEX_TEST_TEMPORAL_ADDRESS!,
-      DECODEX_QUEUE_PREFIX: `clilocal${process.pid}.`,
-    }, 240_000);
+    const run = await runCli(
+      ['demo'],
+      {
+        DECODEX_HOME: home(),
+        TEMPORAL_ADDRESS: process.env.DECODEX_TEST_TEMPORAL_ADDRESS!,
+        DECODEX_QUEUE_PREFIX: `clilocal${process.pid}.`,
+      },
+      240_000,
+    );
     expect(run.stderr).toMatch(/llm: local model .*gemma-3-270m-q4_k_m\.gguf/);
     // A 270M model's SQL may well fail on the database; then the error is the honest answer.
     expect(run.stdout).toMatch(/outcome: (answered|execution_error)/);

@@ -19,14 +19,11 @@ const mysqlName = (spider: string) => `dbtest_${spider}`;
  * query of these databases must give the same rows on both.
  */
 const ENGINE_DEPENDENT: Record<string, string> = {
-  'select max(capacity), average from stadium':
-    'bare column next to an aggregate: SQLite takes it from the row holding the max, MariaDB from any row',
-  'SELECT YEAR FROM concert GROUP BY YEAR ORDER BY count(*) DESC LIMIT 1':
-    '2014 and 2015 tie on count; LIMIT 1 picks either',
+  'select max(capacity), average from stadium': 'bare column next to an aggregate: SQLite takes it from the row holding the max, MariaDB from any row',
+  'SELECT YEAR FROM concert GROUP BY YEAR ORDER BY count(*) DESC LIMIT 1': '2014 and 2015 tie on count; LIMIT 1 picks either',
   'SELECT T1.Model FROM CAR_NAMES AS T1 JOIN CARS_DATA AS T2 ON T1.MakeId  =  T2.Id ORDER BY T2.horsepower ASC LIMIT 1;':
     'several cars tie on the lowest horsepower; LIMIT 1 picks any',
-  'SELECT count(*) FROM CARS_DATA WHERE horsepower  >  150;':
-    'horsepower is TEXT: SQLite compares it with 150 as text, MariaDB as a number',
+  'SELECT count(*) FROM CARS_DATA WHERE horsepower  >  150;': 'horsepower is TEXT: SQLite compares it with 150 as text, MariaDB as a number',
 };
 
 let server: RunningMariaDb;
@@ -71,13 +68,19 @@ describe.each(SPIDER_DBS)('%s on MariaDB', (name) => {
         const theirs = liteTables[i];
         expect(mine.columns.map((c) => c.name)).toEqual(theirs.columns.map((c) => c.name));
         expect(mine.primaryKey).toEqual(theirs.primaryKey);
-        expect(mine.columns.filter((c) => c.primaryKey).map((c) => c.name).sort()).toEqual([...mine.primaryKey].sort());
+        expect(
+          mine.columns
+            .filter((c) => c.primaryKey)
+            .map((c) => c.name)
+            .sort(),
+        ).toEqual([...mine.primaryKey].sort());
         expect(await db.rowCount(mine.name)).toBe(await lite.rowCount(theirs.name));
         for (const column of theirs.columns) {
           const [m, l] = [await db.columnStats(mine.name, column.name), await lite.columnStats(theirs.name, column.name)];
           expect([column.name, m.rowCount, m.nullCount, m.distinctCount]).toEqual([column.name, l.rowCount, l.nullCount, l.distinctCount]);
           // Min and max agree where the column holds one kind of value (SQLite orders numbers before text).
-          if (typesOf(theirs.name, column.name) <= 1) expect([column.name, sameValue(m.min, l.min), sameValue(m.max, l.max)]).toEqual([column.name, true, true]);
+          if (typesOf(theirs.name, column.name) <= 1)
+            expect([column.name, sameValue(m.min, l.min), sameValue(m.max, l.max)]).toEqual([column.name, true, true]);
         }
       }
     } finally {
@@ -101,7 +104,8 @@ describe.each(SPIDER_DBS)('%s on MariaDB', (name) => {
     for (const sql of compared) {
       const [a, b] = await Promise.all([lite.execute(sql, big), db.execute(sql, big)]);
       expect(a.truncated || b.truncated).toBe(false);
-      if (!sameRowMultiset(a.rows, b.rows)) different.push(`${sql}\n  sqlite: ${JSON.stringify(a.rows).slice(0, 200)}\n  mysql:  ${JSON.stringify(b.rows).slice(0, 200)}`);
+      if (!sameRowMultiset(a.rows, b.rows))
+        different.push(`${sql}\n  sqlite: ${JSON.stringify(a.rows).slice(0, 200)}\n  mysql:  ${JSON.stringify(b.rows).slice(0, 200)}`);
     }
     expect(different).toEqual([]);
   });
@@ -124,7 +128,12 @@ function direct(name: string) {
   const sqlite = new Database(spiderDbPath(name), { readonly: true });
   const fn = (table: string, column: string): number => {
     const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
-    return (sqlite.prepare(`SELECT count(DISTINCT typeof(${q(column)})) FROM ${q(table)} WHERE ${q(column)} IS NOT NULL`).pluck().get() as number) ?? 0;
+    return (
+      (sqlite
+        .prepare(`SELECT count(DISTINCT typeof(${q(column)})) FROM ${q(table)} WHERE ${q(column)} IS NOT NULL`)
+        .pluck()
+        .get() as number) ?? 0
+    );
   };
   return Object.assign(fn, { close: () => sqlite.close() });
 }
@@ -259,14 +268,33 @@ test('MariaDB values are faithful', async () => {
   opened.push(db);
   const result = await db.execute('SELECT b, u, d, wide, f, s, bin, day, moment, t, j, flag FROM v ORDER BY id', { timeoutMs: 5000, maxRows: 10 });
   expect(result.rows).toEqual([
-    [{ int: '9007199254740993' }, { int: '18446744073709551615' }, 1.5, '12345678901234567890.1234567891', 1.5, '1', bytes([0, 0xff, 0x10]), '2024-02-29', '2024-02-29 23:59:58.125', '-01:02:03', '{"a": [1, 2]}', bytes([0xa5])],
+    [
+      { int: '9007199254740993' },
+      { int: '18446744073709551615' },
+      1.5,
+      '12345678901234567890.1234567891',
+      1.5,
+      '1',
+      bytes([0, 0xff, 0x10]),
+      '2024-02-29',
+      '2024-02-29 23:59:58.125',
+      '-01:02:03',
+      '{"a": [1, 2]}',
+      bytes([0xa5]),
+    ],
     [{ int: '-9223372036854775808' }, 0, -0.25, 100, -0.1, '', bytes([]), '1000-01-01', '1970-01-01 00:00:00.000', '00:00:00', 'null', bytes([0])],
     Array(12).fill(null),
   ]);
   const aggregates = await db.execute('SELECT COUNT(*), SUM(b), AVG(d), SUM(u), 7 / 2, MAX(b) FROM v', { timeoutMs: 5000, maxRows: 1 });
   expect(aggregates.rows).toEqual([[3, { int: '-9214364837600034815' }, 0.625, { int: '18446744073709551615' }, 3.5, { int: '9007199254740993' }]]);
   // Statistics use the same encoding.
-  expect(await db.columnStats('v', 'b')).toEqual({ rowCount: 3, nullCount: 1, distinctCount: 2, min: { int: '-9223372036854775808' }, max: { int: '9007199254740993' } });
+  expect(await db.columnStats('v', 'b')).toEqual({
+    rowCount: 3,
+    nullCount: 1,
+    distinctCount: 2,
+    min: { int: '-9223372036854775808' },
+    max: { int: '9007199254740993' },
+  });
 });
 
 function bytes(values: number[]): SqlValue {

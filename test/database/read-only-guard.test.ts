@@ -22,7 +22,7 @@ describe('read-only guard: accepts queries', () => {
     'SELECT 1',
     'select * from singer;',
     'SELECT 1; -- trailing comment; DELETE FROM t',
-    '  /* leading */ SELECT name FROM singer WHERE name = \'DELETE FROM singer; DROP TABLE x\'',
+    "  /* leading */ SELECT name FROM singer WHERE name = 'DELETE FROM singer; DROP TABLE x'",
     'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5) SELECT * FROM c',
     'WITH a AS (SELECT 1 AS v), b AS MATERIALIZED (SELECT v FROM a) SELECT * FROM b',
     'WITH a AS NOT MATERIALIZED (SELECT 1) VALUES (1)',
@@ -30,7 +30,7 @@ describe('read-only guard: accepts queries', () => {
     '(SELECT 1) UNION (SELECT 2)',
     'EXPLAIN SELECT 1',
     'EXPLAIN QUERY PLAN SELECT * FROM singer',
-    'SELECT replace(name, \'a\', \'b\') FROM singer',
+    "SELECT replace(name, 'a', 'b') FROM singer",
     'SELECT t.update, t.delete FROM t',
     'SELECT `update` FROM `drop table`',
     'SELECT "Insert" FROM t',
@@ -54,9 +54,7 @@ describe('read-only guard: accepts queries', () => {
 
   // No false positives on real text-to-SQL: every Spider gold query (dev and train) passes, in both dialects.
   test('every Spider gold query', () => {
-    const lines = ['dev_gold.sql', 'train_gold.sql']
-      .flatMap((f) => readFileSync(`${SPIDER}/${f}`, 'utf8').split('\n'))
-      .filter((l) => l.trim());
+    const lines = ['dev_gold.sql', 'train_gold.sql'].flatMap((f) => readFileSync(`${SPIDER}/${f}`, 'utf8').split('\n')).filter((l) => l.trim());
     expect(lines.length).toBeGreaterThan(8000);
     const refused = both.flatMap((dialect) =>
       lines

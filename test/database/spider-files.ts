@@ -34,7 +34,11 @@ export function sha256(file: string): string {
 
 /** Every file in the directory with its hash: catches journals, WAL files and attached databases too. */
 export function directoryFingerprint(dir: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(dir).sort().map((f) => [f, sha256(path.join(dir, f))]));
+  return Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, sha256(path.join(dir, f))]),
+  );
 }
 
 /** Spider dev gold SQL for one database: lines `SQL<TAB>db_id`. */

@@ -6,10 +6,12 @@ const misread = (value: string) => `no such column: "${value}" - should this be 
 
 describe('double-quoted strings, as Python sqlite3 reads them', () => {
   it('rewrites the named double-quoted token (every occurrence) as a string literal', () => {
-    expect(rewriteMisreadString('SELECT a FROM t WHERE b = "x" OR c = "x" OR d = "y"', misread('x'))).toBe("SELECT a FROM t WHERE b = 'x' OR c = 'x' OR d = \"y\"");
+    expect(rewriteMisreadString('SELECT a FROM t WHERE b = "x" OR c = "x" OR d = "y"', misread('x'))).toBe(
+      "SELECT a FROM t WHERE b = 'x' OR c = 'x' OR d = \"y\"",
+    );
   });
 
-  it("escapes quotes: \"it's\" and \"say \"\"hi\"\"\"", () => {
+  it('escapes quotes: "it\'s" and "say ""hi"""', () => {
     expect(rewriteMisreadString(`SELECT 1 WHERE a = "it's"`, misread("it's"))).toBe("SELECT 1 WHERE a = 'it''s'");
     expect(rewriteMisreadString(`SELECT 1 WHERE a = "say ""hi"""`, misread('say "hi"'))).toBe(`SELECT 1 WHERE a = 'say "hi"'`);
   });

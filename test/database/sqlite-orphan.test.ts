@@ -3,7 +3,6 @@ import path from 'node:path';
 import { spiderDbPath } from './spider-files';
 import { isProcessAlive as isAlive } from '../../cli/temporal/process-alive';
 
-
 test('a query process whose parent died mid-query ends itself instead of running on', async () => {
   const fixture = path.join(__dirname, 'fixtures', 'orphan-runaway.ts');
   const run = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), fixture, spiderDbPath('car_1')], { encoding: 'utf8', timeout: 30_000 });

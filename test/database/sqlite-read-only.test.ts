@@ -40,7 +40,7 @@ function writeAttempts(dir: string): string[] {
     "SELECT 'a'; /* ; */ DELETE FROM singer",
     'WITH x AS (SELECT 1) DELETE FROM singer',
     'WITH x AS (SELECT Singer_ID FROM singer) UPDATE singer SET Age = 0 WHERE Singer_ID IN (SELECT * FROM x)',
-    "WITH x(id) AS (VALUES (100)) INSERT INTO singer (Singer_ID) SELECT id FROM x",
+    'WITH x(id) AS (VALUES (100)) INSERT INTO singer (Singer_ID) SELECT id FROM x',
     'EXPLAIN DELETE FROM singer',
     "SELECT load_extension('/nonexistent/evil')",
     'BEGIN IMMEDIATE',

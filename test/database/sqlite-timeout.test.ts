@@ -43,7 +43,6 @@ test('a runaway query is stopped at its timeout while a concurrent query complet
   expect(after.rows).toEqual([[22]]);
 });
 
-
 async function waitUntil(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 50 && !condition(); i++) await new Promise((r) => setTimeout(r, 20));
   expect(condition()).toBe(true);

@@ -79,7 +79,10 @@ test('names with spaces, quotes and keywords are quoted', async () => {
 
 test('a whole number stored as REAL is reported as such: a JavaScript number cannot say 1.0', async () => {
   const db = new SqliteDatabase(file, { pool });
-  const result = await db.execute('SELECT 1, 1.0, 1.5, CAST(2 AS REAL), 1e16 UNION ALL SELECT 3.0, 3, NULL, 2, 10000000000000000', { timeoutMs: 5000, maxRows: 100 });
+  const result = await db.execute('SELECT 1, 1.0, 1.5, CAST(2 AS REAL), 1e16 UNION ALL SELECT 3.0, 3, NULL, 2, 10000000000000000', {
+    timeoutMs: 5000,
+    maxRows: 100,
+  });
   expect(result.rows).toEqual([
     [1, 1, 1.5, 2, 1e16],
     [3, 3, null, 2, { int: '10000000000000000' }],

@@ -19,7 +19,13 @@ async function main(): Promise<void> {
   const first = await embedder.embed(texts);
   // A second embedder object shares the loaded model; its vectors must be the same.
   const second = await new MiniLmEmbedder().embed(texts);
-  const output: MiniLmChildOutput = { name: embedder.name, dimension: embedder.dimension, texts, first: first.map((v) => [...v]), second: second.map((v) => [...v]) };
+  const output: MiniLmChildOutput = {
+    name: embedder.name,
+    dimension: embedder.dimension,
+    texts,
+    first: first.map((v) => [...v]),
+    second: second.map((v) => [...v]),
+  };
   process.stdout.write(JSON.stringify(output));
   await disposeMiniLmModels();
 }

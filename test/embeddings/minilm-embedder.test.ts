@@ -19,7 +19,12 @@ describe('the MiniLM embedder', () => {
     // Installed by `npm run setup` (part of the README's test command), never downloaded here.
     expect(existsSync(MINILM_MODEL_FILE)).toBe(true);
     const texts = ['nation', 'country', 'horsepower', 'singer: country', 'How many singers are from France?', '', 'word '.repeat(400)];
-    const run = await runNodeScript(path.join(__dirname, 'minilm-embedder-child.ts'), [JSON.stringify(texts)], {}, { nodeArgs: ['--require', 'tsx/cjs'], timeoutMs: 120_000 });
+    const run = await runNodeScript(
+      path.join(__dirname, 'minilm-embedder-child.ts'),
+      [JSON.stringify(texts)],
+      {},
+      { nodeArgs: ['--require', 'tsx/cjs'], timeoutMs: 120_000 },
+    );
     if (run.code !== 0) throw new Error(`the embedding run failed (exit ${run.code}):\n${run.stderr}`);
     const out = JSON.parse(run.stdout) as MiniLmChildOutput;
     const [nation, country, horsepower, singerCountry, question, empty, long] = out.first;

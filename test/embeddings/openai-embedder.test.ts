@@ -51,7 +51,9 @@ describe('OpenAiEmbedder against the scripted OpenAI-protocol server', () => {
   });
 
   it('surfaces a rejected key as a non-retryable EmbeddingError naming the status, endpoint and model', async () => {
-    const error = await make({ apiKey: 'bad-key' }).embed(['x']).catch((e: unknown) => e);
+    const error = await make({ apiKey: 'bad-key' })
+      .embed(['x'])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmbeddingError);
     const embeddingError = error as EmbeddingError;
     expect(embeddingError.status).toBe(401);
@@ -64,7 +66,9 @@ describe('OpenAiEmbedder against the scripted OpenAI-protocol server', () => {
   });
 
   it('rejects an unknown model without retry hope', async () => {
-    const error = (await make({ model: 'no-such-model' }).embed(['x']).catch((e: unknown) => e)) as EmbeddingError;
+    const error = (await make({ model: 'no-such-model' })
+      .embed(['x'])
+      .catch((e: unknown) => e)) as EmbeddingError;
     expect(error).toBeInstanceOf(EmbeddingError);
     expect(error.status).toBe(404);
     expect(error.retryable).toBe(false);
@@ -72,18 +76,24 @@ describe('OpenAiEmbedder against the scripted OpenAI-protocol server', () => {
 
   it('marks rate limits and server errors retryable, after exactly one attempt', async () => {
     server.setFaults({ rate: 1, kinds: ['429'] });
-    const limited = (await make().embed(['x']).catch((e: unknown) => e)) as EmbeddingError;
+    const limited = (await make()
+      .embed(['x'])
+      .catch((e: unknown) => e)) as EmbeddingError;
     expect(limited).toBeInstanceOf(EmbeddingError);
     expect([limited.status, limited.retryable]).toEqual([429, true]);
     server.setFaults({ rate: 1, kinds: ['500'] });
-    const failed = (await make().embed(['x']).catch((e: unknown) => e)) as EmbeddingError;
+    const failed = (await make()
+      .embed(['x'])
+      .catch((e: unknown) => e)) as EmbeddingError;
     expect([failed.status, failed.retryable]).toEqual([500, true]);
     expect(embeddingRequests()).toHaveLength(2);
   });
 
   it('times out a slow server as a retryable error', async () => {
     server.setFaults({ rate: 1, kinds: ['slow'], slowMs: 2000 });
-    const error = (await make({ timeoutMs: 200 }).embed(['x']).catch((e: unknown) => e)) as EmbeddingError;
+    const error = (await make({ timeoutMs: 200 })
+      .embed(['x'])
+      .catch((e: unknown) => e)) as EmbeddingError;
     expect(error).toBeInstanceOf(EmbeddingError);
     expect(error.message).toMatch(/timed out/);
     expect(error.retryable).toBe(true);

@@ -37,8 +37,15 @@ describe('evaluating one answer: EX, UB-EX over candidates, VES timing, linking 
   it('counts a question for UB-EX when any candidate is right, even if the final SQL is wrong', async () => {
     const wrongFinal = prediction('SELECT name FROM singer', { candidates: ['SELECT name FROM singer', 'SELECT name FROM singer WHERE country = "France"'] });
     expect(await evaluateAnswer(question, wrongFinal, bird, open)).toMatchObject({ verdict: 'wrong', upperBoundCorrect: true, candidatesEvaluated: 2 });
-    expect(await evaluateAnswer(question, prediction('SELECT name FROM singer'), bird, open)).toMatchObject({ verdict: 'wrong', upperBoundCorrect: false, candidatesEvaluated: 1 });
-    expect(await evaluateAnswer(question, prediction(null, { error: 'auth: bad key' }), bird, open)).toMatchObject({ verdict: 'no_prediction', detail: 'auth: bad key' });
+    expect(await evaluateAnswer(question, prediction('SELECT name FROM singer'), bird, open)).toMatchObject({
+      verdict: 'wrong',
+      upperBoundCorrect: false,
+      candidatesEvaluated: 1,
+    });
+    expect(await evaluateAnswer(question, prediction(null, { error: 'auth: bad key' }), bird, open)).toMatchObject({
+      verdict: 'no_prediction',
+      detail: 'auth: bad key',
+    });
   });
 
   it('times a correct pair for VES (ratio > 0), gives 0 to a wrong one', async () => {
@@ -66,6 +73,8 @@ describe('evaluating one answer: EX, UB-EX over candidates, VES timing, linking 
 
   it('does not execute anything for a question whose database is missing', async () => {
     const gone = { ...question, notExecutable: 'database file /gone.sqlite is missing', evaluationDatabases: [] };
-    expect(await evaluateAnswer(gone, prediction('SELECT 1'), bird, () => Promise.reject(new Error('must not open')))).toMatchObject({ verdict: 'not_executable' });
+    expect(await evaluateAnswer(gone, prediction('SELECT 1'), bird, () => Promise.reject(new Error('must not open')))).toMatchObject({
+      verdict: 'not_executable',
+    });
   });
 });

@@ -1,4 +1,10 @@
-import { joinSpacedComparisons, removeDistinct, replaceCurrentYear, spiderComparablePair, spiderOrderMatters } from '../../core/evaluation/spider-sql-normalization';
+import {
+  joinSpacedComparisons,
+  removeDistinct,
+  replaceCurrentYear,
+  spiderComparablePair,
+  spiderOrderMatters,
+} from '../../core/evaluation/spider-sql-normalization';
 
 describe('the SQL rewrites of test-suite-sql-eval', () => {
   it('drops every DISTINCT keyword and keeps every other character', () => {
@@ -29,7 +35,11 @@ describe('the SQL rewrites of test-suite-sql-eval', () => {
   });
 
   it('prepares a pair: DISTINCT removed unless kept, order taken from the rewritten gold', () => {
-    expect(spiderComparablePair('SELECT DISTINCT a FROM t', 'SELECT a FROM t ORDER BY a')).toEqual({ predicted: 'SELECT  a FROM t', gold: 'SELECT a FROM t ORDER BY a', orderMatters: true });
+    expect(spiderComparablePair('SELECT DISTINCT a FROM t', 'SELECT a FROM t ORDER BY a')).toEqual({
+      predicted: 'SELECT  a FROM t',
+      gold: 'SELECT a FROM t ORDER BY a',
+      orderMatters: true,
+    });
     expect(spiderComparablePair('SELECT DISTINCT a FROM t', 'SELECT a FROM t', true).predicted).toBe('SELECT DISTINCT a FROM t');
   });
 });

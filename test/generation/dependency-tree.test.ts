@@ -23,7 +23,14 @@ describe('parseQuestionTree on Spider dev questions', () => {
   test('a capitalised code after its column noun is an equality filter', () => {
     const tree = parseQuestionTree('How many flights have destination ATO?');
     expect(tree.filters).toEqual([
-      { column: 'destination', context: 'many flights have destination', operator: '=', values: [{ text: 'ATO', value: 'ATO', kind: 'proper_noun', tokens: [5, 5] }], negated: false, aggregate: null },
+      {
+        column: 'destination',
+        context: 'many flights have destination',
+        operator: '=',
+        values: [{ text: 'ATO', value: 'ATO', kind: 'proper_noun', tokens: [5, 5] }],
+        negated: false,
+        aggregate: null,
+      },
     ]);
   });
 
@@ -113,7 +120,9 @@ describe('parseQuestionTree on BIRD dev questions', () => {
   });
 
   test('"between 5 to 10" is a range on the noun before it; "after 1996" is a temporal >', () => {
-    expect(conditions(parseQuestionTree('Among the comments with scores between 5 to 10, what is the percentage of the users with 0 up votes?'))[0]).toBe('scores BETWEEN 5,10');
+    expect(conditions(parseQuestionTree('Among the comments with scores between 5 to 10, what is the percentage of the users with 0 up votes?'))[0]).toBe(
+      'scores BETWEEN 5,10',
+    );
     const issued = parseQuestionTree("List all the clients' IDs whose junior credit cards were issued after 1996.");
     expect(issued.temporal).toEqual([expect.objectContaining({ operator: '>', values: [expect.objectContaining({ value: 1996 })] })]);
   });
@@ -159,7 +168,9 @@ describe('ordering, limits and shares of rows', () => {
   });
 
   test('"most common" orders by a count of the noun', () => {
-    expect(renderQuestionTree(parseQuestionTree('What is the most common bond type?'))).toBe('SELECT <common bond type> FROM ? ORDER BY COUNT(<bond type>) DESC LIMIT 1');
+    expect(renderQuestionTree(parseQuestionTree('What is the most common bond type?'))).toBe(
+      'SELECT <common bond type> FROM ? ORDER BY COUNT(<bond type>) DESC LIMIT 1',
+    );
   });
 
   test('a percentage is a share of counts and an adjective restricts its noun', () => {
@@ -186,7 +197,9 @@ describe('values the question does not capitalise or quote', () => {
 
   test('"about X" is a LIKE over the topic words', () => {
     const tree = parseQuestionTree('Give the number of votes for the post about data visualization.');
-    expect(tree.filters).toEqual([expect.objectContaining({ column: 'post', operator: 'LIKE', match: 'contains', values: [expect.objectContaining({ value: 'data visualization' })] })]);
+    expect(tree.filters).toEqual([
+      expect.objectContaining({ column: 'post', operator: 'LIKE', match: 'contains', values: [expect.objectContaining({ value: 'data visualization' })] }),
+    ]);
   });
 });
 
@@ -204,7 +217,9 @@ describe('renderQuestionTree', () => {
 
   test('superlative with a counted noun, IN and LIKE', () => {
     expect(renderQuestionTree(parseQuestionTree('Which country has the most singers?'))).toBe('SELECT <country> FROM ? ORDER BY COUNT(<singers>) DESC LIMIT 1');
-    expect(renderQuestionTree(parseQuestionTree('How many concerts are there in year 2014 or 2015?'))).toBe('SELECT COUNT(<concerts>) FROM ? WHERE <year> IN (2014, 2015)');
+    expect(renderQuestionTree(parseQuestionTree('How many concerts are there in year 2014 or 2015?'))).toBe(
+      'SELECT COUNT(<concerts>) FROM ? WHERE <year> IN (2014, 2015)',
+    );
   });
 });
 

@@ -42,7 +42,10 @@ describe('bridge tables between retrieved tables', () => {
     const bridged = found.filter((c) => c.reason === 'bridge').map((c) => `${c.table}.${c.column}`);
     expect(bridged).toEqual(expect.arrayContaining(['singer_in_concert.Singer_ID', 'singer_in_concert.concert_ID']));
 
-    const without = await retrieveColumns(harness, indices, 'What are the names of the singers and the names of the concerts?', { ...options, bridgeTables: false });
+    const without = await retrieveColumns(harness, indices, 'What are the names of the singers and the names of the concerts?', {
+      ...options,
+      bridgeTables: false,
+    });
     expect(without.some((c) => c.table === 'singer_in_concert')).toBe(false);
   });
 });

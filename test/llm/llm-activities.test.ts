@@ -59,7 +59,9 @@ describe('callLlm activity', () => {
   it('throws a retryable ApplicationFailure for a 429', async () => {
     llm.setFaults({ rate: 1, kinds: ['429'] });
     try {
-      const err = await activities().callLlm(input).catch((e: unknown) => e);
+      const err = await activities()
+        .callLlm(input)
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApplicationFailure);
       expect(err).toMatchObject({ type: 'LlmRateLimited', nonRetryable: false });
     } finally {

@@ -24,7 +24,13 @@ describe('loadLlmConfig / settingsForRole', () => {
 
   it('keeps running locally when only sampling settings or a stray OPENAI_API_KEY are set', () => {
     const config = loadLlmConfig({ DECODEX_LLM_MAX_TOKENS: '200', DECODEX_LLM_TEMPERATURE: '0.3', OPENAI_API_KEY: 'sk-left-over' });
-    expect(settingsForRole(config, 'generator')).toEqual({ provider: 'local', model: defaultLocalModel(), temperature: 0.3, maxTokens: 200, timeoutMs: 120000 });
+    expect(settingsForRole(config, 'generator')).toEqual({
+      provider: 'local',
+      model: defaultLocalModel(),
+      temperature: 0.3,
+      maxTokens: 200,
+      timeoutMs: 120000,
+    });
   });
 
   it('reads the local model and runtime from DECODEX_LLM_LOCAL_*, which names no role', () => {
@@ -39,7 +45,9 @@ describe('loadLlmConfig / settingsForRole', () => {
     expect(config.local).toEqual({ model: '/models/coder.gguf', contextSize: 2048, threads: 3, sequences: 4 });
     expect(settingsForRole(config, 'judger')).toMatchObject({ provider: 'local', model: '/models/coder.gguf' });
     // DECODEX_LLM_MODEL names the model of every role, local ones included.
-    expect(settingsForRole(loadLlmConfig({ DECODEX_LLM_PROVIDER: 'local', DECODEX_LLM_MODEL: 'hf:org/repo/x.gguf' }), 'judger').model).toBe('hf:org/repo/x.gguf');
+    expect(settingsForRole(loadLlmConfig({ DECODEX_LLM_PROVIDER: 'local', DECODEX_LLM_MODEL: 'hf:org/repo/x.gguf' }), 'judger').model).toBe(
+      'hf:org/repo/x.gguf',
+    );
   });
 
   it('lets one role run locally beside a remote default, without the remote endpoint, key or model', () => {

@@ -25,7 +25,11 @@ function ask(question: string): ChatMessage[] {
 const RULES: ScriptRule[] = [
   { name: 'generator', when: (p) => p.user.includes('singers'), reply: () => '```json\n{"sql": "SELECT count(*) FROM singer",}\n```' },
   // Answers badly first, and well once it is told what was wrong.
-  { name: 'sloppy', when: (p) => p.user.includes('concerts'), reply: (p) => (p.all.includes(REPAIR_MARK) ? '{"sql": "SELECT * FROM concert"}' : '{"query": "SELECT * FROM concert"}') },
+  {
+    name: 'sloppy',
+    when: (p) => p.user.includes('concerts'),
+    reply: (p) => (p.all.includes(REPAIR_MARK) ? '{"sql": "SELECT * FROM concert"}' : '{"query": "SELECT * FROM concert"}'),
+  },
   { name: 'stubborn', when: (p) => p.user.includes('stadiums'), reply: () => 'I would rather not say.' },
   { name: 'chat', when: () => true, reply: (p) => `echo: ${p.user}` },
 ];
@@ -43,7 +47,12 @@ describe('LLM service over the scripted LLM', () => {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'decodex-llm-'));
     store = openSqliteArtifactStore(join(dir, 'artifacts.db'));
-    config = loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted-1', DECODEX_LLM_API_KEY: 'test', DECODEX_LLM_JUDGER_MODEL: 'scripted-judge' });
+    config = loadLlmConfig({
+      DECODEX_LLM_BASE_URL: llm.baseUrl,
+      DECODEX_LLM_MODEL: 'scripted-1',
+      DECODEX_LLM_API_KEY: 'test',
+      DECODEX_LLM_JUDGER_MODEL: 'scripted-judge',
+    });
     llm.requests.length = 0;
     llm.setRules(RULES);
     llm.setFaults(undefined);
@@ -114,14 +123,18 @@ describe('LLM service over the scripted LLM', () => {
 
   it('honours maxRepairAttempts', async () => {
     const service = createLlmService({ config, store });
-    await expect(service.call({ role: 'generator', messages: ask('Which stadiums exist?'), schema: SQL_SCHEMA, maxRepairAttempts: 0 })).rejects.toMatchObject({ kind: 'malformed' });
+    await expect(service.call({ role: 'generator', messages: ask('Which stadiums exist?'), schema: SQL_SCHEMA, maxRepairAttempts: 0 })).rejects.toMatchObject({
+      kind: 'malformed',
+    });
     expect(llm.requests).toHaveLength(1);
   });
 
   it('treats injected malformed answers like any bad answer', async () => {
     llm.setFaults({ rate: 1, kinds: ['malformed'] });
     const service = createLlmService({ config, store });
-    await expect(service.call({ role: 'generator', messages: ask('How many singers are there?'), schema: SQL_SCHEMA })).rejects.toMatchObject({ kind: 'malformed' });
+    await expect(service.call({ role: 'generator', messages: ask('How many singers are there?'), schema: SQL_SCHEMA })).rejects.toMatchObject({
+      kind: 'malformed',
+    });
     expect(llm.requests.map((r) => r.fault)).toEqual(['malformed', 'malformed', 'malformed']);
   });
 
@@ -183,7 +196,10 @@ describe('LLM service over the scripted LLM', () => {
 
   it('reports a missing configuration as a config error', async () => {
     const service = createLlmService({ config: loadLlmConfig({ DECODEX_LLM_MODEL: 'gpt-4o' }), store });
-    await expect(service.call({ role: 'generator', messages: ask('x') })).rejects.toMatchObject({ kind: 'config', message: expect.stringMatching(/has no API key/) });
+    await expect(service.call({ role: 'generator', messages: ask('x') })).rejects.toMatchObject({
+      kind: 'config',
+      message: expect.stringMatching(/has no API key/),
+    });
   });
 
   it('reports a missing local model file as a config error, before loading anything', async () => {

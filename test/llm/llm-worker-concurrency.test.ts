@@ -18,6 +18,8 @@ describe('llmWorkerConcurrency', () => {
   });
 
   it('rejects a concurrency that is not a positive integer', () => {
-    expect(() => llmWorkerConcurrency(loadLlmConfig({}), { DECODEX_LLM_CONCURRENCY: 'many' })).toThrow('DECODEX_LLM_CONCURRENCY must be a positive integer, got "many"');
+    expect(() => llmWorkerConcurrency(loadLlmConfig({}), { DECODEX_LLM_CONCURRENCY: 'many' })).toThrow(
+      'DECODEX_LLM_CONCURRENCY must be a positive integer, got "many"',
+    );
   });
 });

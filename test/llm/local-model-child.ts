@@ -74,7 +74,8 @@ function varsFor(template: PromptName): Record<string, string> {
     sqlB: "SELECT COUNT(*) FROM customer WHERE LOWER(city) = 'london'",
     columnA: 'customer.city (TEXT): 3 distinct; values London, Paris, Rome',
     columnB: 'customer.name (TEXT): 3 distinct; values Ann, Bob, Cy',
-    candidates: '[customer.city~supplier.city] on customer.city, supplier.city: customer.city is where a customer lives; supplier.city where a supplier ships from.',
+    candidates:
+      '[customer.city~supplier.city] on customer.city, supplier.city: customer.city is where a customer lives; supplier.city where a supplier ships from.',
     rules: '[ratio-cast] Integer division truncates ratios\n  bad: a / b on integers\n  correct: CAST(a AS REAL) / b\n  fix: cast one operand to REAL',
   };
   return Object.fromEntries(names.map((n) => [n, known[n] ?? `(${n}: none)`]));
@@ -91,7 +92,13 @@ async function main(): Promise<void> {
     'select-notes': { narrow: onlyValues('relevant', ['customer.city~supplier.city']) },
     'select-rules': { narrow: onlyValues('rules', ['ratio-cast']) },
   };
-  const ask = (label: string, template: PromptName) => askModel(recording(service, calls, () => label), template, varsFor(template), narrowing[template]);
+  const ask = (label: string, template: PromptName) =>
+    askModel(
+      recording(service, calls, () => label),
+      template,
+      varsFor(template),
+      narrowing[template],
+    );
 
   // Two at the same time: two sequences of one model.
   await Promise.all([
@@ -101,7 +108,10 @@ async function main(): Promise<void> {
       schema: NESTED_SCHEMA,
       messages: [
         { role: 'system', content: 'You describe database tables as JSON.' },
-        { role: 'user', content: `${SCHEMA_DDL}\n\nDescribe the table customer: its kind, each column with its type and whether it is a key, and an estimate of its rows.` },
+        {
+          role: 'user',
+          content: `${SCHEMA_DDL}\n\nDescribe the table customer: its kind, each column with its type and whether it is a key, and an estimate of its rows.`,
+        },
       ],
     }),
   ]);

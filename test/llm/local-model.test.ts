@@ -22,7 +22,10 @@ describe('the local provider with the real GGUF model', () => {
       DECODEX_LLM_LOCAL_CONTEXT_SIZE: '1024',
     });
     if (run.code !== 0) throw new Error(`the local model run failed (exit ${run.code}):\n${run.stderr}`);
-    const calls = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as ChildCall);
+    const calls = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ChildCall);
     expect(calls.map((c) => c.label).sort()).toEqual(['generator again', 'nested', ...ROLES].sort());
 
     for (const call of calls.filter((c) => !c.record.cacheHit)) {

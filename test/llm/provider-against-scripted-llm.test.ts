@@ -84,7 +84,9 @@ describe.each(['openai', 'anthropic'] as const)('%s provider', (provider) => {
     const err = await failure(providerForSettings(settings({ apiKey: 'bad-key' })).complete(REQUEST));
     expect(err.kind).toBe('auth');
     expect(err.retryable).toBe(false);
-    expect(err.message).toContain(`the API key in DECODEX_LLM_API_KEY (or ${provider === 'openai' ? 'OPENAI' : 'ANTHROPIC'}_API_KEY) was rejected by ${settings().baseUrl} (HTTP 401)`);
+    expect(err.message).toContain(
+      `the API key in DECODEX_LLM_API_KEY (or ${provider === 'openai' ? 'OPENAI' : 'ANTHROPIC'}_API_KEY) was rejected by ${settings().baseUrl} (HTTP 401)`,
+    );
   });
 
   it('reports an unknown model as bad_request naming the model', async () => {
@@ -105,7 +107,9 @@ describe.each(['openai', 'anthropic'] as const)('%s provider', (provider) => {
   });
 
   it('passes on the scripted server naming an unmatched prompt', async () => {
-    const err = await failure(providerForSettings(settings()).complete({ ...REQUEST, messages: [{ role: 'user', content: 'Unscripted question\nsecond line' }] }));
+    const err = await failure(
+      providerForSettings(settings()).complete({ ...REQUEST, messages: [{ role: 'user', content: 'Unscripted question\nsecond line' }] }),
+    );
     expect(err.kind).toBe('bad_request');
     expect(err.message).toContain('no rule matches the prompt whose user text starts "Unscripted question"');
   });

@@ -5,7 +5,14 @@ import type { SqlAnalysis } from '../../core/sql-analysis';
 
 const schema: SchemaInfo = {
   dialect: 'sqlite',
-  tables: [{ name: 'singer', columns: ['Name', 'Country', 'Age'].map((name) => ({ name, type: 'TEXT', nullable: true, primaryKey: false })), primaryKey: [], foreignKeys: [] }],
+  tables: [
+    {
+      name: 'singer',
+      columns: ['Name', 'Country', 'Age'].map((name) => ({ name, type: 'TEXT', nullable: true, primaryKey: false })),
+      primaryKey: [],
+      foreignKeys: [],
+    },
+  ],
 };
 const parsed: SqlAnalysis = { ok: true, tables: ['singer'], columns: [], literals: [] };
 const input = (over: Partial<CheckInput>): CheckInput => ({
@@ -28,15 +35,33 @@ describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', (
     expect(checks({ execution: failed })).toEqual(['error:execution-error']);
     expect(checks({ execution: { ok: false, kind: 'timeout', message: 'stopped after 1000 ms' } })).toEqual(['error:timeout']);
     const unparsed: SqlAnalysis = { ok: false, error: { message: 'unexpected FROM', line: 1, column: 8 } };
-    expect(runChecks(input({ execution: failed, analysis: unparsed })).map((f) => f.message)).toEqual(['no such column: nme', 'unexpected FROM (line 1, column 8)']);
+    expect(runChecks(input({ execution: failed, analysis: unparsed })).map((f) => f.message)).toEqual([
+      'no such column: nme',
+      'unexpected FROM (line 1, column 8)',
+    ]);
     // The database is the final judge: a query that runs is not reported for the parser's sake.
     expect(checks({ analysis: unparsed })).toEqual([]);
   });
 
   it('warns about empty results, all-NULL columns and a count where a list was asked', () => {
     expect(checks({ execution: { ok: true, columns: ['Name'], rows: [], truncated: false } })).toEqual(['warning:empty-result']);
-    expect(checks({ execution: { ok: true, columns: ['Name', 'Age'], rows: [[null, 3], [null, 4]], truncated: false } })).toEqual(['warning:all-null-column']);
-    const count = { sql: "SELECT count(*) FROM singer WHERE Country = 'France'", execution: { ok: true as const, columns: ['count(*)'], rows: [[2]], truncated: false } };
+    expect(
+      checks({
+        execution: {
+          ok: true,
+          columns: ['Name', 'Age'],
+          rows: [
+            [null, 3],
+            [null, 4],
+          ],
+          truncated: false,
+        },
+      }),
+    ).toEqual(['warning:all-null-column']);
+    const count = {
+      sql: "SELECT count(*) FROM singer WHERE Country = 'France'",
+      execution: { ok: true as const, columns: ['count(*)'], rows: [[2]], truncated: false },
+    };
     expect(checks({ ...count, question: 'List the singers from France.' })).toEqual(['warning:count-for-list']);
     expect(checks({ ...count, question: 'How many singers are from France?' })).toEqual([]);
   });

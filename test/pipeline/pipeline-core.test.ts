@@ -32,16 +32,31 @@ const schema: SchemaInfo = {
 describe('pipeline configuration', () => {
   it('resolves presets and ablations, and names the valid ones for an unknown name', () => {
     expect(PRESET_NAMES).toEqual(['dextersql', 'decosearch', 'quick', 'hybrid']);
-    expect(resolvePipelineConfig('quick')).toMatchObject({ linking: { strategy: 'full-schema' }, generation: { paths: ['direct'] }, correction: { enabled: false } });
+    expect(resolvePipelineConfig('quick')).toMatchObject({
+      linking: { strategy: 'full-schema' },
+      generation: { paths: ['direct'] },
+      correction: { enabled: false },
+    });
     expect(resolvePipelineConfig(undefined).preset).toBe('hybrid');
     const deco = resolvePipelineConfig('decosearch');
-    expect(deco).toMatchObject({ linking: { strategy: 'decosearch' }, judging: { enabled: true }, generation: { paths: ['direct'] }, selection: { enabled: false } });
+    expect(deco).toMatchObject({
+      linking: { strategy: 'decosearch' },
+      judging: { enabled: true },
+      generation: { paths: ['direct'] },
+      selection: { enabled: false },
+    });
     expect(resolvePipelineConfig('dextersql')).toMatchObject({ judging: { enabled: false }, selection: { confidenceThreshold: 0.6 } });
     const ablated = resolvePipelineConfig('hybrid', ['judger', 'selector', 'few-shot']);
-    expect(ablated).toMatchObject({ judging: { enabled: false }, linking: { strategy: 'full-schema' }, generation: { paths: ['direct', 'dependency-tree', 'divide-and-conquer'] } });
+    expect(ablated).toMatchObject({
+      judging: { enabled: false },
+      linking: { strategy: 'full-schema' },
+      generation: { paths: ['direct', 'dependency-tree', 'divide-and-conquer'] },
+    });
     expect(pipelineLabel(ablated)).toBe('hybrid − judger − selector − few-shot');
     expect(() => resolvePipelineConfig('best')).toThrow('unknown preset "best"; valid presets: dextersql, decosearch, quick, hybrid');
-    expect(() => resolvePipelineConfig('hybrid', ['judger', 'refinement'])).toThrow(`unknown ablation "refinement"; valid ablations: ${ABLATION_NAMES.join(', ')}`);
+    expect(() => resolvePipelineConfig('hybrid', ['judger', 'refinement'])).toThrow(
+      `unknown ablation "refinement"; valid ablations: ${ABLATION_NAMES.join(', ')}`,
+    );
     expect(() => resolvePipelineConfig('decosearch', ['direct-path'])).toThrow(/leaves no generation path/);
   });
 
@@ -49,10 +64,16 @@ describe('pipeline configuration', () => {
     const c = resolvePipelineConfig('hybrid', ['selection'], { selection: { confidenceThreshold: 0.8 }, correction: { maxRevisions: 2 } });
     expect(c.selection).toEqual({ enabled: false, confidenceThreshold: 0.8, tournamentSize: 3 });
     expect(c.correction.maxRevisions).toBe(2);
-    expect(() => resolvePipelineConfig('hybrid', [], { selection: { confidenceThreshold: 6 } })).toThrow('selection.confidenceThreshold must be between 0 and 1, got 6');
-    expect(() => resolvePipelineConfig('hybrid', [], { selection: { threshold: 0.5 } as never })).toThrow('unknown setting selection.threshold; selection has enabled, confidenceThreshold, tournamentSize');
+    expect(() => resolvePipelineConfig('hybrid', [], { selection: { confidenceThreshold: 6 } })).toThrow(
+      'selection.confidenceThreshold must be between 0 and 1, got 6',
+    );
+    expect(() => resolvePipelineConfig('hybrid', [], { selection: { threshold: 0.5 } as never })).toThrow(
+      'unknown setting selection.threshold; selection has enabled, confidenceThreshold, tournamentSize',
+    );
     expect(() => resolvePipelineConfig('hybrid', [], { judging: { enabled: 'yes' } as never })).toThrow('judging.enabled must be a boolean, got "yes"');
-    expect(() => resolvePipelineConfig('hybrid', [], { generation: { paths: ['direct', 'magic'] } as never })).toThrow(/generation.paths must be one of direct, dependency-tree/);
+    expect(() => resolvePipelineConfig('hybrid', [], { generation: { paths: ['direct', 'magic'] } as never })).toThrow(
+      /generation.paths must be one of direct, dependency-tree/,
+    );
     expect(() => resolvePipelineConfig('hybrid', [], { ranking: {} } as never)).toThrow(/unknown pipeline section "ranking"/);
   });
 
@@ -71,9 +92,17 @@ describe('pipeline configuration', () => {
 describe('prompt catalog', () => {
   it('is the only list of roles: every template file is in it, with its schema, and vice versa', () => {
     const files = readdirSync(PROMPTS_DIR);
-    const templates = files.filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
+    const templates = files
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => f.slice(0, -3))
+      .sort();
     expect(templates).toEqual([...PROMPT_NAMES].sort());
-    expect(files.filter((f) => f.endsWith('.schema.json')).map((f) => f.slice(0, -'.schema.json'.length)).sort()).toEqual(templates);
+    expect(
+      files
+        .filter((f) => f.endsWith('.schema.json'))
+        .map((f) => f.slice(0, -'.schema.json'.length))
+        .sort(),
+    ).toEqual(templates);
     for (const name of PROMPT_NAMES) {
       const t = loadPrompt(name);
       expect(t.role).toBe(PROMPT_CATALOG[name].role);
@@ -88,7 +117,14 @@ describe('prompt catalog', () => {
 describe('run budget', () => {
   it('counts paid calls only, reserves calls in flight, and stops on time and refinements', async () => {
     let now = 0;
-    const call = (cacheHit: boolean) => ({ role: 'generator', model: 'm', promptTokens: cacheHit ? 0 : 10, completionTokens: cacheHit ? 0 : 5, latencyMs: 1, cacheHit });
+    const call = (cacheHit: boolean) => ({
+      role: 'generator',
+      model: 'm',
+      promptTokens: cacheHit ? 0 : 10,
+      completionTokens: cacheHit ? 0 : 5,
+      latencyMs: 1,
+      cacheHit,
+    });
     const budget = new RunBudget({ maxLlmCalls: 2, maxTokens: 1_000, maxSeconds: 5, maxRefinements: 1 }, () => now);
     const release = budget.reserve(2);
     expect(budget.refuse(1)?.kind).toBe('call_budget'); // two already in flight
@@ -109,38 +145,89 @@ describe('run budget', () => {
 describe('schema linking (pure parts)', () => {
   it('remaps the names a model returns to real ones: exact, then fuzzy above the floor, else dropped', () => {
     const real = ['singer', 'singer_in_concert', 'concert', 'stadium'];
-    expect(remapNames(['SINGER', '"concert"', 'singer in concert', 'stadiums', 'audience'], real)).toEqual(['singer', 'concert', 'singer_in_concert', 'stadium']);
+    expect(remapNames(['SINGER', '"concert"', 'singer in concert', 'stadiums', 'audience'], real)).toEqual([
+      'singer',
+      'concert',
+      'singer_in_concert',
+      'stadium',
+    ]);
     expect(nameSimilarity('Singer_ID', 'singer-id')).toBe(1);
     expect(nameSimilarity('age', 'name')).toBeLessThan(0.8);
   });
 
   it('merges focused schemas case-insensitively and restricts the schema to them, keeping keys', () => {
-    const focus = mergeFocus({ table: 'singer', columns: ['Name'] }, { table: 'SINGER', columns: ['name', 'Age'] }, { table: 'singer_in_concert', columns: ['Singer_ID'] });
-    expect(focus).toEqual([{ table: 'singer', columns: ['Name', 'Age'] }, { table: 'singer_in_concert', columns: ['Singer_ID'] }]);
+    const focus = mergeFocus(
+      { table: 'singer', columns: ['Name'] },
+      { table: 'SINGER', columns: ['name', 'Age'] },
+      { table: 'singer_in_concert', columns: ['Singer_ID'] },
+    );
+    expect(focus).toEqual([
+      { table: 'singer', columns: ['Name', 'Age'] },
+      { table: 'singer_in_concert', columns: ['Singer_ID'] },
+    ]);
     const restricted = restrictSchema(schema, focus);
     expect(restricted.tables[0].columns.map((c) => c.name)).toEqual(['Singer_ID', 'Name', 'Age']);
     expect(restricted.tables[1].columns.map((c) => c.name)).toEqual(['concert_ID', 'Singer_ID']);
     expect(restricted.tables[1].foreignKeys).toHaveLength(1);
-    expect(canonicalFocus(schema, [{ table: 'SINGER', columns: ['AGE', 'height'] }, { table: 'nope', columns: ['x'] }])).toEqual([{ table: 'singer', columns: ['Age'] }]);
+    expect(
+      canonicalFocus(schema, [
+        { table: 'SINGER', columns: ['AGE', 'height'] },
+        { table: 'nope', columns: ['x'] },
+      ]),
+    ).toEqual([{ table: 'singer', columns: ['Age'] }]);
   });
 
   it('takes notes that touch the focus as candidates, and only adds columns', () => {
     const notes = [
-      { id: 'n1', columns: [{ table: 'singer', column: 'Name' }, { table: 'stadium', column: 'Name' }], note: 'people vs places' },
-      { id: 'n2', columns: [{ table: 'concert', column: 'Year' }, { table: 'stadium', column: 'Opened' }], note: 'other' },
+      {
+        id: 'n1',
+        columns: [
+          { table: 'singer', column: 'Name' },
+          { table: 'stadium', column: 'Name' },
+        ],
+        note: 'people vs places',
+      },
+      {
+        id: 'n2',
+        columns: [
+          { table: 'concert', column: 'Year' },
+          { table: 'stadium', column: 'Opened' },
+        ],
+        note: 'other',
+      },
     ];
     const focus = [{ table: 'singer', columns: ['Name', 'Age'] }];
     expect(candidateNotes(notes, focus).map((n) => n.id)).toEqual(['n1']);
     expect(candidateNotes(notes, null).map((n) => n.id)).toEqual(['n1', 'n2']);
     const expanded = expandFocusWithNotes(focus, [notes[0]]);
     expect(expanded.added).toEqual([{ table: 'stadium', column: 'Name' }]);
-    expect(expanded.focus).toEqual([{ table: 'singer', columns: ['Name', 'Age'] }, { table: 'stadium', columns: ['Name'] }]);
+    expect(expanded.focus).toEqual([
+      { table: 'singer', columns: ['Name', 'Age'] },
+      { table: 'stadium', columns: ['Name'] },
+    ]);
   });
 });
 
 describe('selection (pure parts)', () => {
   it('keys results as BIRD compares them: row order and duplicates ignored, column order kept', () => {
-    expect(resultKey([[1, 'a'], [2, 'b']], false)).toBe(resultKey([[2, 'b'], [1, 'a'], [1, 'a']], false));
+    expect(
+      resultKey(
+        [
+          [1, 'a'],
+          [2, 'b'],
+        ],
+        false,
+      ),
+    ).toBe(
+      resultKey(
+        [
+          [2, 'b'],
+          [1, 'a'],
+          [1, 'a'],
+        ],
+        false,
+      ),
+    );
     expect(resultKey([[1, 'a']], false)).not.toBe(resultKey([['a', 1]], false));
     expect(resultKey([[1]], false)).toBe(resultKey([[1.0]], false));
     expect(resultKey([[1]], true)).not.toBe(resultKey([[1]], false));
@@ -160,7 +247,16 @@ describe('selection (pure parts)', () => {
   });
 
   it('scores the tournament by the share of games won plus confidence; ties go to the larger cluster', () => {
-    expect(tournamentWinner([0.4, 0.3, 0.3], [{ a: 0, b: 1, winner: 1 }, { a: 0, b: 2, winner: 2 }, { a: 1, b: 2, winner: 1 }]).winner).toBe(1);
+    expect(
+      tournamentWinner(
+        [0.4, 0.3, 0.3],
+        [
+          { a: 0, b: 1, winner: 1 },
+          { a: 0, b: 2, winner: 2 },
+          { a: 1, b: 2, winner: 1 },
+        ],
+      ).winner,
+    ).toBe(1);
     expect(tournamentWinner([0.5, 0.5], [{ a: 0, b: 1, winner: 0 }]).winner).toBe(0);
     expect(tournamentWinner([0.6, 0.2], []).winner).toBe(0);
   });

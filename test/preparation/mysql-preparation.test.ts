@@ -40,7 +40,12 @@ describeWithMysql('preparation on MySQL/MariaDB', () => {
     const pairId = 'Claims.Date_Claim_Settled~Settlements.Date_Claim_Settled';
     const onMysql = (await harness.measure(loaded.url, pairId)).evidence;
     const onSqlite = (await harness.measure(file, pairId)).evidence;
-    expect(onMysql.join).toMatchObject({ coverage: onSqlite.join!.coverage, fanout: onSqlite.join!.fanout, agreement: onSqlite.join!.agreement, joinedRows: onSqlite.join!.joinedRows });
+    expect(onMysql.join).toMatchObject({
+      coverage: onSqlite.join!.coverage,
+      fanout: onSqlite.join!.fanout,
+      agreement: onSqlite.join!.agreement,
+      joinedRows: onSqlite.join!.joinedRows,
+    });
     expect(onMysql.overlap).toEqual(onSqlite.overlap);
   });
 
@@ -80,7 +85,9 @@ describeWithMysql('preparation on MySQL/MariaDB', () => {
   it('profiles a table above the scan bound through a reproducible random row sample, and samples all distinct values', async () => {
     const conn = await mysql.createConnection({ uri: serverUrl!, multipleStatements: true });
     try {
-      await conn.query('DROP DATABASE IF EXISTS prep_row_sample; CREATE DATABASE prep_row_sample; USE prep_row_sample; CREATE TABLE item (id INT PRIMARY KEY, code VARCHAR(10))');
+      await conn.query(
+        'DROP DATABASE IF EXISTS prep_row_sample; CREATE DATABASE prep_row_sample; USE prep_row_sample; CREATE TABLE item (id INT PRIMARY KEY, code VARCHAR(10))',
+      );
       const rows = Array.from({ length: 5000 }, (_, i) => [i + 1, `c${String(i + 1).padStart(5, '0')}`]);
       await conn.query('INSERT INTO item VALUES ?', [rows]);
     } finally {

@@ -19,9 +19,17 @@ interface KnownPair {
 
 /** Same-named columns of two tables joined by a declared foreign key, in real Spider databases. */
 const SPIDER_PAIRS: KnownPair[] = [
-  { db: 'chinook_1', keySide: { table: 'Employee', key: 'EmployeeId', column: 'Country' }, otherSide: { table: 'Customer', foreignKey: 'SupportRepId', column: 'Country' } },
+  {
+    db: 'chinook_1',
+    keySide: { table: 'Employee', key: 'EmployeeId', column: 'Country' },
+    otherSide: { table: 'Customer', foreignKey: 'SupportRepId', column: 'Country' },
+  },
   { db: 'world_1', keySide: { table: 'country', key: 'Code', column: 'Name' }, otherSide: { table: 'city', foreignKey: 'CountryCode', column: 'Name' } },
-  { db: 'insurance_policies', keySide: { table: 'Claims', key: 'Claim_ID', column: 'Date_Claim_Settled' }, otherSide: { table: 'Settlements', foreignKey: 'Claim_ID', column: 'Date_Claim_Settled' } },
+  {
+    db: 'insurance_policies',
+    keySide: { table: 'Claims', key: 'Claim_ID', column: 'Date_Claim_Settled' },
+    otherSide: { table: 'Settlements', foreignKey: 'Claim_ID', column: 'Date_Claim_Settled' },
+  },
   { db: 'csu_1', keySide: { table: 'Campuses', key: 'Id', column: 'Year' }, otherSide: { table: 'faculty', foreignKey: 'Campus', column: 'Year' } },
 ];
 
@@ -101,7 +109,9 @@ describe('deep investigation statistics (§3.1.3 Step 3)', () => {
   const label = (p: KnownPair) => `${p.db}: ${p.keySide.table}.${p.keySide.column} / ${p.otherSide.table}.${p.otherSide.column}`;
   it.each(SPIDER_PAIRS.map((p) => [label(p), p] as const))('matches independently computed statistics on %s', async (_label, pair) => {
     const database = spiderDatabasePath(pair.db);
-    const [a, b] = [`${pair.keySide.table}.${pair.keySide.column}`, `${pair.otherSide.table}.${pair.otherSide.column}`].sort((x, y) => x.toLowerCase().localeCompare(y.toLowerCase()));
+    const [a, b] = [`${pair.keySide.table}.${pair.keySide.column}`, `${pair.otherSide.table}.${pair.otherSide.column}`].sort((x, y) =>
+      x.toLowerCase().localeCompare(y.toLowerCase()),
+    );
     const evidence = await measure(database, `${a}~${b}`);
     const truth = independentStatistics(database, pair);
 

@@ -96,7 +96,10 @@ describe('column profiles (§3.1.1)', () => {
   });
 
   it('reads BIRD description CSVs (BOM, quoted line breaks) and the JSON form', () => {
-    const csv = '\uFEFForiginal_column_name,column_name,column_description,data_format,value_description\r\n' + 'ID,,identification of the patient,integer,\r\n' + 'SEX ,sex,Sex,text,"F: female;\nM: male"\r\n';
+    const csv =
+      '\uFEFForiginal_column_name,column_name,column_description,data_format,value_description\r\n' +
+      'ID,,identification of the patient,integer,\r\n' +
+      'SEX ,sex,Sex,text,"F: female;\nM: male"\r\n';
     expect(parseBirdDescriptionCsv(csv)).toEqual({
       id: { description: 'identification of the patient', format: 'integer' },
       sex: { fullName: 'sex', description: 'Sex', format: 'text', values: 'F: female; M: male' },
@@ -110,10 +113,17 @@ describe('column profiles (§3.1.1)', () => {
 });
 
 describe('profile index text (§3.1.2 Embed(Profile))', () => {
-  const city = profile('Airports', 'CityName', { declaredType: 'VARCHAR(40)', format: 'text', sample: ['Aberdeen', 'Boston'], documentation: { description: 'city served' } });
+  const city = profile('Airports', 'CityName', {
+    declaredType: 'VARCHAR(40)',
+    format: 'text',
+    sample: ['Aberdeen', 'Boston'],
+    documentation: { description: 'city served' },
+  });
 
   it('embeds the profile (names, description, type, value format, sample values) in stemmed terms', () => {
-    expect(renderProfileIndexText(city, 'profile').split(' ')).toEqual(expect.arrayContaining(['airport', 'citi', 'name', 'serv', 'varchar', '40', 'text', 'aberdeen', 'boston']));
+    expect(renderProfileIndexText(city, 'profile').split(' ')).toEqual(
+      expect.arrayContaining(['airport', 'citi', 'name', 'serv', 'varchar', '40', 'text', 'aberdeen', 'boston']),
+    );
   });
 
   it('or the names and documentation only', () => {
@@ -146,7 +156,10 @@ describe('candidate pairs, join paths, families, votes (§3.1.3)', () => {
       ['Examination.Diagnosis~Patient.Diagnosis', ['same_name']],
       ['Examination.Result~Patient.Diagnosis', ['profile_similarity']],
     ]);
-    const capped = findCandidatePairs(columns, resolvePreparationConfig({ exploration: { profileSimilarityThreshold: 0.95, maxCandidatePairs: 1 } }).exploration);
+    const capped = findCandidatePairs(
+      columns,
+      resolvePreparationConfig({ exploration: { profileSimilarityThreshold: 0.95, maxCandidatePairs: 1 } }).exploration,
+    );
     expect(capped).toMatchObject({ cut: 1, candidates: [{ id: 'Examination.Diagnosis~Patient.Diagnosis' }] });
   });
 
@@ -172,7 +185,10 @@ describe('candidate pairs, join paths, families, votes (§3.1.3)', () => {
     const ref = (t: string, c: string) => ({ table: t, column: c });
     const pair = (a: [string, string], b: [string, string]) => ({ id: pairId(ref(...a), ref(...b)), a: ref(...a), b: ref(...b) });
     const families = groupPairFamilies([pair(['A', 'name'], ['B', 'name']), pair(['C', 'x'], ['D', 'x']), pair(['B', 'name'], ['C', 'name'])]);
-    expect(families.map((f) => f.columns.map((c) => `${c.table}.${c.column}`))).toEqual([['A.name', 'B.name', 'C.name'], ['C.x', 'D.x']]);
+    expect(families.map((f) => f.columns.map((c) => `${c.table}.${c.column}`))).toEqual([
+      ['A.name', 'B.name', 'C.name'],
+      ['C.x', 'D.x'],
+    ]);
     const verdict = (ambiguous: boolean) => ({ level: 'profiles' as const, ambiguous, reason: '' });
     expect(majorityAmbiguous([verdict(true), verdict(false), verdict(true)])).toBe(true);
     expect(majorityAmbiguous([verdict(true), verdict(false), verdict(false)])).toBe(false);
@@ -248,15 +264,43 @@ describe('preparation plumbing', () => {
   it('spends the model budget call by call; cached answers are free; a refused step says why', async () => {
     const call = (cacheHit: boolean) => ({ role: 'triager', model: 'm', promptTokens: 10, completionTokens: 2, latencyMs: 1, cacheHit });
     const budget = new RunBudget({ maxLlmCalls: 3, maxTokens: 1_000 }, () => 0);
-    expect(await budget.spend(3, async () => 'cached', () => [call(true), call(true), call(true)])).toBe('cached');
-    expect(await budget.spend(3, async () => 'paid', () => [call(false), call(false), call(false)])).toBe('paid');
+    expect(
+      await budget.spend(
+        3,
+        async () => 'cached',
+        () => [call(true), call(true), call(true)],
+      ),
+    ).toBe('cached');
+    expect(
+      await budget.spend(
+        3,
+        async () => 'paid',
+        () => [call(false), call(false), call(false)],
+      ),
+    ).toBe('paid');
     expect(budget.stoppedBy).toBeUndefined();
-    expect(await budget.spend(1, async () => 'over', () => [call(false)])).toBeNull();
+    expect(
+      await budget.spend(
+        1,
+        async () => 'over',
+        () => [call(false)],
+      ),
+    ).toBeNull();
     expect(budget.stoppedBy).toEqual({ kind: 'call_budget', message: 'LLM call budget of 3 reached' });
     expect(budget.usage).toMatchObject({ llmCalls: 6, cacheHits: 3, promptTokens: 60 });
     const tokens = new RunBudget({ maxLlmCalls: 100, maxTokens: 5 }, () => 0);
-    await tokens.spend(1, async () => 1, () => [call(false)]);
-    expect(await tokens.spend(1, async () => 2, () => [call(false)])).toBeNull();
+    await tokens.spend(
+      1,
+      async () => 1,
+      () => [call(false)],
+    );
+    expect(
+      await tokens.spend(
+        1,
+        async () => 2,
+        () => [call(false)],
+      ),
+    ).toBeNull();
     expect(tokens.stoppedBy).toEqual({ kind: 'token_budget', message: 'token budget of 5 reached' });
   });
 

@@ -9,7 +9,12 @@ import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
 import { createPreparationActivities, type PreparationActivities } from '../../activities/preparation/preparation-activities';
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import type { CandidatePair, PairEvidence } from '../../core/exploration/pair-types';
-import { resolvePreparationConfig, resolvePreparationLimits, type PreparationConfig, type PreparationConfigOverrides } from '../../core/preparation/preparation-config';
+import {
+  resolvePreparationConfig,
+  resolvePreparationLimits,
+  type PreparationConfig,
+  type PreparationConfigOverrides,
+} from '../../core/preparation/preparation-config';
 import type { DatabaseInspection, PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
 import { sameEmbedder, type IndexEmbedders } from '../../activities/indexing/index-embedders';
 import type { VectorStore } from '../../activities/vectors/vector-store';

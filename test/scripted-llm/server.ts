@@ -63,7 +63,10 @@ const BAD_KEY = 'bad-key';
 const MALFORMED_TEXT = '{"answer": "this JSON was cut off", "items": [1, 2,';
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -87,7 +90,12 @@ function send(res: ServerResponse, status: number, body: object): void {
 }
 
 function firstLine(text: string): string {
-  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '(empty prompt)';
+  return (
+    text
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? '(empty prompt)'
+  );
 }
 
 export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promise<ScriptedLlm> {
@@ -129,7 +137,10 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
 
     const rule = rules.find((r) => r.when(prompt));
     if (!rule) {
-      throw new HttpError(400, `scripted LLM: no rule matches the prompt whose user text starts "${firstLine(prompt.user || prompt.all)}" (system: "${firstLine(prompt.system)}")`);
+      throw new HttpError(
+        400,
+        `scripted LLM: no rule matches the prompt whose user text starts "${firstLine(prompt.user || prompt.all)}" (system: "${firstLine(prompt.system)}")`,
+      );
     }
     record.roleGuess = rule.name;
     const text = fault === 'malformed' ? MALFORMED_TEXT : rule.reply(prompt);

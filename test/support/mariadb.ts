@@ -29,7 +29,15 @@ export async function startMariaDb(): Promise<RunningMariaDb> {
   const serverOptions = ['--lower-case-table-names=1', '--innodb-log-file-size=16M'];
   const install = spawnSync(
     findProgram('mariadb-install-db', ['/usr/bin', '/usr/local/bin', '/usr/local/mysql/scripts']),
-    ['--no-defaults', `--datadir=${dataDir}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve', ...serverOptions],
+    [
+      '--no-defaults',
+      `--datadir=${dataDir}`,
+      '--user=root',
+      '--auth-root-authentication-method=normal',
+      '--skip-test-db',
+      '--skip-name-resolve',
+      ...serverOptions,
+    ],
     { encoding: 'utf8' },
   );
   if (install.status !== 0) {

@@ -32,9 +32,7 @@ export function describeWithQdrant(title: string, need: QdrantNeed, body: (serve
   const reason = missingReason(need);
   if (reason === null) {
     const binary = findQdrantBinary();
-    describe(title, () =>
-      body(() => ({ url: process.env.DECODEX_TEST_QDRANT_URL ?? '', binary: 'path' in binary ? binary.path : '' })),
-    );
+    describe(title, () => body(() => ({ url: process.env.DECODEX_TEST_QDRANT_URL ?? '', binary: 'path' in binary ? binary.path : '' })));
     return;
   }
   if (process.env.CI === 'true') {

@@ -123,7 +123,10 @@ async function waitUntilReady(server: ChildProcess, url: string, log: string): P
   let exited = false;
   server.once('exit', () => (exited = true));
   for (;;) {
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return;
     if (exited || Date.now() > deadline) {
       const tail = existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : '(no log)';

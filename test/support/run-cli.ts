@@ -14,7 +14,12 @@ const ROOT = path.resolve(__dirname, '../..');
  * Runs a Node script in its own process with exactly the given environment (plus PATH and HOME),
  * from the repository root; `nodeArgs` go before the script (e.g. `--require tsx/cjs`).
  */
-export function runNodeScript(script: string, args: string[], env: Record<string, string>, options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runNodeScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { nodeArgs?: string[]; timeoutMs?: number } = {},
+): Promise<CliRun> {
   const timeoutMs = options.timeoutMs ?? 90_000;
   const t0 = Date.now();
   return new Promise((resolve, reject) => {

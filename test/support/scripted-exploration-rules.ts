@@ -25,7 +25,12 @@ export const scriptedNoteWriter: ScriptRule = {
   name: 'note_writer',
   when: (p) => p.system.includes("decodex's disambiguation note writer"),
   reply: (p) => {
-    const columns = /Columns that can be confused[^\n]*\n((?:- .*\n?)+)/.exec(p.user)?.[1].trim().split('\n').map((l) => l.slice(2)) ?? [];
+    const columns =
+      /Columns that can be confused[^\n]*\n((?:- .*\n?)+)/
+        .exec(p.user)?.[1]
+        .trim()
+        .split('\n')
+        .map((l) => l.slice(2)) ?? [];
     const evidence = /Evidence measured on the data:\n([\s\S]*)$/.exec(p.user)?.[1].trim() ?? '';
     return JSON.stringify({ note: `Scripted note on ${columns.join(', ')}. ${evidence.split('\n').slice(1, 4).join(' ')}` });
   },

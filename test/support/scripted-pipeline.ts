@@ -61,7 +61,12 @@ export function scriptedPipeline(sqlByQuestion: Map<string, string>, options: Sc
     {
       name: 'selector',
       when: (p) => has(p, 'List what a schema search needs') && known(p),
-      reply: (p) => json({ keywords: questionIn(p.user).split(/\W+/).filter((w) => w.length > 3) }),
+      reply: (p) =>
+        json({
+          keywords: questionIn(p.user)
+            .split(/\W+/)
+            .filter((w) => w.length > 3),
+        }),
     },
     {
       name: 'selector',
@@ -99,7 +104,8 @@ export function scriptedPipeline(sqlByQuestion: Map<string, string>, options: Sc
     {
       name: 'rule_corrector',
       when: (p) => has(p, 'by applying correction rules') && known(p),
-      reply: (p) => json({ reasoning: 'scripted rewrite', sql: options.rules!.rewrite(questionIn(p.user), /Query:\n([\s\S]*?)\n\nRules to apply/.exec(p.user)![1]) }),
+      reply: (p) =>
+        json({ reasoning: 'scripted rewrite', sql: options.rules!.rewrite(questionIn(p.user), /Query:\n([\s\S]*?)\n\nRules to apply/.exec(p.user)![1]) }),
     },
     {
       name: 'selection_judge',

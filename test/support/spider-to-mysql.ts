@@ -36,7 +36,13 @@ export async function loadSpiderDatabase(sqlitePath: string, serverUrl: string, 
   url.pathname = `/${database}`;
   const conn = await mysql.createConnection({ uri: serverUrl.replace(/^mariadb:/, 'mysql:'), supportBigNumbers: true, bigNumberStrings: true });
   try {
-    const schema = await readSqliteSchema(async (sql) => sqlite.prepare(sql).raw(true).all().map((r) => (r as unknown[]).map(encodeSqlValue)));
+    const schema = await readSqliteSchema(async (sql) =>
+      sqlite
+        .prepare(sql)
+        .raw(true)
+        .all()
+        .map((r) => (r as unknown[]).map(encodeSqlValue)),
+    );
     const [[version]] = (await conn.query({ sql: 'SELECT VERSION()', rowsAsArray: true }))[0] as string[][];
     const collation = /mariadb/i.test(version) ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin';
     await conn.query(`DROP DATABASE IF EXISTS ${id(database)}`);

@@ -45,7 +45,13 @@ export function defaultStubs(): { online: OnlineStubs; llm: LlmStubs } {
       diagnoseSql: async (input) => okDiagnosis(`rows of ${input.sql}`),
     },
     llm: {
-      draftPreliminarySql: async (input) => ({ view: input.view, sql: `SELECT b FROM t -- ${input.view}`, columns: [{ table: 't', columns: ['b'] }], parsed: true, usage: usage('linker') }),
+      draftPreliminarySql: async (input) => ({
+        view: input.view,
+        sql: `SELECT b FROM t -- ${input.view}`,
+        columns: [{ table: 't', columns: ['b'] }],
+        parsed: true,
+        usage: usage('linker'),
+      }),
       extractKeywords: async () => ({ keywords: ['k'], usage: usage('selector') }),
       selectTables: async () => ({ tables: ['t'], returned: ['t'], usage: usage('selector') }),
       selectColumns: async () => ({ focus: [{ table: 't', columns: ['a'] }], returned: ['t.a'], usage: usage('selector') }),

@@ -41,7 +41,9 @@ const EUROPEAN_FOOTBALL: SchemaHint = {
 
 /** `table.column` per extracted column, sorted; `?` stands for an unresolved table. */
 function columnsOf(result: SqlAnalysis): string[] {
-  return ok(result).columns.map((c) => `${c.table ?? '?'}.${c.column}`).sort();
+  return ok(result)
+    .columns.map((c) => `${c.table ?? '?'}.${c.column}`)
+    .sort();
 }
 
 function ok(result: SqlAnalysis): SqlAnalysisSuccess {
@@ -116,7 +118,7 @@ describe.each(Object.keys(SQL_ANALYZER_FACTORIES))('%s analyzer', (name) => {
 
   test('a double-quoted table name in FROM is a table (BIRD dev, european_football_2)', () => {
     const sql =
-      'SELECT CAST(SUM(T1.away_team_goal) AS REAL) / COUNT(T1.id) FROM "Match" AS T1 INNER JOIN TEAM AS T2 ON T1.away_team_api_id = T2.team_api_id INNER JOIN Country AS T3 ON T1.country_id = T3.id WHERE T2.team_long_name = \'Parma\' AND T3.name = \'Italy\'';
+      "SELECT CAST(SUM(T1.away_team_goal) AS REAL) / COUNT(T1.id) FROM \"Match\" AS T1 INNER JOIN TEAM AS T2 ON T1.away_team_api_id = T2.team_api_id INNER JOIN Country AS T3 ON T1.country_id = T3.id WHERE T2.team_long_name = 'Parma' AND T3.name = 'Italy'";
     const result = analyzer.analyze(sql, 'sqlite');
     expect(ok(result).tables).toEqual(['Match', 'TEAM', 'Country']);
     expect(columnsOf(result)).toContain('Match.away_team_goal');
@@ -197,7 +199,11 @@ describe.each(Object.keys(SQL_ANALYZER_FACTORIES))('%s analyzer', (name) => {
   });
 
   test('MySQL: double quotes are always strings, backticks always names', () => {
-    const result = analyzer.analyze('SELECT `T1`.`Name` FROM `stadium` AS `T1` WHERE `T1`.`Location` = "Raith Rovers" AND Capacity > 1000', 'mysql', CONCERT_SINGER);
+    const result = analyzer.analyze(
+      'SELECT `T1`.`Name` FROM `stadium` AS `T1` WHERE `T1`.`Location` = "Raith Rovers" AND Capacity > 1000',
+      'mysql',
+      CONCERT_SINGER,
+    );
     expect(ok(result).tables).toEqual(['stadium']);
     expect(columnsOf(result)).toEqual(['stadium.Capacity', 'stadium.Location', 'stadium.Name']);
     expect(ok(result).literals).toEqual(['Raith Rovers', 1000]);
@@ -266,7 +272,8 @@ describe('node-sql-parser specifics', () => {
   });
 
   test('a WITH before an EXCEPT is visible in both branches (constructed)', () => {
-    const sql = 'WITH big AS (SELECT stadium_id FROM stadium WHERE capacity > 5000) SELECT stadium_id FROM big EXCEPT SELECT stadium_id FROM concert WHERE stadium_id IN (SELECT stadium_id FROM big)';
+    const sql =
+      'WITH big AS (SELECT stadium_id FROM stadium WHERE capacity > 5000) SELECT stadium_id FROM big EXCEPT SELECT stadium_id FROM concert WHERE stadium_id IN (SELECT stadium_id FROM big)';
     const result = analyzer.analyze(sql, 'sqlite');
     expect(ok(result).tables).toEqual(['stadium', 'concert']);
     expect(columnsOf(result)).toEqual(['concert.stadium_id', 'stadium.capacity', 'stadium.stadium_id']);

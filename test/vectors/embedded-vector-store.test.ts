@@ -87,9 +87,7 @@ describe('EmbeddedVectorStore specifics', () => {
     await store.ensureCollection('values', 2);
     const point = { id: 'x', vector: [1, 0], payload: {} };
     await expect(store.upsert('values', [point, point])).rejects.toThrow(/twice/);
-    await expect(
-      store.upsert('values', [{ id: 'y', vector: [1, 0], payload: { nested: {} as unknown as string } }]),
-    ).rejects.toThrow(/payload key nested/);
+    await expect(store.upsert('values', [{ id: 'y', vector: [1, 0], payload: { nested: {} as unknown as string } }])).rejects.toThrow(/payload key nested/);
     await expect(store.ensureCollection('../escape', 2)).rejects.toThrow(/invalid collection name/);
   });
 

@@ -91,8 +91,7 @@ export function describeVectorStoreContract(label: string, makeHarness: () => Pr
 
     it('filters on string, integer, float and boolean payload values, all keys at once', async () => {
       await seeded();
-      const ids = async (filter: Record<string, string | number | boolean>, k = 10) =>
-        (await store.search(collection, QUERY, { k, filter })).map((h) => h.id);
+      const ids = async (filter: Record<string, string | number | boolean>, k = 10) => (await store.search(collection, QUERY, { k, filter })).map((h) => h.id);
       expect(await ids({ kind: 'county' })).toEqual(['diagonal', 'orthogonal']);
       expect(await ids({ rank: 2 })).toEqual(['close']);
       expect(await ids({ rank: 4.5 })).toEqual(['orthogonal']);
@@ -134,9 +133,7 @@ export function describeVectorStoreContract(label: string, makeHarness: () => Pr
     it('rejects a different dimension for an existing collection, in vectors and in queries', async () => {
       await seeded();
       await expect(store.ensureCollection(collection, 8)).rejects.toThrow(/dimension/);
-      await expect(
-        store.upsert(collection, [{ id: 'short', vector: [1, 0, 0], payload: {} }]),
-      ).rejects.toThrow(/dimension 3.*expects 4/);
+      await expect(store.upsert(collection, [{ id: 'short', vector: [1, 0, 0], payload: {} }])).rejects.toThrow(/dimension 3.*expects 4/);
       await expect(store.search(collection, [1, 0, 0, 0, 0], { k: 1 })).rejects.toThrow(/dimension 5.*expects 4/);
       expect(await store.count(collection)).toBe(POINTS.length);
     });
@@ -167,9 +164,7 @@ export function describeVectorStoreContract(label: string, makeHarness: () => Pr
       const random = seededRandom(7);
       const points: VectorPoint[] = Array.from({ length: 700 }, (_, i) => ({
         id: `p${i}`,
-        vector: Array.from({ length: dimension }, () => (random() < 0.3 ? random() * 2 - 1 : 0)).map((x, d) =>
-          d === i % dimension ? x + 0.5 : x,
-        ),
+        vector: Array.from({ length: dimension }, () => (random() < 0.3 ? random() * 2 - 1 : 0)).map((x, d) => (d === i % dimension ? x + 0.5 : x)),
         payload: { group: i % 5 === 0 ? 'rare' : 'common' },
       }));
       await store.ensureCollection(collection, dimension);

@@ -45,7 +45,12 @@ describe('the online pipeline on concert_singer', () => {
   beforeAll(async () => {
     llm = await startScriptedLlm();
     script();
-    stack = await startTestStack({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'k', DECODEX_LLM_TIMEOUT_MS: '3000' });
+    stack = await startTestStack({
+      DECODEX_LLM_BASE_URL: llm.baseUrl,
+      DECODEX_LLM_MODEL: 'scripted',
+      DECODEX_LLM_API_KEY: 'k',
+      DECODEX_LLM_TIMEOUT_MS: '3000',
+    });
     // Prepared with the (scripted) explorator, so the database has disambiguation notes.
     const prepared = await stack.client.prepare({ database: DB });
     expect(prepared.result.manifest.counts.notes).toBeGreaterThan(0);
@@ -114,19 +119,29 @@ describe('the online pipeline on concert_singer', () => {
 
   it('selection by confidence: two of three candidates agree (0.67 ≥ 0.6), no tournament', async () => {
     const q = questions[10];
-    script({ pathSql: (question, path) => (question === q.question && path === 'divide-and-conquer' ? 'SELECT country, count(*) FROM singer WHERE age > 30 GROUP BY country' : undefined) });
+    script({
+      pathSql: (question, path) =>
+        question === q.question && path === 'divide-and-conquer' ? 'SELECT country, count(*) FROM singer WHERE age > 30 GROUP BY country' : undefined,
+    });
     const { result } = await ask(10);
     expect(result.sql).toBe(q.query);
     expect(result.selection).toMatchObject({ method: 'confidence' });
     expect(result.selection!.confidence).toBeCloseTo(2 / 3);
-    expect(result.candidates.map((c) => [c.path, c.cluster])).toEqual([['direct', 0], ['dependency-tree', 0], ['divide-and-conquer', 1]]);
+    expect(result.candidates.map((c) => [c.path, c.cluster])).toEqual([
+      ['direct', 0],
+      ['dependency-tree', 0],
+      ['divide-and-conquer', 1],
+    ]);
     expect(result.usage.byRole.selection_judge).toBeUndefined();
     script();
   });
 
   it('selection by tournament: three different results, pairwise games decide', async () => {
     const q = questions[12];
-    const wrong = { 'dependency-tree': 'SELECT song_name FROM singer', 'divide-and-conquer': 'SELECT song_name FROM singer WHERE age > 30' } as Record<string, string>;
+    const wrong = { 'dependency-tree': 'SELECT song_name FROM singer', 'divide-and-conquer': 'SELECT song_name FROM singer WHERE age > 30' } as Record<
+      string,
+      string
+    >;
     script({
       pathSql: (question, path) => (question === q.question ? wrong[path] : undefined),
       prefer: (_q, a, b) => (a === q.query ? 'A' : b === q.query ? 'B' : 'A'),
@@ -208,13 +223,21 @@ describe('the online pipeline on concert_singer', () => {
   });
 
   it('refuses an unknown preset or ablation before starting, naming the valid ones; the workflow refuses it too', async () => {
-    await expect(stack.client.ask({ question: 'x?', database: DB, preset: 'fastest' })).rejects.toThrow('unknown preset "fastest"; valid presets: dextersql, decosearch, quick, hybrid');
-    await expect(stack.client.ask({ question: 'x?', database: DB, ablations: ['judger', 'magic'] })).rejects.toThrow(/unknown ablation "magic"; valid ablations: judger, selector/);
+    await expect(stack.client.ask({ question: 'x?', database: DB, preset: 'fastest' })).rejects.toThrow(
+      'unknown preset "fastest"; valid presets: dextersql, decosearch, quick, hybrid',
+    );
+    await expect(stack.client.ask({ question: 'x?', database: DB, ablations: ['judger', 'magic'] })).rejects.toThrow(
+      /unknown ablation "magic"; valid ablations: judger, selector/,
+    );
     // A service that bypasses the typed client gets the same answer from the workflow itself.
     const connection = await Connection.connect({ address: stack.address });
     try {
       const raw = new Client({ connection });
-      const handle = await raw.workflow.start('answerQuestion', { taskQueue: taskQueue('online', stack.queuePrefix), workflowId: `bad-preset-${Date.now()}`, args: [{ question: 'x?', database: DB, preset: 'fastest' }] });
+      const handle = await raw.workflow.start('answerQuestion', {
+        taskQueue: taskQueue('online', stack.queuePrefix),
+        workflowId: `bad-preset-${Date.now()}`,
+        args: [{ question: 'x?', database: DB, preset: 'fastest' }],
+      });
       const failure = await handle.result().catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(WorkflowFailedError);
       expect(String((failure as WorkflowFailedError).cause?.message)).toMatch(/unknown preset "fastest"/);
@@ -227,8 +250,22 @@ describe('the online pipeline on concert_singer', () => {
   it('with learned knowledge: the few-shot path runs and mined rules rewrite a candidate', async () => {
     const q = questions[37];
     const store = openSqliteArtifactStore(stack.artifactsFile);
-    await store.put(KNOWLEDGE_KINDS.fewShot, KNOWLEDGE_KEY, [{ question: 'List all actor names in films from 2010.', sql: 'SELECT a.name FROM actor a JOIN film f ON a.film_id = f.id WHERE f.year = 2010', database: 'movies' }]);
-    await store.put(KNOWLEDGE_KINDS.rules, KNOWLEDGE_KEY, [{ id: 'join-through-link', gist: 'join through the link table', badPattern: 'filter on a column of an unjoined table', correctPattern: 'join the link table', fix: 'add the join' }]);
+    await store.put(KNOWLEDGE_KINDS.fewShot, KNOWLEDGE_KEY, [
+      {
+        question: 'List all actor names in films from 2010.',
+        sql: 'SELECT a.name FROM actor a JOIN film f ON a.film_id = f.id WHERE f.year = 2010',
+        database: 'movies',
+      },
+    ]);
+    await store.put(KNOWLEDGE_KINDS.rules, KNOWLEDGE_KEY, [
+      {
+        id: 'join-through-link',
+        gist: 'join through the link table',
+        badPattern: 'filter on a column of an unjoined table',
+        correctPattern: 'join the link table',
+        fix: 'add the join',
+      },
+    ]);
     await store.close();
     const wrongButRuns = 'SELECT name FROM singer';
     script({
@@ -238,7 +275,9 @@ describe('the online pipeline on concert_singer', () => {
     const { result } = await ask(37, { preset: 'dextersql' });
     expect(result.candidates.map((c) => c.path)).toEqual(['dependency-tree', 'few-shot', 'divide-and-conquer']);
     expect(result.sql).toBe(q.query);
-    expect(result.candidates.every((c) => c.generatedSql === wrongButRuns && c.sql === q.query && c.corrections.includes('rules join-through-link'))).toBe(true);
+    expect(result.candidates.every((c) => c.generatedSql === wrongButRuns && c.sql === q.query && c.corrections.includes('rules join-through-link'))).toBe(
+      true,
+    );
     expect(result.usage.byRole.rule_corrector.calls).toBe(6); // select + apply, for each of three candidates
     const fewShot = llm.requests.find((r) => r.prompt?.system.includes('solved examples') && r.prompt.user.includes(q.question))!;
     expect(fewShot.prompt!.user).toContain('List all actor names in films from 2010.');

@@ -20,7 +20,8 @@ async function withStubs(edit: (stubs: Stubs) => void, run: (stack: StubbedStack
   }
 }
 
-const ask = (stack: StubbedStack, extra: { preset?: string; ablations?: string[] } = {}) => stack.client.ask({ question: 'q?', database: '/stub.sqlite', ...extra }).then((r) => r.result);
+const ask = (stack: StubbedStack, extra: { preset?: string; ablations?: string[] } = {}) =>
+  stack.client.ask({ question: 'q?', database: '/stub.sqlite', ...extra }).then((r) => r.result);
 const inputsOf = (stack: StubbedStack, name: string) => stack.calls.filter((c) => c.name === name).map((c) => c.input);
 const fail = (type: string) => async (): Promise<never> => {
   throw ApplicationFailure.nonRetryable(`stubbed ${type}`, type);
@@ -29,13 +30,18 @@ const fail = (type: string) => async (): Promise<never> => {
 describe('workflows/answer stages, with stubbed activities', () => {
   it('link-schema (dextersql): retrieval, then three preliminary SQLs whose columns join the focus the generators see', async () => {
     await withStubs(
-      (s) => (s.online.retrieveSchemaElements = async () => ({ focus: [{ table: 't', columns: ['a'] }], grounding: ["t.a: 'x' = \"x\""], counts: { profile: 1, value: 1, join: 0 } })),
+      (s) =>
+        (s.online.retrieveSchemaElements = async () => ({
+          focus: [{ table: 't', columns: ['a'] }],
+          grounding: ['t.a: \'x\' = "x"'],
+          counts: { profile: 1, value: 1, join: 0 },
+        })),
       async (stack) => {
         const result = await ask(stack, { preset: 'dextersql' });
         expect((inputsOf(stack, 'draftPreliminarySql') as { view: string }[]).map((i) => i.view).sort()).toEqual(['focused', 'full', 'profiles']);
         const [ctx] = inputsOf(stack, 'generateSqlDependencyTree') as QuestionContext[];
         expect(ctx.focus).toEqual([{ table: 't', columns: ['a', 'b'] }]);
-        expect(ctx.grounding).toEqual(["t.a: 'x' = \"x\""]);
+        expect(ctx.grounding).toEqual(['t.a: \'x\' = "x"']);
         expect(result.focusedSchema).toEqual([{ table: 't', columns: ['a', 'b'] }]);
         expect(result.trace.find((t) => t.step === 'finalFocusedSchema')?.outcome).toMatch(/\+1 columns from 3 drafts/);
       },
@@ -83,7 +89,14 @@ describe('workflows/answer stages, with stubbed activities', () => {
           const opened = await open(input);
           return { ...opened, prepared: { ...opened.prepared!, notes: 2 } };
         };
-        s.llm.selectRelevantNotes = async (ctx) => ({ candidates: 2, notes: ['t.a / u.a: a is per order'], selectedIds: ['n1'], focus: [...(ctx.focus ?? []), { table: 'u', columns: ['a'] }], added: [{ table: 'u', column: 'a' }], usage: [usage('note_selector')] });
+        s.llm.selectRelevantNotes = async (ctx) => ({
+          candidates: 2,
+          notes: ['t.a / u.a: a is per order'],
+          selectedIds: ['n1'],
+          focus: [...(ctx.focus ?? []), { table: 'u', columns: ['a'] }],
+          added: [{ table: 'u', column: 'a' }],
+          usage: [usage('note_selector')],
+        });
       },
       async (stack) => {
         const result = await ask(stack);
@@ -146,7 +159,10 @@ describe('workflows/answer stages, with stubbed activities', () => {
         s.llm.generateSqlDependencyTree = async () => ({ sql: 'SELECT 9', reasoning: '', usage: usage('generator') });
         s.online.diagnoseSql = async (input) =>
           input.sql === 'SELECT 9'
-            ? { findings: [{ check: 'empty-result', severity: 'warning', message: 'no rows' }], execution: { ok: true, rowCount: 0, truncated: false, columns: ['c'], resultKey: 'empty', preview: [] } }
+            ? {
+                findings: [{ check: 'empty-result', severity: 'warning', message: 'no rows' }],
+                execution: { ok: true, rowCount: 0, truncated: false, columns: ['c'], resultKey: 'empty', preview: [] },
+              }
             : input.sql === 'SELECT 2'
               ? { findings: [{ check: 'execution-error', severity: 'error', message: 'boom' }], execution: { ok: false, kind: 'sql_error', error: 'boom' } }
               : okDiagnosis('one');
@@ -165,7 +181,11 @@ describe('workflows/answer stages, with stubbed activities', () => {
 
   it('correct-candidates (decosearch): the refiner acts on errors only, not on warnings', async () => {
     await withStubs(
-      (s) => (s.online.diagnoseSql = async () => ({ findings: [{ check: 'empty-result', severity: 'warning', message: 'no rows' }], execution: { ok: true, rowCount: 0, truncated: false, columns: ['c'], resultKey: 'e', preview: [] } })),
+      (s) =>
+        (s.online.diagnoseSql = async () => ({
+          findings: [{ check: 'empty-result', severity: 'warning', message: 'no rows' }],
+          execution: { ok: true, rowCount: 0, truncated: false, columns: ['c'], resultKey: 'e', preview: [] },
+        })),
       async (stack) => {
         const result = await ask(stack, { preset: 'decosearch' });
         expect(inputsOf(stack, 'reviseSql')).toHaveLength(0);

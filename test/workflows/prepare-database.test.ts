@@ -61,7 +61,18 @@ describe('prepareDatabase on a real Temporal dev server', () => {
     // The Web UI's event list reads like §3.1: one named activity per step, each with a summary.
     const activities = await activityRecords(first.handle);
     expect(activities.map((a) => a.name).sort()).toEqual(
-      ['inspectDatabase', 'profileTable', 'profileTable', 'buildProfileIndex', 'buildValueIndex', 'findCandidatePairs', 'triageAmbiguousPair', 'measurePairStatistics', 'synthesizeNote', 'publishPreparation'].sort(),
+      [
+        'inspectDatabase',
+        'profileTable',
+        'profileTable',
+        'buildProfileIndex',
+        'buildValueIndex',
+        'findCandidatePairs',
+        'triageAmbiguousPair',
+        'measurePairStatistics',
+        'synthesizeNote',
+        'publishPreparation',
+      ].sort(),
     );
     for (const a of activities) expect(a.summary.length).toBeGreaterThan(10);
 
@@ -86,7 +97,11 @@ describe('prepareDatabase on a real Temporal dev server', () => {
     expect(await collections()).toEqual(expect.arrayContaining([result.manifest.collections.profiles, result.manifest.collections.values]));
 
     // The recorded history replays deterministically against the current workflow code.
-    await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.DECODEX_TEST_WORKFLOW_BUNDLE! } }, await first.handle.fetchHistory(), first.workflowId);
+    await Worker.runReplayHistory(
+      { workflowBundle: { codePath: process.env.DECODEX_TEST_WORKFLOW_BUNDLE! } },
+      await first.handle.fetchHistory(),
+      first.workflowId,
+    );
 
     // Unchanged database: nothing to do, nothing paid.
     const llmRequests = llm.requests.length;
@@ -103,7 +118,9 @@ describe('prepareDatabase on a real Temporal dev server', () => {
     const changed = await stack.client.prepare({ database });
     expect(changed.result.status).toBe('prepared');
     expect(changed.result.manifest.versions.profile).not.toBe(versions.profile);
-    const evidence = (await activityRecords(changed.handle)).find((a) => a.name === 'measurePairStatistics')!.result as { join: { agreement: number; fanout: number } };
+    const evidence = (await activityRecords(changed.handle)).find((a) => a.name === 'measurePairStatistics')!.result as {
+      join: { agreement: number; fanout: number };
+    };
     expect(evidence.join).toMatchObject({ agreement: 0.5, fanout: 2 });
     for (const kind of [ARTIFACT_KINDS.tableProfile, ARTIFACT_KINDS.schema, ARTIFACT_KINDS.valueLexicon, ARTIFACT_KINDS.noteSet, ARTIFACT_KINDS.pairEvidence]) {
       const keys = await store.list(kind, `${databaseId}/`);

@@ -36,7 +36,15 @@ describe('resuming an interrupted preparation', () => {
     // What an attempt that died after 5 columns left in its last heartbeat.
     const env = new MockActivityEnvironment({ attempt: 2, heartbeatTimeoutMs: 30_000, heartbeatDetails: { profiles: whole.columns.slice(0, 5) } });
     const { queryTimeoutMs, columnsPerScan } = resolvePreparationLimits();
-    const out: { resumedAtColumn: number } = await env.run(harness.activities.profileTable, { database, databaseId, versions, table: 'table_0', config: harness.config.profile, queryTimeoutMs, columnsPerScan });
+    const out: { resumedAtColumn: number } = await env.run(harness.activities.profileTable, {
+      database,
+      databaseId,
+      versions,
+      table: 'table_0',
+      config: harness.config.profile,
+      queryTimeoutMs,
+      columnsPerScan,
+    });
     expect(out.resumedAtColumn).toBe(5);
     expect(await harness.store.get(ARTIFACT_KINDS.tableProfile, key)).toEqual(whole);
   });

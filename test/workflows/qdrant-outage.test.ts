@@ -59,7 +59,8 @@ describeWithQdrant('prepareDatabase while Qdrant stops and comes back', 'binary'
     // Crash Qdrant in the middle of the value index: some thousands of its points written.
     for (;;) {
       const progress = await stack.client.progress(started.workflowId).catch(() => null);
-      if (progress && !['inspect', 'profile', 'index'].includes(progress.step)) throw new Error(`the run passed the index step (${progress.step}) before Qdrant was stopped`);
+      if (progress && !['inspect', 'profile', 'index'].includes(progress.step))
+        throw new Error(`the run passed the index step (${progress.step}) before Qdrant was stopped`);
       const values = (await reader.listCollections()).find((name) => name.endsWith('-values'));
       if (values && (await reader.count(values)) >= 2_000) break;
       await new Promise((r) => setTimeout(r, 20));

@@ -11,7 +11,6 @@ import { DATASETS, spiderDev } from '../support/datasets';
 import { scriptedPipeline } from '../support/scripted-pipeline';
 import { startTestStack, type TestStack } from '../support/test-workers';
 
-
 describe('runBenchmark over Spider dev with the scripted LLM answering the gold SQL', () => {
   const LIMIT = 40;
   const questions = spiderDev().slice(0, LIMIT);
@@ -49,7 +48,15 @@ describe('runBenchmark over Spider dev with the scripted LLM answering the gold 
     const started = await startBenchmark(stack.client.client, input, stack.queuePrefix);
     const { summary, files } = await waitForBenchmark(stack.client.client, started.workflowId, () => {}, 500);
 
-    expect(summary).toMatchObject({ dataset: 'spider-dev', evaluator: 'spider', questions: LIMIT, executableQuestions: LIMIT, correct: LIMIT, exExecutable: 1, llmCalls: LIMIT });
+    expect(summary).toMatchObject({
+      dataset: 'spider-dev',
+      evaluator: 'spider',
+      questions: LIMIT,
+      executableQuestions: LIMIT,
+      correct: LIMIT,
+      exExecutable: 1,
+      llmCalls: LIMIT,
+    });
     expect(summary.byRole.generator.calls).toBe(LIMIT);
     expect(summary.tokens.total).toBeGreaterThan(0);
     expect(summary.costUsd).toBeGreaterThan(0);
@@ -63,12 +70,23 @@ describe('runBenchmark over Spider dev with the scripted LLM answering the gold 
     expect(child.status.name).toBe('COMPLETED');
     // The first run of the chain replays deterministically from its history.
     const firstRun = stack.client.client.workflow.getHandle(started.workflowId, started.firstExecutionRunId);
-    await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.DECODEX_TEST_WORKFLOW_BUNDLE! } }, await firstRun.fetchHistory(), started.workflowId);
+    await Worker.runReplayHistory(
+      { workflowBundle: { codePath: process.env.DECODEX_TEST_WORKFLOW_BUNDLE! } },
+      await firstRun.fetchHistory(),
+      started.workflowId,
+    );
 
     const report = JSON.parse(readFileSync(files.report_json, 'utf8')) as BenchmarkReport;
     expect(report.records).toHaveLength(LIMIT);
     report.records.forEach((r, i) => {
-      expect(r).toMatchObject({ index: i, predictedSql: questions[i].query, goldSql: questions[i].query, verdict: 'correct', route: 'direct', outcome: 'answered' });
+      expect(r).toMatchObject({
+        index: i,
+        predictedSql: questions[i].query,
+        goldSql: questions[i].query,
+        verdict: 'correct',
+        route: 'direct',
+        outcome: 'answered',
+      });
       expect(r.usage.byRole.generator.calls).toBe(1);
     });
     const markdown = readFileSync(files.summary_markdown, 'utf8');

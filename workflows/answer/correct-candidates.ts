@@ -14,7 +14,9 @@ export function diagnose(run: QuestionRun, candidate: WorkingCandidate, label: s
   return run.runner.step(
     { stage, name: 'diagnoseSql', summary: `diagnose ${label}: parse, run read-only, checks` },
     (o) => run.online.diagnoseSql.executeWithOptions(o, [{ ctx, sql: candidate.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: DIAGNOSIS_MAX_ROWS }]),
-    (d) => ({ outcome: `${d.execution.ok ? `${d.execution.rowCount} rows` : `error: ${d.execution.error}`}${d.findings.length ? `; ${d.findings.map((f) => f.check).join(', ')}` : '; no findings'}` }),
+    (d) => ({
+      outcome: `${d.execution.ok ? `${d.execution.rowCount} rows` : `error: ${d.execution.error}`}${d.findings.length ? `; ${d.findings.map((f) => f.check).join(', ')}` : '; no findings'}`,
+    }),
   );
 }
 
@@ -44,7 +46,9 @@ export async function correctCandidates(run: QuestionRun): Promise<void> {
     return;
   }
   if (run.config.correction.rules && run.knowledge.correctionRules === 0) {
-    run.runner.note(STAGE, 'correctWithRules', 'rule-guided correction (steps 3–4)', { skipped: 'no correction rules are stored (the learning step mines them)' });
+    run.runner.note(STAGE, 'correctWithRules', 'rule-guided correction (steps 3–4)', {
+      skipped: 'no correction rules are stored (the learning step mines them)',
+    });
   }
   await Promise.all(run.candidates.map((c) => correctOne(run, c)));
   run.runner.stageDone(STAGE);
@@ -62,7 +66,12 @@ async function correctOne(run: QuestionRun, candidate: WorkingCandidate): Promis
     const ctx = run.ctx;
     const revised = await run.runner
       .paidStep(
-        { stage: STAGE, name: 'reviseSql', summary: `revise ${candidate.path} (round ${round}): ${candidate.diagnosis.findings.map((f) => f.check).join(', ')}`, llmCalls: 1 },
+        {
+          stage: STAGE,
+          name: 'reviseSql',
+          summary: `revise ${candidate.path} (round ${round}): ${candidate.diagnosis.findings.map((f) => f.check).join(', ')}`,
+          llmCalls: 1,
+        },
         (o) => run.llm.reviseSql.executeWithOptions(o, [{ ctx, attempts }]),
         (r) => ({ outcome: r.sql, detail: { reasoning: r.reasoning } }),
       )
@@ -72,9 +81,15 @@ async function correctOne(run: QuestionRun, candidate: WorkingCandidate): Promis
     const diagnosis = await diagnose(run, trial, `${candidate.path} revision ${round}`);
     attempts.push({ sql: revised.sql, findings: diagnosis.findings });
     if (improves(diagnosis, candidate.diagnosis)) {
-      Object.assign(candidate, { sql: revised.sql, diagnosis, corrections: [...candidate.corrections, `revision ${round}: ${attempts[attempts.length - 2].findings.map(formatFinding).join('; ')}`] });
+      Object.assign(candidate, {
+        sql: revised.sql,
+        diagnosis,
+        corrections: [...candidate.corrections, `revision ${round}: ${attempts[attempts.length - 2].findings.map(formatFinding).join('; ')}`],
+      });
     } else {
-      run.runner.note(STAGE, 'reviseSql', `revision ${round} of ${candidate.path} rejected`, { outcome: `it is no better: ${diagnosis.findings.map(formatFinding).join('; ')}` });
+      run.runner.note(STAGE, 'reviseSql', `revision ${round} of ${candidate.path} rejected`, {
+        outcome: `it is no better: ${diagnosis.findings.map(formatFinding).join('; ')}`,
+      });
     }
   }
   if (rules && run.knowledge.correctionRules > 0) await applyRules(run, candidate);
@@ -91,7 +106,9 @@ async function applyRules(run: QuestionRun, candidate: WorkingCandidate): Promis
     if (!corrected || !corrected.appliedRules.length || corrected.sql === candidate.sql) return;
     const diagnosis = await diagnose(run, { ...candidate, sql: corrected.sql }, `${candidate.path} after rules`);
     if (candidate.diagnosis && !improves(diagnosis, candidate.diagnosis)) {
-      run.runner.note(STAGE, 'correctWithRules', `rules on ${candidate.path} rejected`, { outcome: `the rewrite is no better: ${diagnosis.findings.map(formatFinding).join('; ')}` });
+      run.runner.note(STAGE, 'correctWithRules', `rules on ${candidate.path} rejected`, {
+        outcome: `the rewrite is no better: ${diagnosis.findings.map(formatFinding).join('; ')}`,
+      });
       return;
     }
     Object.assign(candidate, { sql: corrected.sql, diagnosis, corrections: [...candidate.corrections, `rules ${corrected.appliedRules.join(', ')}`] });

@@ -7,7 +7,13 @@ import type { QuestionRun } from './question-run';
 import type { Selection } from './select-candidate';
 
 /** The run's result from what the stages decided; also the search attributes and final details. */
-export function finishRun(run: QuestionRun, outcome: Outcome, rest: Partial<AnswerQuestionResult>, selection: Selection | null, error?: RunError): AnswerQuestionResult {
+export function finishRun(
+  run: QuestionRun,
+  outcome: Outcome,
+  rest: Partial<AnswerQuestionResult>,
+  selection: Selection | null,
+  error?: RunError,
+): AnswerQuestionResult {
   const { budget, runner } = run;
   upsertSearchAttributes([
     { key: OUTCOME, value: outcome },
@@ -25,7 +31,11 @@ export function finishRun(run: QuestionRun, outcome: Outcome, rest: Partial<Answ
       sql: c.sql,
       corrections: c.corrections,
       findings: (c.diagnosis?.findings ?? []).map((f) => `${f.check}: ${f.message}`),
-      execution: !execution ? { ok: false, error: 'not executed' } : execution.ok ? { ok: true, rowCount: execution.rowCount, truncated: execution.truncated } : { ok: false, error: execution.error },
+      execution: !execution
+        ? { ok: false, error: 'not executed' }
+        : execution.ok
+          ? { ok: true, rowCount: execution.rowCount, truncated: execution.truncated }
+          : { ok: false, error: execution.error },
       cluster: clusterOf(i) >= 0 ? clusterOf(i) : null,
       confidence: clusterOf(i) >= 0 ? selection!.clusters[clusterOf(i)].confidence : 0,
     };

@@ -30,10 +30,14 @@ export async function generateCandidates(run: QuestionRun): Promise<void> {
   const results = await Promise.all(
     paths.map((path) =>
       run.runner
-        .paidStep({ stage: STAGE, name: PATHS[path].activity, summary: PATHS[path].summary, llmCalls: 1 }, (o) => run.llm[PATHS[path].activity].executeWithOptions(o, [ctx]), (r) => ({
-          outcome: r.sql,
-          detail: { reasoning: r.reasoning, ...(r.context ? { context: r.context } : {}) },
-        }))
+        .paidStep(
+          { stage: STAGE, name: PATHS[path].activity, summary: PATHS[path].summary, llmCalls: 1 },
+          (o) => run.llm[PATHS[path].activity].executeWithOptions(o, [ctx]),
+          (r) => ({
+            outcome: r.sql,
+            detail: { reasoning: r.reasoning, ...(r.context ? { context: r.context } : {}) },
+          }),
+        )
         .then((r) => (r ? { path, sql: r.sql } : null))
         .catch(() => null),
     ),

@@ -10,14 +10,19 @@ const STAGE = 'notes';
 export async function incorporateNotes(run: QuestionRun, availableNotes: number): Promise<void> {
   if (!run.config.notes.enabled) return;
   if (availableNotes === 0) {
-    run.runner.note(STAGE, 'selectRelevantNotes', 'no disambiguation notes for this database', { skipped: run.ctx.prepared ? 'the preparation wrote none (run `decodex prepare` with a model)' : 'the database is not prepared' });
+    run.runner.note(STAGE, 'selectRelevantNotes', 'no disambiguation notes for this database', {
+      skipped: run.ctx.prepared ? 'the preparation wrote none (run `decodex prepare` with a model)' : 'the database is not prepared',
+    });
   } else {
     const ctx = run.ctx;
     try {
       const selected = await run.runner.paidStep(
         { stage: STAGE, name: 'selectRelevantNotes', summary: 'keep the notes relevant to the question; add their other columns', llmCalls: 1 },
         (o) => run.llm.selectRelevantNotes.executeWithOptions(o, [ctx]),
-        (r) => ({ outcome: `${r.selectedIds.length} of ${r.candidates} candidate notes kept${r.added.length ? `; added ${r.added.map((c) => `${c.table}.${c.column}`).join(', ')}` : ''}`, detail: { notes: r.selectedIds } }),
+        (r) => ({
+          outcome: `${r.selectedIds.length} of ${r.candidates} candidate notes kept${r.added.length ? `; added ${r.added.map((c) => `${c.table}.${c.column}`).join(', ')}` : ''}`,
+          detail: { notes: r.selectedIds },
+        }),
       );
       if (selected) run.ctx = { ...run.ctx, focus: selected.focus, notes: selected.notes };
     } catch (err) {

@@ -15,9 +15,13 @@ import type { QuestionRun } from './question-run';
 export async function openDatabase(run: QuestionRun): Promise<OpenQuestionOutput> {
   const stage = 'open';
   const open = () =>
-    run.runner.step({ stage, name: 'openQuestion', summary: 'open the database; find its preparation and the learned knowledge' }, (o) => run.online.openQuestion.executeWithOptions(o, [{ database: run.input.database }]), (r) => ({
-      outcome: `${r.dialect}, ${r.tables} tables, ${r.columns} columns; ${r.prepared ? `prepared ${r.prepared.preparedAt}, ${r.prepared.notes} notes` : 'not prepared'}`,
-    }));
+    run.runner.step(
+      { stage, name: 'openQuestion', summary: 'open the database; find its preparation and the learned knowledge' },
+      (o) => run.online.openQuestion.executeWithOptions(o, [{ database: run.input.database }]),
+      (r) => ({
+        outcome: `${r.dialect}, ${r.tables} tables, ${r.columns} columns; ${r.prepared ? `prepared ${r.prepared.preparedAt}, ${r.prepared.notes} notes` : 'not prepared'}`,
+      }),
+    );
   let opened = await open();
   upsertSearchAttributes([{ key: DATABASE, value: opened.label }]);
   const wantsRetrieval = run.config.linking.strategy === 'dextersql';
@@ -36,10 +40,16 @@ export async function openDatabase(run: QuestionRun): Promise<OpenQuestionOutput
       );
       opened = await open();
     } else {
-      run.runner.note(stage, 'prepareDatabase', 'the database is not prepared', { skipped: 'linking.whenUnprepared is full-schema: retrieval needs a prepared database' });
+      run.runner.note(stage, 'prepareDatabase', 'the database is not prepared', {
+        skipped: 'linking.whenUnprepared is full-schema: retrieval needs a prepared database',
+      });
     }
   }
-  run.ctx = { ...run.ctx, dialect: opened.dialect, prepared: opened.prepared ? { databaseId: opened.prepared.databaseId, versions: opened.prepared.versions } : null };
+  run.ctx = {
+    ...run.ctx,
+    dialect: opened.dialect,
+    prepared: opened.prepared ? { databaseId: opened.prepared.databaseId, versions: opened.prepared.versions } : null,
+  };
   run.knowledge = opened.knowledge;
   run.runner.stageDone(stage);
   return opened;

@@ -21,22 +21,33 @@ export async function selectCandidate(run: QuestionRun): Promise<Selection | nul
   if (!candidates.length) return null;
   const clusters = clusterCandidates(candidates.map((c, index) => ({ index, resultKey: c.diagnosis?.execution.ok ? c.diagnosis.execution.resultKey : null })));
   const confidenceOf = (i: number) => clusters.find((c) => c.members.includes(i))?.confidence ?? 0;
-  const report = (method: SelectionReport['method'], chosen: number, extra: Partial<SelectionReport> = {}): Selection => ({ report: { method, chosen, confidence: confidenceOf(chosen), ...extra }, clusters });
+  const report = (method: SelectionReport['method'], chosen: number, extra: Partial<SelectionReport> = {}): Selection => ({
+    report: { method, chosen, confidence: confidenceOf(chosen), ...extra },
+    clusters,
+  });
 
   if (!clusters.length) return report('none-executable', 0);
   if (candidates.length === 1) return report('single', 0);
-  if (!run.config.selection.enabled) return report('first-executable', candidates.findIndex((c) => c.diagnosis?.execution.ok));
+  if (!run.config.selection.enabled)
+    return report(
+      'first-executable',
+      candidates.findIndex((c) => c.diagnosis?.execution.ok),
+    );
 
   const { confidenceThreshold, tournamentSize } = run.config.selection;
   const top = clusters[0];
   if (top.confidence >= confidenceThreshold || clusters.length === 1) {
-    run.runner.note(STAGE, 'clusterCandidates', 'cluster candidates by result', { outcome: `top cluster holds ${top.members.length} of ${candidates.length} (confidence ${top.confidence.toFixed(2)} ≥ ${confidenceThreshold}): no tournament` });
+    run.runner.note(STAGE, 'clusterCandidates', 'cluster candidates by result', {
+      outcome: `top cluster holds ${top.members.length} of ${candidates.length} (confidence ${top.confidence.toFixed(2)} ≥ ${confidenceThreshold}): no tournament`,
+    });
     run.runner.stageDone(STAGE);
     return report('confidence', top.members[0]);
   }
 
   const entrants = clusters.slice(0, tournamentSize);
-  run.runner.note(STAGE, 'clusterCandidates', 'cluster candidates by result', { outcome: `${clusters.length} clusters, top confidence ${top.confidence.toFixed(2)} < ${confidenceThreshold}: tournament of ${entrants.length}` });
+  run.runner.note(STAGE, 'clusterCandidates', 'cluster candidates by result', {
+    outcome: `${clusters.length} clusters, top confidence ${top.confidence.toFixed(2)} < ${confidenceThreshold}: tournament of ${entrants.length}`,
+  });
   const pairs: [number, number][] = [];
   for (let a = 0; a < entrants.length; a++) for (let b = a + 1; b < entrants.length; b++) pairs.push([a, b]);
   const ctx = run.ctx;
@@ -48,8 +59,14 @@ export async function selectCandidate(run: QuestionRun): Promise<Selection | nul
   const games = await Promise.all(
     pairs.map(([a, b]) =>
       run.runner
-        .paidStep({ stage: STAGE, name: 'compareCandidates', summary: `tournament: ${candidates[entrants[a].members[0]].path} vs ${candidates[entrants[b].members[0]].path}`, llmCalls: 1 }, (o) =>
-          run.llm.compareCandidates.executeWithOptions(o, [{ ctx, a: entrant(a), b: entrant(b) }]),
+        .paidStep(
+          {
+            stage: STAGE,
+            name: 'compareCandidates',
+            summary: `tournament: ${candidates[entrants[a].members[0]].path} vs ${candidates[entrants[b].members[0]].path}`,
+            llmCalls: 1,
+          },
+          (o) => run.llm.compareCandidates.executeWithOptions(o, [{ ctx, a: entrant(a), b: entrant(b) }]),
           (r) => ({ outcome: `${r.winner === 'A' ? candidates[entrants[a].members[0]].path : candidates[entrants[b].members[0]].path} wins: ${r.reasoning}` }),
         )
         .then((r) => (r ? { a, b, winner: r.winner === 'A' ? a : b } : null))
@@ -59,7 +76,10 @@ export async function selectCandidate(run: QuestionRun): Promise<Selection | nul
   const played = games.filter((g) => g !== null);
   run.runner.stageDone(STAGE);
   if (!played.length) return report(run.budget.stoppedBy ? 'budget' : 'confidence', top.members[0]);
-  const outcome = tournamentWinner(entrants.map((e) => e.confidence), played);
+  const outcome = tournamentWinner(
+    entrants.map((e) => e.confidence),
+    played,
+  );
   const chosen = entrants[outcome.winner].members[0];
   return report('tournament', chosen, { scores: outcome.scores.map((score, i) => ({ candidate: entrants[i].members[0], score })) });
 }

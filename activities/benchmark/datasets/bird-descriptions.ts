@@ -29,7 +29,9 @@ export function loadBirdDescriptions(databaseFolder: string): DatabaseDescriptio
   const dir = path.join(databaseFolder, 'database_description');
   if (!existsSync(dir)) return {};
   const result: DatabaseDescriptions = {};
-  for (const file of readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.csv')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.toLowerCase().endsWith('.csv'))
+    .sort()) {
     const [header, ...rows] = parseCsv(decode(readFileSync(path.join(dir, file))));
     if (!header) continue;
     const at = (name: string) => header.findIndex((h) => h.trim().toLowerCase() === name);

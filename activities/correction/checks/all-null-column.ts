@@ -7,5 +7,9 @@ export function allNullColumn(input: CheckInput): Finding | null {
   const { columns, rows } = input.execution;
   const empty = columns.filter((_, i) => rows.every((r) => r[i] === null));
   if (!empty.length) return null;
-  return { check: 'all-null-column', severity: 'warning', message: `column${empty.length > 1 ? 's' : ''} ${empty.join(', ')} ${empty.length > 1 ? 'are' : 'is'} NULL in every row` };
+  return {
+    check: 'all-null-column',
+    severity: 'warning',
+    message: `column${empty.length > 1 ? 's' : ''} ${empty.join(', ')} ${empty.length > 1 ? 'are' : 'is'} NULL in every row`,
+  };
 }

@@ -13,5 +13,9 @@ export function doubleQuotedString(input: CheckInput): Finding | null {
   const quoted = [...input.sql.replace(/'(?:[^']|'')*'/g, "''").matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1].replace(/""/g, '"'));
   const strings = [...new Set(quoted.filter((q) => !names.has(q.toLowerCase())))];
   if (!strings.length) return null;
-  return { check: 'double-quoted-string', severity: 'warning', message: `${strings.map((s) => `"${s}"`).join(', ')} ${strings.length > 1 ? 'are' : 'is'} not a column or table, so SQLite reads ${strings.length > 1 ? 'them' : 'it'} as a string; write string values in single quotes and check the column name` };
+  return {
+    check: 'double-quoted-string',
+    severity: 'warning',
+    message: `${strings.map((s) => `"${s}"`).join(', ')} ${strings.length > 1 ? 'are' : 'is'} not a column or table, so SQLite reads ${strings.length > 1 ? 'them' : 'it'} as a string; write string values in single quotes and check the column name`,
+  };
 }

@@ -6,7 +6,10 @@ import type { ChatMessage } from '../llm-provider';
  * (system text first, as the chat templates expect it), the last user message is the prompt.
  */
 export function toLocalChat(messages: ChatMessage[]): { history: ChatHistoryItem[]; prompt: string } {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
   const turns = messages.filter((m) => m.role !== 'system');
   const last = turns[turns.length - 1];
   const prompt = last?.role === 'user' ? last.content : '';

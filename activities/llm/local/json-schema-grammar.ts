@@ -18,7 +18,12 @@ export function grammarSchemaOf(schema: JsonSchema): GbnfJsonSchema {
       return { type: 'object', properties, additionalProperties: Object.keys(properties).length === 0, ...described };
     }
     case 'array':
-      return { type: 'array', ...(schema.items ? { items: grammarSchemaOf(schema.items) } : {}), ...(schema.maxItems !== undefined ? { maxItems: schema.maxItems } : {}), ...described };
+      return {
+        type: 'array',
+        ...(schema.items ? { items: grammarSchemaOf(schema.items) } : {}),
+        ...(schema.maxItems !== undefined ? { maxItems: schema.maxItems } : {}),
+        ...described,
+      };
     case 'string':
       return { type: 'string', ...(schema.maxLength !== undefined ? { maxLength: schema.maxLength } : {}), ...described };
     default:

@@ -35,7 +35,8 @@ export async function resolveLocalModelFile(reference: string, options: ResolveO
     return await resolveModelFile(reference, { cli: options.showProgress ?? false });
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    const which = reference === DOWNLOADABLE_LOCAL_MODEL ? `the default local model ${reference} (no bundled model is installed)` : `the local model ${reference}`;
+    const which =
+      reference === DOWNLOADABLE_LOCAL_MODEL ? `the default local model ${reference} (no bundled model is installed)` : `the local model ${reference}`;
     // Not retried: without a reachable model hub, retrying only delays the message.
     throw configError(`cannot download ${which}: ${why}. ${HOW_TO_GET_A_MODEL}`);
   }

@@ -9,11 +9,19 @@ import type { QuestionToken } from './question-tokens';
  */
 
 const SINGLE_WORD_CUES: Record<string, AggregateFunction> = {
-  average: 'AVG', avg: 'AVG', mean: 'AVG', averagely: 'AVG',
-  total: 'SUM', sum: 'SUM', combined: 'SUM',
-  maximum: 'MAX', max: 'MAX',
-  minimum: 'MIN', min: 'MIN',
-  count: 'COUNT', counts: 'COUNT',
+  average: 'AVG',
+  avg: 'AVG',
+  mean: 'AVG',
+  averagely: 'AVG',
+  total: 'SUM',
+  sum: 'SUM',
+  combined: 'SUM',
+  maximum: 'MAX',
+  max: 'MAX',
+  minimum: 'MIN',
+  min: 'MIN',
+  count: 'COUNT',
+  counts: 'COUNT',
 };
 
 /** A share of rows is a ratio of two counts: COUNT(rows meeting the condition) * 100 / COUNT(rows). */

@@ -25,19 +25,85 @@ const phrase = (text: string, operator: FilterOperator, match?: Comparison['matc
 
 /** Longest first, so "no more than" wins over "more than". */
 const CUES: Cue[] = [
-  ...['no more than', 'not more than', 'no greater than', 'not greater than', 'not exceeding', 'at most', 'up to', 'less than or equal to', 'maximum of'].map((p) => phrase(p, '<=')),
-  ...['no less than', 'not less than', 'no fewer than', 'not fewer than', 'at least', 'greater than or equal to', 'more than or equal to', 'minimum of', 'since'].map((p) => phrase(p, '>=')),
-  ...['more than', 'greater than', 'larger than', 'higher than', 'bigger than', 'over', 'above', 'exceeding', 'exceeds', 'exceed', 'after', 'beyond', 'later than'].map((p) => phrase(p, '>')),
+  ...['no more than', 'not more than', 'no greater than', 'not greater than', 'not exceeding', 'at most', 'up to', 'less than or equal to', 'maximum of'].map(
+    (p) => phrase(p, '<='),
+  ),
+  ...[
+    'no less than',
+    'not less than',
+    'no fewer than',
+    'not fewer than',
+    'at least',
+    'greater than or equal to',
+    'more than or equal to',
+    'minimum of',
+    'since',
+  ].map((p) => phrase(p, '>=')),
+  ...[
+    'more than',
+    'greater than',
+    'larger than',
+    'higher than',
+    'bigger than',
+    'over',
+    'above',
+    'exceeding',
+    'exceeds',
+    'exceed',
+    'after',
+    'beyond',
+    'later than',
+  ].map((p) => phrase(p, '>')),
   ...['less than', 'fewer than', 'smaller than', 'lower than', 'below', 'under', 'before', 'earlier than', 'prior to'].map((p) => phrase(p, '<')),
   ...['not equal to', 'other than', 'except', 'excluding', 'except for', 'apart from', 'different from'].map((p) => phrase(p, '!=')),
   ...['equal to', 'equals', 'same as'].map((p) => phrase(p, '=')),
-  ...['contain', 'contains', 'containing', 'contained', 'include', 'includes', 'including', 'like', 'with the word', 'with the letter', 'the word', 'the letter', 'the substring', 'mention', 'mentions', 'mentioning', 'about', 'regarding', 'concerning'].map((p) => phrase(p, 'LIKE', 'contains')),
-  ...['start with', 'starts with', 'starting with', 'started with', 'begin with', 'begins with', 'beginning with', 'prefix'].map((p) => phrase(p, 'LIKE', 'starts')),
+  ...[
+    'contain',
+    'contains',
+    'containing',
+    'contained',
+    'include',
+    'includes',
+    'including',
+    'like',
+    'with the word',
+    'with the letter',
+    'the word',
+    'the letter',
+    'the substring',
+    'mention',
+    'mentions',
+    'mentioning',
+    'about',
+    'regarding',
+    'concerning',
+  ].map((p) => phrase(p, 'LIKE', 'contains')),
+  ...['start with', 'starts with', 'starting with', 'started with', 'begin with', 'begins with', 'beginning with', 'prefix'].map((p) =>
+    phrase(p, 'LIKE', 'starts'),
+  ),
   ...['end with', 'ends with', 'ending with', 'ended with', 'suffix'].map((p) => phrase(p, 'LIKE', 'ends')),
 ].sort((a, b) => b.words.length - a.words.length);
 
 /** "<comparative adjective> than": these name the column they compare ("older than" → age). */
-export const SMALLER_COMPARATIVES = new Set(['younger', 'shorter', 'lighter', 'cheaper', 'smaller', 'lower', 'earlier', 'fewer', 'less', 'worse', 'poorer', 'slower', 'thinner', 'narrower', 'closer', 'nearer', 'sooner']);
+export const SMALLER_COMPARATIVES = new Set([
+  'younger',
+  'shorter',
+  'lighter',
+  'cheaper',
+  'smaller',
+  'lower',
+  'earlier',
+  'fewer',
+  'less',
+  'worse',
+  'poorer',
+  'slower',
+  'thinner',
+  'narrower',
+  'closer',
+  'nearer',
+  'sooner',
+]);
 
 const NEGATORS = new Set(['not', "n't", 'never', 'no', 'without', 'neither', 'nor']);
 /** Skipped between a cue and its value ("more than the 3", "over $100", "with the letter"). */
@@ -104,7 +170,15 @@ function windowNegated(tokens: QuestionToken[], from: number, to: number): boole
   return false;
 }
 
-const NEGATED_OPERATOR: Partial<Record<FilterOperator, FilterOperator>> = { '=': '!=', LIKE: 'NOT LIKE', IN: 'NOT IN', '>': '<=', '<': '>=', '>=': '<', '<=': '>' };
+const NEGATED_OPERATOR: Partial<Record<FilterOperator, FilterOperator>> = {
+  '=': '!=',
+  LIKE: 'NOT LIKE',
+  IN: 'NOT IN',
+  '>': '<=',
+  '<': '>=',
+  '>=': '<',
+  '<=': '>',
+};
 
 /** Folds a negation into the operator, except where the cue already carries it ("no more than"). */
 function withNegation(c: Comparison): Comparison {

@@ -21,7 +21,11 @@ export function isPlausibleYear(n: number): boolean {
 
 /** ISO text of a written date, or null when the text is not a date this understands. */
 export function normaliseDate(text: string): string | null {
-  const t = text.trim().replace(/(\d)(st|nd|rd|th)\b/gi, '$1').replace(/,/g, ' ').replace(/\s+/g, ' ');
+  const t = text
+    .trim()
+    .replace(/(\d)(st|nd|rd|th)\b/gi, '$1')
+    .replace(/,/g, ' ')
+    .replace(/\s+/g, ' ');
   let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(t);
   if (m) return `${m[1]}-${pad(+m[2])}-${pad(+m[3])}`;
   m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(t);

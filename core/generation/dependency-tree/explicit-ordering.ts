@@ -9,12 +9,49 @@ import type { QuestionToken } from './question-tokens';
  */
 
 const SORT_VERBS = new Set(['sort', 'order', 'rank', 'arrange', 'list']);
-const DESCENDING = ['descending', 'decreasing', 'reverse', 'desc', 'highest to lowest', 'largest to smallest', 'most to least', 'high to low', 'newest to oldest', 'latest to earliest', 'oldest to youngest', 'biggest to smallest', 'most recent to'];
-const ASCENDING = ['ascending', 'increasing', 'alphabetical', 'alphabetically', 'asc', 'lowest to highest', 'smallest to largest', 'least to most', 'low to high', 'oldest to newest', 'earliest to latest', 'youngest to oldest', 'smallest to biggest', 'lexicographic', 'lexicographical'];
+const DESCENDING = [
+  'descending',
+  'decreasing',
+  'reverse',
+  'desc',
+  'highest to lowest',
+  'largest to smallest',
+  'most to least',
+  'high to low',
+  'newest to oldest',
+  'latest to earliest',
+  'oldest to youngest',
+  'biggest to smallest',
+  'most recent to',
+];
+const ASCENDING = [
+  'ascending',
+  'increasing',
+  'alphabetical',
+  'alphabetically',
+  'asc',
+  'lowest to highest',
+  'smallest to largest',
+  'least to most',
+  'low to high',
+  'oldest to newest',
+  'earliest to latest',
+  'youngest to oldest',
+  'smallest to biggest',
+  'lexicographic',
+  'lexicographical',
+];
 
 export function findExplicitOrdering(tokens: QuestionToken[]): Ordering[] {
-  const text = ` ${tokens.filter((t) => t.lower !== 'the').map((t) => t.lower).join(' ')} `;
-  const direction: Ordering['direction'] | null = DESCENDING.some((d) => text.includes(` ${d} `)) ? 'DESC' : ASCENDING.some((a) => text.includes(` ${a} `)) ? 'ASC' : null;
+  const text = ` ${tokens
+    .filter((t) => t.lower !== 'the')
+    .map((t) => t.lower)
+    .join(' ')} `;
+  const direction: Ordering['direction'] | null = DESCENDING.some((d) => text.includes(` ${d} `))
+    ? 'DESC'
+    : ASCENDING.some((a) => text.includes(` ${a} `))
+      ? 'ASC'
+      : null;
   const orderings: Ordering[] = [];
   for (let i = 0; i + 1 < tokens.length; i++) {
     const sortBy = SORT_VERBS.has(tokens[i].lemma) && tokens[i + 1].lower === 'by';
@@ -25,6 +62,7 @@ export function findExplicitOrdering(tokens: QuestionToken[]): Ordering[] {
     orderings.push({ by: phraseOf(chunk), direction: direction ?? 'ASC', aggregate: null, cue: `${tokens[i].lower} ${tokens[i + 1].lower}` });
   }
   // "in descending order" with no "by": the order applies to what is asked for.
-  if (orderings.length === 0 && direction && /\border\b|alphabetical/.test(text)) orderings.push({ by: '', direction, aggregate: null, cue: direction === 'DESC' ? 'descending order' : 'ascending order' });
+  if (orderings.length === 0 && direction && /\border\b|alphabetical/.test(text))
+    orderings.push({ by: '', direction, aggregate: null, cue: direction === 'DESC' ? 'descending order' : 'ascending order' });
   return orderings;
 }

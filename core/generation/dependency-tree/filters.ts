@@ -33,10 +33,23 @@ export function buildFilters(tokens: QuestionToken[], literals: QuestionLiteral[
     // comparison precedes the number ("more than 24 months" compares the loan validity before it).
     const beforeNoun = literal.kind === 'word' || (literal.kind !== 'year' && typeof literal.value === 'number' && comparison.cueStart === first);
     const attached = comparison.columnBetween
-      ? { column: phraseOf(tokens.slice(comparison.columnBetween[0], comparison.columnBetween[1] + 1)), context: contextBefore(tokens, floor, first), nounAfter: false }
+      ? {
+          column: phraseOf(tokens.slice(comparison.columnBetween[0], comparison.columnBetween[1] + 1)),
+          context: contextBefore(tokens, floor, first),
+          nounAfter: false,
+        }
       : comparison.impliesColumn
         ? { column: null, context: contextBefore(tokens, floor, first), nounAfter: false }
-        : attachColumn(tokens, between ? between.openerIndex : comparison.cueStart, floor, first, comparisonAfter(tokens, last) ? last + 2 : last, isLiteral, beforeNoun || comparisonAfter(tokens, last) !== null, literal.kind !== 'year' && literal.kind !== 'date');
+        : attachColumn(
+            tokens,
+            between ? between.openerIndex : comparison.cueStart,
+            floor,
+            first,
+            comparisonAfter(tokens, last) ? last + 2 : last,
+            isLiteral,
+            beforeNoun || comparisonAfter(tokens, last) !== null,
+            literal.kind !== 'year' && literal.kind !== 'date',
+          );
     const { nounAfter, ...where } = attached;
     if (between) {
       filters.push({ ...where, operator: 'BETWEEN', values: [literal, literals[k + 1]], negated: comparison.negated, aggregate: null });
@@ -104,6 +117,6 @@ function joinsAsAlternative(tokens: QuestionToken[], previous: Filter, literal: 
   const last = previous.values[previous.values.length - 1];
   if (typeof last.value !== typeof literal.value) return false;
   const gap = tokens.slice(last.tokens[1] + 1, literal.tokens[0]);
-  if (gap.length === 0 || gap[0].lower !== 'or' && gap[0].text !== ',') return false;
+  if (gap.length === 0 || (gap[0].lower !== 'or' && gap[0].text !== ',')) return false;
   return gap.slice(1).every((t) => ALTERNATIVE_FILLERS.has(t.lower) || t.lower === 'or' || (t.pos === 'NOUN' && gap.length <= 5));
 }

@@ -54,9 +54,22 @@ export function extractLiterals(tokenized: TokenizedQuestion, quoted: QuotedSpan
     if (followsLikeCue(tokens, i) && !isNumberWord(tokens[i].lower)) {
       // "the post about linear regression": the pattern runs over the content words that follow.
       let last = i;
-      while (last + 1 < tokens.length && last - i < 2 && !taken[last + 1] && isWord(tokens[last + 1]) && ['NOUN', 'ADJ', 'PROPN', 'X'].includes(tokens[last + 1].pos)) last++;
+      while (
+        last + 1 < tokens.length &&
+        last - i < 2 &&
+        !taken[last + 1] &&
+        isWord(tokens[last + 1]) &&
+        ['NOUN', 'ADJ', 'PROPN', 'X'].includes(tokens[last + 1].pos)
+      )
+        last++;
       add(i, last, wordLiteral(tokens, i, last));
-    } else if (isPredicateValue(tokens, i) || isAttributiveValue(tokens, i) || isCategoryModifier(tokens, i, taken) || isAgent(tokens, i) || isRoleValue(tokens, i)) {
+    } else if (
+      isPredicateValue(tokens, i) ||
+      isAttributiveValue(tokens, i) ||
+      isCategoryModifier(tokens, i, taken) ||
+      isAgent(tokens, i) ||
+      isRoleValue(tokens, i)
+    ) {
       add(i, i, wordLiteral(tokens, i, i));
     }
   }

@@ -25,9 +25,46 @@ const SENTENCE_OPENERS = new Set(
 const NAME_CONNECTORS = new Set(['of', 'de', 'di', 'da', 'du', 'la', 'le', 'van', 'von', 'der', 'del', 'y', '&', '-', "'"]);
 
 /** Where a name introduced by "named" stops. */
-const COMPASS_WORDS = new Set(['north', 'south', 'east', 'west', 'northern', 'southern', 'eastern', 'western', 'central', 'northeast', 'northwest', 'southeast', 'southwest']);
+const COMPASS_WORDS = new Set([
+  'north',
+  'south',
+  'east',
+  'west',
+  'northern',
+  'southern',
+  'eastern',
+  'western',
+  'central',
+  'northeast',
+  'northwest',
+  'southeast',
+  'southwest',
+]);
 
-const NAMED_STOPS = new Set(['and', 'or', 'that', 'which', 'who', 'with', 'in', 'for', 'from', 'of', 'is', 'are', 'was', 'were', 'has', 'have', 'by', 'on', 'at', 'whose', 'what', 'the']);
+const NAMED_STOPS = new Set([
+  'and',
+  'or',
+  'that',
+  'which',
+  'who',
+  'with',
+  'in',
+  'for',
+  'from',
+  'of',
+  'is',
+  'are',
+  'was',
+  'were',
+  'has',
+  'have',
+  'by',
+  'on',
+  'at',
+  'whose',
+  'what',
+  'the',
+]);
 
 /** Words that introduce a name however it is written ("a user called csgillespie"). */
 const NAMING_WORDS = new Set(['named', 'called', 'titled', 'entitled', 'nicknamed', 'username']);
@@ -67,7 +104,8 @@ export function nameAt(tokens: QuestionToken[], i: number, taken: boolean[]): { 
   const first = i > 0 && COMPASS_WORDS.has(tokens[i - 1].lower) && !taken[i - 1] && !named ? i - 1 : i;
   // "Agent 13", "PO Box 1040", "Breakfast Provision 2": a number written right after a name belongs to it.
   const after = tokens[last + 1];
-  if (after && !taken[last + 1] && /^\d+$/.test(after.text) && after.start === tokens[last].end + 1 && !(tokens[last + 2] && tokens[last + 2].pos === 'NOUN')) last++;
+  if (after && !taken[last + 1] && /^\d+$/.test(after.text) && after.start === tokens[last].end + 1 && !(tokens[last + 2] && tokens[last + 2].pos === 'NOUN'))
+    last++;
   const text = tokens
     .slice(first, last + 1)
     .map((t, k) => (k > 0 && t.start > tokens[first + k - 1].end ? ' ' : '') + t.text)

@@ -13,8 +13,18 @@ import type { QuestionToken } from './question-tokens';
 export function gluedCodeAt(tokens: QuestionToken[], i: number): { last: number; literal: Omit<QuestionLiteral, 'tokens'> } | null {
   if (i > 0 && tokens[i - 1].end === tokens[i].start && /[\p{L}\p{N}_]$/u.test(tokens[i - 1].text)) return null;
   let last = i;
-  while (last + 1 < tokens.length && tokens[last + 1].start === tokens[last].end && /^[\p{L}\p{N}_:\-./]+$/u.test(tokens[last + 1].text) && tokens[last + 1].text !== "'s") last++;
-  const text = tokens.slice(i, last + 1).map((t) => t.text).join('').replace(/[.\-/]+$/, '');
+  while (
+    last + 1 < tokens.length &&
+    tokens[last + 1].start === tokens[last].end &&
+    /^[\p{L}\p{N}_:\-./]+$/u.test(tokens[last + 1].text) &&
+    tokens[last + 1].text !== "'s"
+  )
+    last++;
+  const text = tokens
+    .slice(i, last + 1)
+    .map((t) => t.text)
+    .join('')
+    .replace(/[.\-/]+$/, '');
   const single = last === i;
   const isTime = /^\d{1,2}:\d{2}(?::\d{2})?$/.test(text);
   if (!isTime && (single || !/\d/.test(text) || !/[\p{L}_:]/u.test(text))) return null;
@@ -34,7 +44,12 @@ export function numberAt(tokens: QuestionToken[], i: number): { last: number; li
   }
   if (!isNumberWord(token.lower) || !isStandaloneNumberWord(tokens, i)) return null;
   let last = i;
-  while (last + 1 < tokens.length && (isNumberWord(tokens[last + 1].lower) || (tokens[last + 1].lower === 'and' && ['hundred', 'thousand', 'million'].includes(tokens[last].lower) && isNumberWord(tokens[last + 2]?.lower ?? '')))) last++;
+  while (
+    last + 1 < tokens.length &&
+    (isNumberWord(tokens[last + 1].lower) ||
+      (tokens[last + 1].lower === 'and' && ['hundred', 'thousand', 'million'].includes(tokens[last].lower) && isNumberWord(tokens[last + 2]?.lower ?? '')))
+  )
+    last++;
   const words = tokens.slice(i, last + 1).map((t) => t.text);
   const value = numberWordsValue(words);
   return value === null ? null : { last, literal: { text: words.join(' '), value, kind: 'number' } };

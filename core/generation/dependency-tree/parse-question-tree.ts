@@ -16,7 +16,10 @@ import { findComparativeChoice, findSuperlative } from './superlatives';
  */
 export function parseQuestionTree(question: string): QuestionTree {
   const quoted = quotedSpans(question);
-  const tokenized = tokenizeQuestion(question, quoted.map((q) => [q.start, q.end]));
+  const tokenized = tokenizeQuestion(
+    question,
+    quoted.map((q) => [q.start, q.end]),
+  );
   const { tokens } = tokenized;
   const literals = extractLiterals(tokenized, quoted);
   const superlative = findSuperlative(tokens, literals) ?? findComparativeChoice(tokens);
@@ -26,7 +29,8 @@ export function parseQuestionTree(question: string): QuestionTree {
   const { aggregates: named, cueTokens } = findAggregates(tokens);
   const aggregates: Aggregate[] = [...named];
   for (const f of conditions) if (f.aggregate) aggregates.push({ function: f.aggregate, argument: f.column ?? '*', cue: f.operator });
-  if (superlative?.ordering.aggregate) aggregates.push({ function: superlative.ordering.aggregate, argument: superlative.ordering.by, cue: superlative.ordering.cue });
+  if (superlative?.ordering.aggregate)
+    aggregates.push({ function: superlative.ordering.aggregate, argument: superlative.ordering.by, cue: superlative.ordering.cue });
   const explicit = findExplicitOrdering(tokens);
   return {
     question,

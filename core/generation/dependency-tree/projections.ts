@@ -11,14 +11,80 @@ import { isSuperlative } from './superlatives';
  */
 
 const ASKING_WORDS = new Set([
-  'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'how',
-  'list', 'show', 'give', 'find', 'return', 'tell', 'name', 'display', 'provide', 'identify', 'state', 'calculate', 'count', 'compute', 'determine', 'indicate', 'describe', 'mention', 'get', 'select', 'report', 'output', 'enumerate', 'specify', 'locate',
+  'what',
+  'which',
+  'who',
+  'whom',
+  'whose',
+  'when',
+  'where',
+  'how',
+  'list',
+  'show',
+  'give',
+  'find',
+  'return',
+  'tell',
+  'name',
+  'display',
+  'provide',
+  'identify',
+  'state',
+  'calculate',
+  'count',
+  'compute',
+  'determine',
+  'indicate',
+  'describe',
+  'mention',
+  'get',
+  'select',
+  'report',
+  'output',
+  'enumerate',
+  'specify',
+  'locate',
 ]);
 /** Skipped between the asking word and the first projection. */
-const LEAD_FILLERS = new Set(['different', 'distinct', 'unique', 'is', 'are', 'was', 'were', 'me', 'us', 'all', 'the', 'a', 'an', 'out', 'of', 'do', 'does', 'did', 'please', 'those', 'these', 'both', 'each', 'every', 'its', 'their', 'his', 'her', 'down', 'up', 'also', 'any']);
+const LEAD_FILLERS = new Set([
+  'different',
+  'distinct',
+  'unique',
+  'is',
+  'are',
+  'was',
+  'were',
+  'me',
+  'us',
+  'all',
+  'the',
+  'a',
+  'an',
+  'out',
+  'of',
+  'do',
+  'does',
+  'did',
+  'please',
+  'those',
+  'these',
+  'both',
+  'each',
+  'every',
+  'its',
+  'their',
+  'his',
+  'her',
+  'down',
+  'up',
+  'also',
+  'any',
+]);
 
 export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[], aggregateCues: Set<number>, isLiteral: (i: number) => boolean): Projection[] {
-  const start = tokens.findIndex((t) => ASKING_WORDS.has(t.lower) && (t.sentenceStart || t.index === 0 || tokens[t.index - 1].text === ','  || tokens[t.index - 1].lower === 'please'));
+  const start = tokens.findIndex(
+    (t) => ASKING_WORDS.has(t.lower) && (t.sentenceStart || t.index === 0 || tokens[t.index - 1].text === ',' || tokens[t.index - 1].lower === 'please'),
+  );
   if (start < 0) return [];
   if (tokens[start].lower === 'who' || tokens[start].lower === 'whom') return [{ phrase: 'who', aggregate: null }];
   const projections: Projection[] = [];

@@ -17,7 +17,8 @@ export function renderQuestionTree(tree: QuestionTree): string {
   });
   // Aggregates that only order or filter (HAVING) are rendered there, not selected.
   const elsewhere = (a: { function: string; argument: string }): boolean =>
-    tree.orderBy.some((o) => o.aggregate === a.function && o.by === a.argument) || [...tree.filters].some((f) => f.aggregate === a.function && f.column === a.argument);
+    tree.orderBy.some((o) => o.aggregate === a.function && o.by === a.argument) ||
+    [...tree.filters].some((f) => f.aggregate === a.function && f.column === a.argument);
   const extraAggregates = tree.aggregates.filter((a) => !tree.projections.some((p) => p.aggregate === a.function)).filter((a) => !elsewhere(a));
   for (const a of extraAggregates) select.push(`${a.function}(${a.argument === '*' ? '*' : slot(a.argument)})`);
   parts.push(`SELECT ${tree.distinct ? 'DISTINCT ' : ''}${select.length > 0 ? select.join(', ') : '?'}`);

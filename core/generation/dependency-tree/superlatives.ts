@@ -18,10 +18,56 @@ export interface Superlative {
 }
 
 /** Superlatives that mean "smallest first"; every other one orders descending. */
-const ASCENDING = new Set(['least', 'fewest', 'lowest', 'smallest', 'shortest', 'youngest', 'earliest', 'lightest', 'slowest', 'cheapest', 'worst', 'bottom', 'minimum', 'newest', 'closest', 'nearest', 'weakest', 'poorest', 'thinnest', 'narrowest', 'least']);
+const ASCENDING = new Set([
+  'least',
+  'fewest',
+  'lowest',
+  'smallest',
+  'shortest',
+  'youngest',
+  'earliest',
+  'lightest',
+  'slowest',
+  'cheapest',
+  'worst',
+  'bottom',
+  'minimum',
+  'newest',
+  'closest',
+  'nearest',
+  'weakest',
+  'poorest',
+  'thinnest',
+  'narrowest',
+  'least',
+]);
 const IRREGULAR = new Set(['most', 'least', 'fewest', 'best', 'worst', 'top', 'bottom']);
 /** "-est" words that are not superlatives. */
-const NOT_SUPERLATIVE = new Set(['interest', 'rest', 'test', 'west', 'forest', 'request', 'guest', 'contest', 'protest', 'harvest', 'nest', 'quest', 'chest', 'vest', 'est', 'modest', 'honest', 'manifest', 'digest', 'suggest', 'invest', 'arrest', 'pest']);
+const NOT_SUPERLATIVE = new Set([
+  'interest',
+  'rest',
+  'test',
+  'west',
+  'forest',
+  'request',
+  'guest',
+  'contest',
+  'protest',
+  'harvest',
+  'nest',
+  'quest',
+  'chest',
+  'vest',
+  'est',
+  'modest',
+  'honest',
+  'manifest',
+  'digest',
+  'suggest',
+  'invest',
+  'arrest',
+  'pest',
+]);
 
 const FREQUENCY_WORDS = new Set(['common', 'frequent', 'frequently', 'commonly', 'popular', 'numerous', 'often', 'usual', 'prevalent']);
 
@@ -61,13 +107,23 @@ export function findSuperlative(tokens: QuestionToken[], literals: QuestionLiter
     const limitLiteral = limitNear(tokens, i, literals);
     const afterLimit = i + 1 + (limitLiteral && limitLiteral.tokens[0] === i + 1 ? 1 : 0);
     // "the highest number of flights", "the most count of": ordering by a count of what follows "of".
-    const numberOf = ['number', 'count', 'amount'].includes(tokens[afterLimit]?.lower ?? '') && tokens[afterLimit + 1]?.lower === 'of' && tokens[afterLimit].lower !== 'amount';
+    const numberOf =
+      ['number', 'count', 'amount'].includes(tokens[afterLimit]?.lower ?? '') &&
+      tokens[afterLimit + 1]?.lower === 'of' &&
+      tokens[afterLimit].lower !== 'amount';
     const frequency = (t.lower === 'most' || t.lower === 'least') && FREQUENCY_WORDS.has(tokens[i + 1]?.lower ?? '');
     const chunk = chunkStartingAt(tokens, numberOf ? afterLimit + 2 : frequency ? afterLimit + 1 : afterLimit);
     const head = chunk?.[chunk.length - 1];
     // "the most common type", "the least numerous element": frequency is a count of rows.
     // "the most car makers": most / least / fewest before a plural noun count rows.
-    const countsRows = numberOf || frequency || ((t.lower === 'most' || t.lower === 'least' || t.lower === 'fewest') && chunk !== null && head!.pos === 'NOUN' && head!.lower !== head!.lemma && chunk[0].pos !== 'ADJ');
+    const countsRows =
+      numberOf ||
+      frequency ||
+      ((t.lower === 'most' || t.lower === 'least' || t.lower === 'fewest') &&
+        chunk !== null &&
+        head!.pos === 'NOUN' &&
+        head!.lower !== head!.lemma &&
+        chunk[0].pos !== 'ADJ');
     const by = countsRows ? (chunk ? phraseOf(chunk) : '*') : [t.text, chunk ? phraseOf(chunk) : ''].join(' ').trim();
     return {
       ordering: { by, direction: ASCENDING.has(t.lower) ? 'ASC' : 'DESC', aggregate: countsRows ? 'COUNT' : null, cue: t.lower },
@@ -109,12 +165,17 @@ export function findComparativeChoice(tokens: QuestionToken[]): Superlative | nu
 
 /** "top 5", "top five": a count right after "top"; a plain "top" ("the top speed") is not one. */
 function isTopN(tokens: QuestionToken[], i: number, literals: QuestionLiteral[]): boolean {
-  return literals.some((l) => l.tokens[0] === i + 1 && typeof l.value === 'number') || ['ranked', 'rated', 'scoring', 'scorer', 'scorers'].includes(tokens[i + 1]?.lower ?? '');
+  return (
+    literals.some((l) => l.tokens[0] === i + 1 && typeof l.value === 'number') ||
+    ['ranked', 'rated', 'scoring', 'scorer', 'scorers'].includes(tokens[i + 1]?.lower ?? '')
+  );
 }
 
 /** A small count just before or after the superlative: "the 3 oldest", "oldest 3 players", "top 5". */
 function limitNear(tokens: QuestionToken[], i: number, literals: QuestionLiteral[]): QuestionLiteral | null {
-  const candidates = literals.filter((l) => typeof l.value === 'number' && Number.isInteger(l.value) && (l.value as number) > 0 && (l.value as number) <= 1000 && l.kind === 'number');
+  const candidates = literals.filter(
+    (l) => typeof l.value === 'number' && Number.isInteger(l.value) && (l.value as number) > 0 && (l.value as number) <= 1000 && l.kind === 'number',
+  );
   const before = candidates.find((l) => l.tokens[1] === i - 1 || (l.tokens[1] === i - 2 && tokens[i - 1].lower === 'most'));
   const after = candidates.find((l) => l.tokens[0] === i + 1);
   return before ?? after ?? null;

@@ -9,7 +9,39 @@ import { isSuperlative } from './superlatives';
  */
 
 /** Adjectives that describe rows or quantities rather than being stored values. */
-const NON_VALUE_PREDICATES = new Set(['many', 'much', 'more', 'less', 'same', 'different', 'available', 'present', 'there', 'able', 'not', 'also', 'only', 'all', 'both', 'true', 'known', 'unknown', 'null', 'empty', 'higher', 'lower', 'larger', 'smaller', 'greater', 'bigger', 'equal', 'above', 'below', 'over', 'under']);
+const NON_VALUE_PREDICATES = new Set([
+  'many',
+  'much',
+  'more',
+  'less',
+  'same',
+  'different',
+  'available',
+  'present',
+  'there',
+  'able',
+  'not',
+  'also',
+  'only',
+  'all',
+  'both',
+  'true',
+  'known',
+  'unknown',
+  'null',
+  'empty',
+  'higher',
+  'lower',
+  'larger',
+  'smaller',
+  'greater',
+  'bigger',
+  'equal',
+  'above',
+  'below',
+  'over',
+  'under',
+]);
 const COPULAS = new Set(['is', 'are', 'was', 'were', 'as', 'be', 'being']);
 const CLAUSE_ENDS = new Set(['?', '.', ',', ';', '!', 'and', 'or', 'that', 'which', 'who', 'with', 'have', 'has', 'had', 'in', 'for', 'from', 'but']);
 
@@ -35,9 +67,13 @@ export function isPredicateValue(tokens: QuestionToken[], i: number): boolean {
 
 /** "has a cat as a pet", "own a dog as a pet": the noun before "as a <noun>" is a value of that noun. */
 export function isRoleValue(tokens: QuestionToken[], i: number): boolean {
-  return tokens[i].pos === 'NOUN' && tokens[i + 1]?.lower === 'as' && ['a', 'an', 'the', 'their', 'its'].includes(tokens[i + 2]?.lower ?? '') && tokens[i + 3]?.pos === 'NOUN';
+  return (
+    tokens[i].pos === 'NOUN' &&
+    tokens[i + 1]?.lower === 'as' &&
+    ['a', 'an', 'the', 'their', 'its'].includes(tokens[i + 2]?.lower ?? '') &&
+    tokens[i + 3]?.pos === 'NOUN'
+  );
 }
-
 
 /** Adjectives that size, order or pick rows, or describe the question, rather than being a stored category. */
 const STRUCTURAL_ADJECTIVES = new Set(
@@ -74,7 +110,10 @@ function isGraded(t: QuestionToken): boolean {
 
 /** "blue-haired" → blue, "left-footed" → left: the value of a compound adjective is its first part. */
 export function wordLiteral(tokens: QuestionToken[], first: number, last: number): Omit<QuestionLiteral, 'tokens'> {
-  const text = tokens.slice(first, last + 1).map((t) => t.text).join(' ');
+  const text = tokens
+    .slice(first, last + 1)
+    .map((t) => t.text)
+    .join(' ');
   const compound = first === last ? /^(\p{L}+)-\p{L}+ed$/u.exec(text) : null;
   return { text, value: compound ? compound[1] : text, kind: 'word' };
 }
@@ -85,7 +124,9 @@ export function wordLiteral(tokens: QuestionToken[], first: number, last: number
  * level / tag / badge / role / language / genre / power" is how English names a value of X.
  */
 const CATEGORY_NOUNS = new Set(
-  'type types kind kinds format formats status category categories class classes tag tags badge badges label role roles genre genres language languages power powers rarity edition breed species position positions mode style layout'.split(' '),
+  'type types kind kinds format formats status category categories class classes tag tags badge badges label role roles genre genres language languages power powers rarity edition breed species position positions mode style layout'.split(
+    ' ',
+  ),
 );
 
 export function isCategoryModifier(tokens: QuestionToken[], i: number, taken: boolean[]): boolean {
@@ -102,7 +143,25 @@ export function isCategoryModifier(tokens: QuestionToken[], i: number, taken: bo
 }
 
 /** "sorted by age", "grouped by country": the noun after these names a column, not an agent. */
-const ARRANGING_VERBS = new Set(['sort', 'order', 'rank', 'arrange', 'group', 'list', 'follow', 'measure', 'count', 'classify', 'categorize', 'organize', 'divide', 'separate', 'break', 'split', 'partition']);
+const ARRANGING_VERBS = new Set([
+  'sort',
+  'order',
+  'rank',
+  'arrange',
+  'group',
+  'list',
+  'follow',
+  'measure',
+  'count',
+  'classify',
+  'categorize',
+  'organize',
+  'divide',
+  'separate',
+  'break',
+  'split',
+  'partition',
+]);
 
 /** "owned by csgillespie", "illustrated by artist": the agent after a participle and "by" is a value, whatever its case. */
 export function isAgent(tokens: QuestionToken[], i: number): boolean {
@@ -110,5 +169,7 @@ export function isAgent(tokens: QuestionToken[], i: number): boolean {
   const verb = tokens[i - 2];
   if (!by || by.lower !== 'by' || !verb || verb.pos !== 'VERB' || !verb.lower.endsWith('ed') || ARRANGING_VERBS.has(verb.lemma)) return false;
   const next = tokens[i + 1];
-  return ['NOUN', 'PROPN', 'X'].includes(tokens[i].pos) && (!next || next.pos === 'PUNCT' || ['and', 'or', 'in', 'on', 'with', 'that', 'who'].includes(next.lower));
+  return (
+    ['NOUN', 'PROPN', 'X'].includes(tokens[i].pos) && (!next || next.pos === 'PUNCT' || ['and', 'or', 'in', 'on', 'with', 'that', 'who'].includes(next.lower))
+  );
 }
