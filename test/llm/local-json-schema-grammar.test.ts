@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../../activities/llm/json-schema';
-import { grammarSchemaOf } from '../../activities/llm/local/json-schema-grammar';
+import { grammarSchemaOf, LOCAL_STRING_CAP } from '../../activities/llm/local/json-schema-grammar';
 
 describe('grammarSchemaOf', () => {
   it('maps nested objects, arrays and enums to node-llama-cpp grammar schemas', () => {
@@ -20,10 +20,17 @@ describe('grammarSchemaOf', () => {
       additionalProperties: false,
       properties: {
         kind: { enum: ['fact', 'dimension'] },
-        columns: { type: 'array', items: { type: 'object', additionalProperties: false, properties: { name: { type: 'string' }, rows: { type: 'integer' } } } },
+        columns: { type: 'array', items: { type: 'object', additionalProperties: false, properties: { name: { type: 'string', maxLength: LOCAL_STRING_CAP }, rows: { type: 'integer' } } } },
         ok: { type: 'boolean' },
       },
     });
+  });
+
+  it('bounds every string (a looping model still closes its JSON), keeping a schema's tighter bound and array bounds', () => {
+    expect(grammarSchemaOf({ type: 'string' })).toEqual({ type: 'string', maxLength: LOCAL_STRING_CAP });
+    expect(grammarSchemaOf({ type: 'string', maxLength: 40 })).toEqual({ type: 'string', maxLength: 40 });
+    expect(grammarSchemaOf({ type: 'string', maxLength: 5000 })).toEqual({ type: 'string', maxLength: LOCAL_STRING_CAP });
+    expect(grammarSchemaOf({ type: 'array', items: { type: 'string', maxLength: 9 }, maxItems: 3 })).toEqual({ type: 'array', items: { type: 'string', maxLength: 9 }, maxItems: 3 });
   });
 
   it('lets an object that lists no properties hold any, and an array without items hold anything', () => {

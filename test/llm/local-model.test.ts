@@ -18,7 +18,7 @@ describe('the local provider with the real GGUF model', () => {
 
     const run = await runChild({
       // Short answers and a small context keep the run short on a 2-core machine.
-      DECODEX_LLM_MAX_TOKENS: '300',
+      DECODEX_LLM_MAX_TOKENS: '600',
       DECODEX_LLM_LOCAL_CONTEXT_SIZE: '1024',
     });
     if (run.code !== 0) throw new Error(`the local model run failed (exit ${run.code}):\n${run.stderr}`);

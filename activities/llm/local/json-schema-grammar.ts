@@ -7,7 +7,21 @@ import type { JsonSchema } from '../json-schema';
  * no optional ones), which also satisfies `required`; and it allows no unlisted property unless
  * told to, so an object schema that lists none admits any properties, as JSON Schema does.
  * Validation still runs on the answer: the grammar shapes it, the validator vouches for it.
+ *
+ * The grammar writes properties in the schema's order. The SQL templates' schemas list `sql`
+ * before `reasoning`: a small local model told to reason first rambles into its SQL, while one
+ * that writes the query first answers as well as it can and explains after. API models get no
+ * grammar and follow the prompt, which asks for the reasoning first as the papers' prompts do.
  */
+/**
+ * Every string a local model writes ends within this many characters, so a model caught in a
+ * repetition loop (a 270M model repeats digits until its token limit) still closes its JSON.
+ * llama.cpp refuses grammars that repeat a rule much more often (about 1,000 was accepted,
+ * 1,200 was not); the longest BIRD dev gold query has 1,446 characters, 3 of 1,534 exceed 1,000.
+ * Only the grammar is capped: validation applies the schema's own bounds.
+ */
+export const LOCAL_STRING_CAP = 1000;
+
 export function grammarSchemaOf(schema: JsonSchema): GbnfJsonSchema {
   const described = schema.description === undefined ? {} : { description: schema.description };
   if (schema.enum) return { enum: schema.enum, ...described };
@@ -25,7 +39,7 @@ export function grammarSchemaOf(schema: JsonSchema): GbnfJsonSchema {
         ...described,
       };
     case 'string':
-      return { type: 'string', ...(schema.maxLength !== undefined ? { maxLength: schema.maxLength } : {}), ...described };
+      return { type: 'string', maxLength: Math.min(schema.maxLength ?? LOCAL_STRING_CAP, LOCAL_STRING_CAP), ...described };
     default:
       return { type: schema.type, ...described };
   }
