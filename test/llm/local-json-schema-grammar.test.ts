@@ -20,17 +20,28 @@ describe('grammarSchemaOf', () => {
       additionalProperties: false,
       properties: {
         kind: { enum: ['fact', 'dimension'] },
-        columns: { type: 'array', items: { type: 'object', additionalProperties: false, properties: { name: { type: 'string', maxLength: LOCAL_STRING_CAP }, rows: { type: 'integer' } } } },
+        columns: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { name: { type: 'string', maxLength: LOCAL_STRING_CAP }, rows: { type: 'integer' } },
+          },
+        },
         ok: { type: 'boolean' },
       },
     });
   });
 
-  it('bounds every string (a looping model still closes its JSON), keeping a schema's tighter bound and array bounds', () => {
+  it('bounds every string (a looping model still closes its JSON), keeping tighter bounds and array bounds', () => {
     expect(grammarSchemaOf({ type: 'string' })).toEqual({ type: 'string', maxLength: LOCAL_STRING_CAP });
     expect(grammarSchemaOf({ type: 'string', maxLength: 40 })).toEqual({ type: 'string', maxLength: 40 });
     expect(grammarSchemaOf({ type: 'string', maxLength: 5000 })).toEqual({ type: 'string', maxLength: LOCAL_STRING_CAP });
-    expect(grammarSchemaOf({ type: 'array', items: { type: 'string', maxLength: 9 }, maxItems: 3 })).toEqual({ type: 'array', items: { type: 'string', maxLength: 9 }, maxItems: 3 });
+    expect(grammarSchemaOf({ type: 'array', items: { type: 'string', maxLength: 9 }, maxItems: 3 })).toEqual({
+      type: 'array',
+      items: { type: 'string', maxLength: 9 },
+      maxItems: 3,
+    });
   });
 
   it('lets an object that lists no properties hold any, and an array without items hold anything', () => {
