@@ -11,8 +11,9 @@ export interface CliRun {
 const ROOT = path.resolve(__dirname, '../..');
 
 /**
- * Runs a Node script in its own process with exactly the given environment (plus PATH and HOME),
- * from the repository root; `nodeArgs` go before the script (e.g. `--require tsx/cjs`).
+ * Runs a Node script in its own process with exactly the given environment (plus PATH and HOME,
+ * and where the test data lives when the run was told: DECODEX_DATASETS), from the repository
+ * root; `nodeArgs` go before the script (e.g. `--require tsx/cjs`).
  */
 export function runNodeScript(
   script: string,
@@ -25,7 +26,12 @@ export function runNodeScript(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        ...(process.env.DECODEX_DATASETS ? { DECODEX_DATASETS: process.env.DECODEX_DATASETS } : {}),
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
