@@ -1,6 +1,7 @@
 import { focusFromColumns, type FocusedTable } from '../../core/linking/focused-schema';
 import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
 import type { ArtifactStore } from '../artifacts/artifact-store';
+import { recentArtifacts } from '../artifacts/recent-artifacts';
 import type { IndexEmbedders } from '../indexing/index-embedders';
 import type { VectorStore } from '../vectors/vector-store';
 import { loadPreparedIndices, retrieveColumns, type PreparedIndices } from './retrieve-columns';
@@ -24,19 +25,10 @@ export interface RetrievalDeps {
 }
 
 /** Indices of recently asked databases: one version never changes, and loading the lexicon is the slow part. */
-const recent = new Map<string, Promise<PreparedIndices>>();
-const KEEP = 8;
+const recentIndices = recentArtifacts<PreparedIndices>(8);
 
 function indicesOf(deps: RetrievalDeps, manifest: RetrieveSchemaElementsInput['manifest']): Promise<PreparedIndices> {
-  const key = `${manifest.databaseId}/${manifest.versions.index}`;
-  let loaded = recent.get(key);
-  if (!loaded) {
-    loaded = loadPreparedIndices(deps.store, manifest);
-    loaded.catch(() => recent.delete(key));
-    recent.set(key, loaded);
-    if (recent.size > KEEP) recent.delete(recent.keys().next().value as string);
-  }
-  return loaded;
+  return recentIndices(deps.store, `${manifest.databaseId}/${manifest.versions.index}`, () => loadPreparedIndices(deps.store, manifest));
 }
 
 /** DexterSQL §3.2 Step 1: the preliminary focused schema from the profile and value indices, with the matched values. */

@@ -2,6 +2,7 @@ import { columnKey, type ColumnRef } from '../../core/preparation/column-ref';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
 import type { ColumnProfile, TableProfile } from '../../core/profiling/column-profile';
 import type { ArtifactStore } from '../artifacts/artifact-store';
+import { recentArtifacts } from '../artifacts/recent-artifacts';
 import type { StoredSchema } from './inspect-database';
 import { ARTIFACT_KINDS, artifactKeys } from './preparation-artifacts';
 import { requireArtifact } from './preparation-deps';
@@ -13,34 +14,20 @@ export interface PreparedProfiles {
   columns: ColumnProfile[];
 }
 
-/**
- * Recently loaded profile sets, per store. Artifacts of one version never change (a changed
- * database or configuration is a new version), so a worker may keep them: triage, statistics
- * and notes of one database read the same profiles once instead of once per pair.
- */
-const recent = new WeakMap<ArtifactStore, Map<string, PreparedProfiles>>();
-const KEEP = 8;
+/** Profile sets of recent versions: triage, statistics and notes of one database read them once, not once per pair. */
+const recentProfiles = recentArtifacts<PreparedProfiles>(8);
 
 /** The stored schema and every table's profile of one profile version (all must exist). */
-export async function loadPreparedProfiles(store: ArtifactStore, databaseId: string, versions: PreparationVersions): Promise<PreparedProfiles> {
-  const cacheKey = artifactKeys.schema(databaseId, versions);
-  const cache = recent.get(store) ?? new Map<string, PreparedProfiles>();
-  recent.set(store, cache);
-  const hit = cache.get(cacheKey);
-  if (hit) {
-    cache.delete(cacheKey); // re-insert: Map order doubles as recency order
-    cache.set(cacheKey, hit);
-    return hit;
-  }
-  const stored = await requireArtifact<StoredSchema>(store, ARTIFACT_KINDS.schema, cacheKey);
-  const tables: TableProfile[] = [];
-  for (const t of stored.tables) {
-    tables.push(await requireArtifact<TableProfile>(store, ARTIFACT_KINDS.tableProfile, artifactKeys.tableProfile(databaseId, versions, t.name)));
-  }
-  const loaded = { stored, tables, columns: tables.flatMap((t) => t.columns) };
-  cache.set(cacheKey, loaded);
-  if (cache.size > KEEP) cache.delete(cache.keys().next().value as string);
-  return loaded;
+export function loadPreparedProfiles(store: ArtifactStore, databaseId: string, versions: PreparationVersions): Promise<PreparedProfiles> {
+  const schemaKey = artifactKeys.schema(databaseId, versions);
+  return recentProfiles(store, schemaKey, async () => {
+    const stored = await requireArtifact<StoredSchema>(store, ARTIFACT_KINDS.schema, schemaKey);
+    const tables: TableProfile[] = [];
+    for (const t of stored.tables) {
+      tables.push(await requireArtifact<TableProfile>(store, ARTIFACT_KINDS.tableProfile, artifactKeys.tableProfile(databaseId, versions, t.name)));
+    }
+    return { stored, tables, columns: tables.flatMap((t) => t.columns) };
+  });
 }
 
 export function profileOf(columns: ColumnProfile[], ref: ColumnRef): ColumnProfile {
