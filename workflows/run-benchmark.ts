@@ -11,6 +11,7 @@ import { queuePrefixOf, taskQueue } from '../core/task-queues';
 import { emptyUsage } from '../core/usage';
 import type { answerQuestion } from './answer-question';
 import { benchmarkProgressQuery } from './benchmark-definitions';
+import { failureMessage } from './kit/step-runner';
 
 type BenchmarkActivities = ReturnType<typeof createBenchmarkActivities>;
 
@@ -101,7 +102,7 @@ export async function runBenchmark(input: RunBenchmarkInput, state?: RunBenchmar
         sql: null,
         outcome: 'workflow_failed',
         route: 'none',
-        error: innermostMessage(err),
+        error: failureMessage(err),
         usage: emptyUsage(),
         latencyMs: Date.now() - started,
         workflowId,
@@ -157,10 +158,4 @@ function predictionOf(result: AnswerQuestionResult, latencyMs: number, workflowI
     candidates: result.candidates.map((c) => c.sql),
     ...(result.focusedSchema ? { focusedSchema: result.focusedSchema } : {}),
   };
-}
-
-function innermostMessage(err: unknown): string {
-  let e = err as { cause?: unknown; message?: string };
-  while (e?.cause) e = e.cause as typeof e;
-  return e?.message ?? String(err);
 }

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, setCurrentDetails } from '@temporalio/workflow';
+import { ApplicationFailure, setCurrentDetails } from '@temporalio/workflow';
 import type { TraceEvent } from '../../core/answer-question-types';
 import type { RunBudget } from '../../core/budget';
 import { isRunUsage, type LlmCallUsage } from '../../core/usage';
@@ -23,9 +23,6 @@ export interface StepSpec {
 }
 
 type Describe<T> = (result: T) => { outcome?: string; detail?: Record<string, unknown> };
-
-/** Anything a step returns may carry the usage of the LLM calls it made; the runner records it. */
-type WithUsage = { usage?: LlmCallUsage | LlmCallUsage[] };
 
 /**
  * The one way a workflow runs a step (DESIGN.md "Pipeline stages", the stage kit):
@@ -95,10 +92,10 @@ export class StepRunner {
     const release = this.budget.reserve(calls);
     try {
       const result = await run({ summary: spec.summary });
-      const runUsage = (result as { usage?: unknown } | null)?.usage;
-      // A child workflow reports a whole run's usage; an activity, its calls.
-      const used = isRunUsage(runUsage) ? [] : usageOf(result);
-      if (isRunUsage(runUsage)) this.budget.recordRun(runUsage);
+      const reported = (result as { usage?: unknown } | null)?.usage;
+      // A child workflow reports a whole run's usage; an activity, the calls it made.
+      const used = isRunUsage(reported) ? [] : callsIn(reported);
+      if (isRunUsage(reported)) this.budget.recordRun(reported);
       else this.budget.record(used);
       const described = describe?.(result) ?? {};
       this.trace.push(event({ ...described, ...(used.length ? { usage: summarizeUsage(used) } : {}) }));
@@ -112,10 +109,10 @@ export class StepRunner {
   }
 }
 
-function usageOf(result: unknown): LlmCallUsage[] {
-  const usage = (result as WithUsage | null)?.usage;
+/** What a step returns may carry the usage of the LLM calls it made (one or a list); the runner records it. */
+function callsIn(usage: unknown): LlmCallUsage[] {
   if (!usage) return [];
-  return Array.isArray(usage) ? usage : [usage];
+  return Array.isArray(usage) ? (usage as LlmCallUsage[]) : [usage as LlmCallUsage];
 }
 
 function summarizeUsage(calls: LlmCallUsage[]): NonNullable<TraceEvent['usage']> {
@@ -126,20 +123,21 @@ function summarizeUsage(calls: LlmCallUsage[]): NonNullable<TraceEvent['usage']>
   };
 }
 
-function innermost(err: unknown): unknown {
-  let e: unknown = err;
-  while ((e instanceof ActivityFailure || e instanceof ChildWorkflowFailure) && e.cause) e = e.cause;
-  return e;
+/** The chain of causes, outermost first: an activity or child failure wraps what really happened. */
+function causeChain(err: unknown): unknown[] {
+  const chain: unknown[] = [err];
+  for (let e = err; e instanceof Error && e.cause; e = e.cause) chain.push(e.cause);
+  return chain;
 }
 
 /** The innermost failure's message, so "activity task failed" never hides what went wrong. */
 export function failureMessage(err: unknown): string {
-  const e = innermost(err);
+  const e = causeChain(err).at(-1);
   return e instanceof Error ? e.message : String(e);
 }
 
 /** The innermost ApplicationFailure's type (e.g. `DatabaseUnavailable`, `LlmAuth`), when it has one. */
 export function failureType(err: unknown): string | undefined {
-  const e = innermost(err);
-  return e instanceof ApplicationFailure && e.type ? e.type : undefined;
+  const application = causeChain(err).filter((e): e is ApplicationFailure => e instanceof ApplicationFailure && !!e.type);
+  return application.at(-1)?.type ?? undefined;
 }
