@@ -6,6 +6,7 @@ import { resolvePreparationConfig, resolvePreparationLimits } from '../../core/p
 import type { TableProfile } from '../../core/profiling/column-profile';
 import { spiderDatabasePath } from '../support/datasets';
 import { createRunningExampleDatabase, RUNNING_EXAMPLE } from '../support/running-example-database';
+import { testMysqlUrl } from '../support/mariadb';
 import { loadSpiderDatabase } from '../support/spider-to-mysql';
 import { startPreparationHarness, type PreparationHarness } from './preparation-harness';
 
@@ -13,10 +14,9 @@ import { startPreparationHarness, type PreparationHarness } from './preparation-
  * The profiler's and the explorator's SQL on MariaDB (the server global-setup starts): the same
  * pairs and the same statistics as on SQLite, and a content fingerprint from SQL.
  */
-const serverUrl = process.env.DECODEX_TEST_MYSQL_URL;
-const describeWithMysql = serverUrl ? describe : describe.skip;
+const serverUrl = testMysqlUrl();
 
-describeWithMysql('preparation on MySQL/MariaDB', () => {
+describe('preparation on MySQL/MariaDB', () => {
   let harness: PreparationHarness;
   beforeAll(() => {
     harness = startPreparationHarness();
@@ -24,7 +24,7 @@ describeWithMysql('preparation on MySQL/MariaDB', () => {
   afterAll(() => harness.close());
 
   it("measures the running example's pair as on SQLite, with a SQL content fingerprint", async () => {
-    const loaded = await loadSpiderDatabase(createRunningExampleDatabase(harness.dir), serverUrl!, { database: 'prep_running_example' });
+    const loaded = await loadSpiderDatabase(createRunningExampleDatabase(harness.dir), serverUrl, { database: 'prep_running_example' });
     const { inspection, evidence: e } = await harness.measure(loaded.url, 'Examination.Diagnosis~Patient.Diagnosis');
     expect(inspection.fingerprint).toMatch(/^mysql:[0-9a-f]{32}$/);
     expect(e.join!.pathText.toLowerCase()).toBe('patient.id = examination.id');
@@ -36,7 +36,7 @@ describeWithMysql('preparation on MySQL/MariaDB', () => {
 
   it('gives the same statistics as SQLite on a Spider pair', async () => {
     const file = spiderDatabasePath('insurance_policies');
-    const loaded = await loadSpiderDatabase(file, serverUrl!, { database: 'prep_insurance_policies' });
+    const loaded = await loadSpiderDatabase(file, serverUrl, { database: 'prep_insurance_policies' });
     const pairId = 'Claims.Date_Claim_Settled~Settlements.Date_Claim_Settled';
     const onMysql = (await harness.measure(loaded.url, pairId)).evidence;
     const onSqlite = (await harness.measure(file, pairId)).evidence;
@@ -51,7 +51,7 @@ describeWithMysql('preparation on MySQL/MariaDB', () => {
 
   it('compares exactly on a case-insensitive, pad-space collation (utf8mb4_general_ci), as on SQLite', async () => {
     // The usual MySQL default: 'Paris' = 'paris' = 'Paris ' by collation. Exact must stay exact.
-    const conn = await mysql.createConnection({ uri: serverUrl!, multipleStatements: true });
+    const conn = await mysql.createConnection({ uri: serverUrl, multipleStatements: true });
     try {
       await conn.query(
         'DROP DATABASE IF EXISTS prep_case_insensitive; CREATE DATABASE prep_case_insensitive CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci; USE prep_case_insensitive;' +
@@ -62,7 +62,7 @@ describeWithMysql('preparation on MySQL/MariaDB', () => {
     } finally {
       await conn.end();
     }
-    const url = new URL(serverUrl!);
+    const url = new URL(serverUrl);
     url.pathname = '/prep_case_insensitive';
     const db = await openTargetDatabase(url.toString());
     try {
@@ -83,7 +83,7 @@ describeWithMysql('preparation on MySQL/MariaDB', () => {
   });
 
   it('profiles a table above the scan bound through a reproducible random row sample, and samples all distinct values', async () => {
-    const conn = await mysql.createConnection({ uri: serverUrl!, multipleStatements: true });
+    const conn = await mysql.createConnection({ uri: serverUrl, multipleStatements: true });
     try {
       await conn.query(
         'DROP DATABASE IF EXISTS prep_row_sample; CREATE DATABASE prep_row_sample; USE prep_row_sample; CREATE TABLE item (id INT PRIMARY KEY, code VARCHAR(10))',
@@ -93,7 +93,7 @@ describeWithMysql('preparation on MySQL/MariaDB', () => {
     } finally {
       await conn.end();
     }
-    const url = new URL(serverUrl!);
+    const url = new URL(serverUrl);
     url.pathname = '/prep_row_sample';
     const database = url.toString();
     const base = resolvePreparationConfig();

@@ -115,3 +115,13 @@ async function waitUntilAnswering(server: ChildProcess, port: number, errorLog: 
     }
   }
 }
+
+/**
+ * The MariaDB server of this test run. global-setup always starts one (or uses
+ * DECODEX_TEST_MYSQL_URL) and fails the run when it cannot, so a MySQL test never skips silently.
+ */
+export function testMysqlUrl(): string {
+  const url = process.env.DECODEX_TEST_MYSQL_URL;
+  if (!url) throw new Error('no MariaDB for this test: run the tests through jest (global-setup starts one) or set DECODEX_TEST_MYSQL_URL');
+  return url;
+}

@@ -2,6 +2,7 @@ import mysql from 'mysql2/promise';
 import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
 import { spiderDatabasePath, spiderDev } from '../support/datasets';
 import { scriptedPipeline } from '../support/scripted-pipeline';
+import { testMysqlUrl } from '../support/mariadb';
 import { loadSpiderDatabase } from '../support/spider-to-mysql';
 import { startTestStack, type TestStack } from '../support/test-workers';
 
@@ -10,8 +11,7 @@ import { startTestStack, type TestStack } from '../support/test-workers';
  * prepares the database, retrieval links the schema, every path writes a candidate, correction
  * runs each one read-only, selection clusters them, and the database's content is unchanged.
  */
-const serverUrl = process.env.DECODEX_TEST_MYSQL_URL;
-const describeWithMysql = serverUrl ? describe : describe.skip;
+const serverUrl = testMysqlUrl();
 
 async function checksum(url: string): Promise<string> {
   const connection = await mysql.createConnection(url);
@@ -25,7 +25,7 @@ async function checksum(url: string): Promise<string> {
   }
 }
 
-describeWithMysql('answerQuestion (hybrid) over MariaDB', () => {
+describe('answerQuestion (hybrid) over MariaDB', () => {
   let llm: ScriptedLlm;
   let stack: TestStack;
   const questions = spiderDev().filter((q) => q.db_id === 'concert_singer');
@@ -44,7 +44,7 @@ describeWithMysql('answerQuestion (hybrid) over MariaDB', () => {
   });
 
   it('prepares on first use, links, generates, corrects and selects, and leaves the data as it was', async () => {
-    const loaded = await loadSpiderDatabase(spiderDatabasePath('concert_singer'), serverUrl!, { database: 'answer_concert_singer' });
+    const loaded = await loadSpiderDatabase(spiderDatabasePath('concert_singer'), serverUrl, { database: 'answer_concert_singer' });
     const before = await checksum(loaded.url);
     const q = questions.find((x) => /average, minimum, and maximum age of all singers from France/.test(x.question))!;
     const { result } = await stack.client.ask({ question: q.question, database: loaded.url });
