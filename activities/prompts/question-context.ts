@@ -66,12 +66,18 @@ function columnNote(profile: ColumnProfile): string | undefined {
 
 /** The focused schema as DDL, each column annotated from its profile when the database is prepared. */
 export function renderFocusedSchema(loaded: LoadedSchema, focus: FocusedTable[] | null): string {
+  const shown = restrictSchema(loaded.schema, focus);
+  // Notes only for the columns shown: a focused prompt over a large schema reads a few profiles, not all.
   const notes: ColumnNotes = new Map();
-  for (const [key, profile] of loaded.profiles) {
-    const note = columnNote(profile);
-    if (note) notes.set(key, note);
+  for (const table of shown.tables) {
+    for (const column of table.columns) {
+      const key = `${table.name}.${column.name}`.toLowerCase();
+      const profile = loaded.profiles.get(key);
+      const note = profile && columnNote(profile);
+      if (note) notes.set(key, note);
+    }
   }
-  return renderSchemaDdl(restrictSchema(loaded.schema, focus), notes);
+  return renderSchemaDdl(shown, notes);
 }
 
 /** The template variables every question prompt shares. */
