@@ -2,8 +2,12 @@
  * What decodex learns from training data (the learning issue builds these; the online stages
  * read them and skip cleanly, saying so, when none exist):
  * - few-shot examples for DexterSQL's few-shot generation path (§3.3.2);
- * - correction rules for its rule-guided correction (§3.1.4, §3.4.1 Steps 3–4).
+ * - correction rules for its rule-guided correction (§3.1.4, §3.4.1 Steps 3–4);
+ * - DecoSearch's decomposition knowledge base: past questions with the sub-question DAG that
+ *   answered them correctly, shown to the decomposer as examples (§3.5, k = 3).
  */
+import type { SubQuestionDag } from '../dag/sub-question-dag';
+
 export interface FewShotExample {
   question: string;
   evidence?: string;
@@ -20,6 +24,14 @@ export interface CorrectionRule {
   correctPattern: string;
   /** How to rewrite a query that shows the bad pattern. */
   fix: string;
+}
+
+export interface DecompositionExample {
+  question: string;
+  evidence?: string;
+  /** The training database it comes from. */
+  database: string;
+  dag: SubQuestionDag;
 }
 
 /** How much of each kind is stored (the online pipeline decides from this which steps can run). */
