@@ -1,3 +1,4 @@
+import type { DagReport } from './dag/dag-report';
 import type { SqlRow } from './sql-value';
 import type { RunUsage } from './usage';
 import type { PipelineOverrides } from './pipeline/pipeline-config';
@@ -144,6 +145,8 @@ export interface AnswerQuestionResult {
   focusedSchema: FocusedTable[] | null;
   candidates: CandidateReport[];
   selection?: SelectionReport;
+  /** The complex route's sub-question DAG with every revision, when the question took it. */
+  dag?: DagReport;
   refinements: number;
   usage: RunUsage;
   trace: TraceEvent[];

@@ -35,6 +35,23 @@ export interface JudgingConfig {
   enabled: boolean;
 }
 
+export interface DecompositionConfig {
+  /**
+   * DecoSearch's complex route (§3.5–3.7): decompose into a sub-question DAG, solve it in
+   * topological waves, refine the topology when a node fails. Off, complex verdicts take the
+   * direct path.
+   */
+  enabled: boolean;
+  /** Every question takes the complex route without asking the judger (experiments, building the knowledge base). */
+  always: boolean;
+  /** Topology refinements allowed per question (the paper's B = 3); they count against the run's refinement budget. */
+  maxRefinements: number;
+  /** An upstream result of at most this many rows is inlined as a value list; larger ones become a relation n<k> (paper: θ = 100). */
+  inlineRows: number;
+  /** Past decompositions shown to the decomposer from the knowledge base (paper: k = 3); zero-shot when none are stored. */
+  examples: number;
+}
+
 export interface GenerationConfig {
   /**
    * The paths that each write one candidate. DecoSearch: the zero-temperature direct path (C.3).
@@ -73,6 +90,7 @@ export interface PipelineConfig {
   linking: LinkingConfig;
   notes: NotesConfig;
   judging: JudgingConfig;
+  decomposition: DecompositionConfig;
   generation: GenerationConfig;
   correction: CorrectionConfig;
   selection: SelectionConfig;
@@ -84,6 +102,7 @@ const DEXTERSQL: Sections = {
   linking: { strategy: 'dextersql', preliminarySql: true, whenUnprepared: 'prepare' },
   notes: { enabled: true },
   judging: { enabled: false },
+  decomposition: { enabled: false, always: false, maxRefinements: 3, inlineRows: 100, examples: 3 },
   generation: { paths: ['dependency-tree', 'few-shot', 'divide-and-conquer'] },
   correction: { enabled: true, reviseOn: 'all-findings', maxRevisions: 1, rules: true },
   selection: { enabled: true, confidenceThreshold: 0.6, tournamentSize: 3 },
@@ -97,6 +116,7 @@ export const PRESETS = {
     linking: { strategy: 'decosearch', preliminarySql: false, whenUnprepared: 'full-schema' },
     notes: { enabled: false },
     judging: { enabled: true },
+    decomposition: { enabled: true, always: false, maxRefinements: 3, inlineRows: 100, examples: 3 },
     generation: { paths: ['direct'] },
     correction: { enabled: true, reviseOn: 'errors', maxRevisions: 3, rules: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
@@ -110,6 +130,7 @@ export const PRESETS = {
     linking: { strategy: 'full-schema', preliminarySql: false, whenUnprepared: 'full-schema' },
     notes: { enabled: false },
     judging: { enabled: false },
+    decomposition: { enabled: false, always: false, maxRefinements: 3, inlineRows: 100, examples: 3 },
     generation: { paths: ['direct'] },
     correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
@@ -118,6 +139,7 @@ export const PRESETS = {
   hybrid: {
     ...DEXTERSQL,
     judging: { enabled: true },
+    decomposition: { enabled: true, always: false, maxRefinements: 3, inlineRows: 100, examples: 3 },
     generation: { paths: ['direct', 'dependency-tree', 'few-shot', 'divide-and-conquer'] },
   },
 } satisfies Record<string, Sections>;
@@ -129,6 +151,7 @@ export const DEFAULT_PRESET: PresetName = 'hybrid';
 /** The papers' ablations (DexterSQL Exp. 4/6, DecoSearch Table 4): each switches one component off. */
 export const ABLATIONS = {
   judger: (c: Sections) => ({ ...c, judging: { enabled: false } }),
+  decomposition: (c: Sections) => ({ ...c, decomposition: { ...c.decomposition, enabled: false } }),
   selector: (c: Sections) => ({ ...c, linking: { ...c.linking, strategy: 'full-schema' as const } }),
   'preliminary-sql': (c: Sections) => ({ ...c, linking: { ...c.linking, preliminarySql: false } }),
   notes: (c: Sections) => ({ ...c, notes: { enabled: false } }),
@@ -181,7 +204,7 @@ export function pipelineLabel(config: { preset: string; ablations: string[] }): 
   return config.ablations.length ? `${config.preset} − ${config.ablations.join(' − ')}` : config.preset;
 }
 
-const SECTION_NAMES: (keyof Sections)[] = ['linking', 'notes', 'judging', 'generation', 'correction', 'selection'];
+const SECTION_NAMES: (keyof Sections)[] = ['linking', 'notes', 'judging', 'decomposition', 'generation', 'correction', 'selection'];
 
 function withOverrides(base: Sections, overrides: PipelineOverrides): Sections {
   const unknownSections = Object.keys(overrides).filter((k) => !(SECTION_NAMES as string[]).includes(k));
@@ -211,6 +234,9 @@ function withOverrides(base: Sections, overrides: PipelineOverrides): Sections {
   fraction(c.selection.confidenceThreshold, 'selection.confidenceThreshold');
   count(c.selection.tournamentSize, 'selection.tournamentSize', 2);
   count(c.correction.maxRevisions, 'correction.maxRevisions', 0);
+  count(c.decomposition.maxRefinements, 'decomposition.maxRefinements', 0);
+  count(c.decomposition.inlineRows, 'decomposition.inlineRows', 0);
+  count(c.decomposition.examples, 'decomposition.examples', 0);
   oneOf(c.linking.strategy, ['dextersql', 'decosearch', 'full-schema'], 'linking.strategy');
   oneOf(c.linking.whenUnprepared, ['prepare', 'full-schema'], 'linking.whenUnprepared');
   oneOf(c.correction.reviseOn, ['errors', 'all-findings'], 'correction.reviseOn');
