@@ -3,6 +3,7 @@ import { createBenchmarkActivities } from './benchmark/benchmark-activities';
 import { createDatabaseActivities } from './database/database-activities';
 import type { DatabaseRegistry } from './database/database-registry';
 import { createCorrectionActivities, createDiagnosisActivities } from './correction/correction-activities';
+import { createDagExecutionActivities, createDecompositionActivities } from './decomposition/decomposition-activities';
 import { createGenerationActivities } from './generation/generation-activities';
 import { createJudgingActivities } from './judging/judging-activities';
 import { createLinkingActivities, createRetrievalActivities } from './linking/linking-activities';
@@ -37,11 +38,13 @@ export function createActivities(deps: ActivityDeps) {
       ...createDatabaseActivities(deps.databases),
       ...createRetrievalActivities({ databases: deps.databases, store, vectors: deps.vectors, embedders: deps.embedders }),
       ...createDiagnosisActivities({ databases: deps.databases, store }),
+      ...createDagExecutionActivities({ databases: deps.databases, store }),
     },
     llm: {
       ...createLinkingActivities(question),
       ...createNotesActivities(question),
       ...createJudgingActivities(question),
+      ...createDecompositionActivities(question),
       ...createGenerationActivities(question),
       ...createCorrectionActivities(question),
       ...createSelectionActivities(question),

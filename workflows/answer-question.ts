@@ -3,6 +3,7 @@ import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult, typ
 import { resolvePipelineConfig, type PipelineConfig } from '../core/pipeline/pipeline-config';
 import { PRESET } from '../core/search-attributes';
 import { failureMessage, failureType } from './kit/step-runner';
+import { solveByDecomposition } from './answer/complex-route';
 import { correctCandidates } from './answer/correct-candidates';
 import { finishRun } from './answer/finish-run';
 import { generateCandidates } from './answer/generate-candidates';
@@ -16,7 +17,8 @@ import { selectCandidate, type Selection } from './answer/select-candidate';
 /**
  * One question, as the papers answer it (each stage in its own file under workflows/answer/):
  *
- *   open → link schema → incorporate notes → judge → generate candidates → correct → select → answer
+ *   open → link schema → incorporate notes → judge ─ direct ─→ generate candidates → correct → select → answer
+ *                                                  └ complex → decompose → solve the DAG ┘
  *
  * The preset decides which strategy each stage runs (DexterSQL, DecoSearch, or the hybrid default)
  * and ablations switch stages off. Every model call passes the budget gate; a budget that runs
@@ -35,10 +37,15 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
   await linkSchema(run, opened);
   await incorporateNotes(run, opened.prepared?.notes ?? 0);
   await judgeRoute(run);
-  // The complex route (sub-question DAG, DecoSearch §3.5) plugs in here when the judger asks for it.
+  if (run.route === 'complex') await solveByDecomposition(run, run.judgement ? 'the judger found the question complex' : 'decomposition.always');
   await generateCandidates(run);
   if (!run.candidates.length && run.budget.stoppedBy) useDraftsAsCandidates(run);
   await correctCandidates(run);
+  if (directPathFailed(run)) {
+    const before = run.candidates.length;
+    if (await solveByDecomposition(run, 'no candidate of the direct path runs: Algorithm 1 falls through to decomposition'))
+      await correctCandidates(run, run.candidates.slice(before));
+  }
   const selection = await selectCandidate(run);
   return answer(run, selection);
 }
@@ -49,6 +56,12 @@ function configOrFail(input: AnswerQuestionInput): PipelineConfig {
   } catch (err) {
     throw ApplicationFailure.nonRetryable((err as Error).message, 'InvalidConfiguration');
   }
+}
+
+/** Algorithm 1, line 10: a direct path whose SQL does not run, even corrected, falls through to decomposition. */
+function directPathFailed(run: QuestionRun): boolean {
+  if (!run.config.decomposition.enabled || run.decomposed || run.budget.stoppedBy) return false;
+  return run.candidates.length > 0 && run.candidates.every((c) => c.diagnosis && !c.diagnosis.execution.ok);
 }
 
 /** A budget ended the run before generation: DexterSQL's preliminary SQLs are the best there is. */

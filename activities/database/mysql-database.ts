@@ -8,6 +8,7 @@ import { readMysqlSchema } from './mysql-schema';
 import { inspectMysqlServer, sessionSettingsSql, type MysqlServerInfo } from './mysql-session';
 import { streamRows } from './mysql-stream';
 import { checkExecuteOptions } from './execute-options';
+import { mysqlRelationVariable, withNamedRelations, type SqlWithParams } from './named-relations';
 import { assertReadOnlySql } from './read-only-guard';
 import {
   QueryTimeout,
@@ -88,7 +89,7 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
     checkExecuteOptions(options);
     assertReadOnlySql(sql, 'mysql');
     const started = performance.now();
-    const result = await this.run(sql, options);
+    const result = await this.run(withNamedRelations(sql, options.relations ?? [], 'mysql'), options);
     return { ...result, elapsedMs: performance.now() - started };
   }
 
@@ -99,7 +100,7 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
   }
 
   protected async internalQuery(sql: string): Promise<SqlRow[]> {
-    return (await this.run(sql, { timeoutMs: this.internalTimeoutMs, maxRows: INTERNAL_MAX_ROWS })).rows;
+    return (await this.run({ sql, params: [] }, { timeoutMs: this.internalTimeoutMs, maxRows: INTERNAL_MAX_ROWS })).rows;
   }
 
   private serverInfo(): Promise<MysqlServerInfo> {
@@ -117,17 +118,18 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
   }
 
   /** One statement in its own read-only transaction, with both time limits and the row cap. */
-  private async run(sql: string, limits: ExecuteOptions): Promise<StatementRows> {
+  private async run(statement: SqlWithParams, limits: ExecuteOptions): Promise<StatementRows> {
     const server = await this.serverInfo();
     const conn = await this.pool.getConnection();
     let reusable = false;
     try {
       const settings = sessionSettingsSql(server, limits.timeoutMs, limits.maxRows);
       await conn.query(settings.sql, settings.values);
+      if (statement.params.length) await conn.query(`SET ${statement.params.map((_, i) => `${mysqlRelationVariable(i)} = ?`).join(', ')}`, statement.params);
       await conn.query('START TRANSACTION READ ONLY');
       // At run time `.connection` is the callback-style connection (its typing says otherwise); it can stream.
       const core = conn.connection as unknown as CoreConnection;
-      const { killed, ...rows } = await streamRows(core, sql, limits, () => this.killQuery(core.threadId));
+      const { killed, ...rows } = await streamRows(core, statement.sql, limits, () => this.killQuery(core.threadId));
       // After a KILL QUERY the kill might still land on the connection's next statement: drop it.
       reusable = !killed;
       return rows;

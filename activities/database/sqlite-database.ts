@@ -4,6 +4,7 @@ import { databaseLabel } from '../../core/database-label';
 import type { SqlRow } from '../../core/sql-value';
 import { StatisticsFromSql } from './statistics-delegate';
 import { checkExecuteOptions } from './execute-options';
+import { withNamedRelations } from './named-relations';
 import { assertReadOnlySql } from './read-only-guard';
 import { sharedSqliteProcessPool, type SqliteProcessPool } from './sqlite-process-pool';
 import { readSqliteSchema } from './sqlite-schema';
@@ -49,7 +50,8 @@ export class SqliteDatabase extends StatisticsFromSql implements TargetDatabase 
     checkExecuteOptions(options);
     assertReadOnlySql(sql, 'sqlite');
     const started = performance.now();
-    const result = await this.pool.run({ path: this.path, sql, maxRows: options.maxRows, timeoutMs: options.timeoutMs });
+    const statement = withNamedRelations(sql, options.relations ?? [], 'sqlite');
+    const result = await this.pool.run({ path: this.path, sql: statement.sql, params: statement.params, maxRows: options.maxRows, timeoutMs: options.timeoutMs });
     return { ...result, elapsedMs: performance.now() - started };
   }
 

@@ -1,3 +1,4 @@
+import type { NamedRelation } from './named-relations';
 import type { CellPosition, SqlRow, SqlValue } from '../../core/sql-value';
 
 export type { Dialect, ColumnInfo, ForeignKeyInfo, TableInfo, SchemaInfo } from '../../core/database/schema-types';
@@ -8,6 +9,8 @@ export interface ExecuteOptions {
   timeoutMs: number;
   /** At most this many rows are returned; `truncated` says when more existed. */
   maxRows: number;
+  /** Rows decodex makes available to the query by name (DecoSearch's materialized upstream results). */
+  relations?: NamedRelation[];
 }
 
 export interface QueryResult {

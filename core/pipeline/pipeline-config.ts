@@ -195,6 +195,8 @@ export function resolvePipelineConfig(preset: string | undefined, ablations: str
     );
   const applied = [...new Set(ablations)] as Ablation[];
   const sections = applied.reduce<Sections>((c, a) => ABLATIONS[a](c), withOverrides(PRESETS[name as PresetName], overrides));
+  if (sections.decomposition.always && !sections.decomposition.enabled)
+    throw new PipelineConfigError('decomposition.always needs decomposition.enabled (drop the "decomposition" ablation, or use a preset that decomposes)');
   if (sections.generation.paths.length === 0) throw new PipelineConfigError(`preset "${name}" with ablations ${applied.join(', ')} leaves no generation path`);
   return { preset: name as PresetName, ablations: applied, ...sections };
 }

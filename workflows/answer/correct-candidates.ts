@@ -40,9 +40,9 @@ function needsRevision(run: QuestionRun, findings: Finding[]): boolean {
  * that is no better is rejected and recorded; Steps 3–4 rule-guided rewriting when mined
  * rules exist. Candidates are diagnosed even with correction off, since selection needs results.
  */
-export async function correctCandidates(run: QuestionRun): Promise<void> {
+export async function correctCandidates(run: QuestionRun, candidates: WorkingCandidate[] = run.candidates): Promise<void> {
   if (!run.config.correction.enabled) {
-    await Promise.all(run.candidates.map(async (c) => (c.diagnosis = await diagnose(run, c, c.path, 'selection'))));
+    await Promise.all(candidates.map(async (c) => (c.diagnosis = await diagnose(run, c, c.path, 'selection'))));
     return;
   }
   if (run.config.correction.rules && run.knowledge.correctionRules === 0) {
@@ -50,7 +50,7 @@ export async function correctCandidates(run: QuestionRun): Promise<void> {
       skipped: 'no correction rules are stored (the learning step mines them)',
     });
   }
-  await Promise.all(run.candidates.map((c) => correctOne(run, c)));
+  await Promise.all(candidates.map((c) => correctOne(run, c)));
   run.runner.stageDone(STAGE);
 }
 

@@ -56,6 +56,7 @@ export function finishRun(
     focusedSchema: run.ctx.focus,
     candidates,
     ...(selection ? { selection: selection.report } : {}),
+    ...(run.dag ? { dag: run.dag } : {}),
     refinements: budget.refinements,
     usage: budget.usage,
     trace: runner.trace,

@@ -1,6 +1,7 @@
 import type { GenerationPath } from '../../core/pipeline/pipeline-config';
 import type { QuestionContext } from '../../activities/prompts/question-context';
 import type { GenerationActivities } from '../../activities/generation/generation-activities';
+import { DAG_PATH } from './complex-route';
 import type { QuestionRun } from './question-run';
 
 const STAGE = 'generation';
@@ -21,6 +22,13 @@ const PATHS: Record<GenerationPath, { activity: keyof GenerationActivities; summ
 export async function generateCandidates(run: QuestionRun): Promise<void> {
   const ctx: QuestionContext = run.ctx;
   const paths = run.config.generation.paths.filter((path) => {
+    if (path === 'direct' && run.candidates.some((c) => c.path === DAG_PATH)) {
+      // The judger chose decomposition over the direct path (Algorithm 1): the DAG's root answers instead.
+      run.runner.note(STAGE, PATHS[path].activity, PATHS[path].summary, {
+        skipped: 'the question took the complex route; its sub-question DAG replaces the direct path',
+      });
+      return false;
+    }
     if (path === 'few-shot' && run.knowledge.fewShotExamples === 0) {
       run.runner.note(STAGE, PATHS[path].activity, PATHS[path].summary, { skipped: 'no few-shot examples are stored (the learning step builds them)' });
       return false;

@@ -4,11 +4,19 @@ import type { QuestionRun } from './question-run';
 const STAGE = 'judging';
 
 /**
- * DecoSearch's judger (§3.4, C.1) decides between the direct path and decomposition. The complex
- * route (the sub-question DAG) is not part of this build: a complex verdict takes the direct path
- * and the result and trace say so. A failed judger leaves the default, the direct path.
+ * DecoSearch's judger (§3.4, C.1) decides between the direct path and decomposition (the complex
+ * route). With decomposition switched off, a complex verdict takes the direct path and the result
+ * and trace say so; with `decomposition.always`, every question is decomposed without asking. A
+ * failed judger leaves the default, the direct path.
  */
 export async function judgeRoute(run: QuestionRun): Promise<void> {
+  run.route = 'direct';
+  if (run.config.decomposition.enabled && run.config.decomposition.always) {
+    run.route = 'complex';
+    run.runner.note(STAGE, 'route', 'the judger is not asked', { outcome: 'decomposition.always: every question takes the complex route' });
+    if (run.config.judging.enabled) run.runner.stageDone(STAGE);
+    return;
+  }
   if (!run.config.judging.enabled) return;
   const ctx = run.ctx;
   try {
@@ -18,13 +26,16 @@ export async function judgeRoute(run: QuestionRun): Promise<void> {
       (r) => ({ outcome: `${r.needsDecomposition ? 'complex' : 'direct'}: ${r.reasoning}` }),
     );
     if (verdict) {
-      const override = verdict.needsDecomposition ? 'the complex route (sub-question DAG) is not available in this build: the direct path answers' : undefined;
+      const override =
+        verdict.needsDecomposition && !run.config.decomposition.enabled
+          ? 'decomposition is switched off in this configuration: the direct path answers'
+          : undefined;
       run.judgement = { needsDecomposition: verdict.needsDecomposition, reasoning: verdict.reasoning, ...(override ? { override } : {}) };
       if (override) run.runner.note(STAGE, 'route', 'judged complex', { outcome: override });
+      else if (verdict.needsDecomposition) run.route = 'complex';
     }
   } catch (err) {
     run.runner.note(STAGE, 'route', 'the judger failed', { outcome: `direct path by default: ${failureMessage(err)}` });
   }
-  run.route = 'direct';
   run.runner.stageDone(STAGE);
 }

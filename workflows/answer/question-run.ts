@@ -1,6 +1,7 @@
 import { proxyActivities, setHandler, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { DatabaseActivities } from '../../activities/database/database-activities';
 import type { CorrectionActivities, DiagnosisActivities } from '../../activities/correction/correction-activities';
+import type { DagExecutionActivities, DecompositionActivities } from '../../activities/decomposition/decomposition-activities';
 import type { GenerationActivities } from '../../activities/generation/generation-activities';
 import type { JudgingActivities } from '../../activities/judging/judging-activities';
 import type { LinkingActivities, RetrievalActivities } from '../../activities/linking/linking-activities';
@@ -9,6 +10,7 @@ import type { QuestionContext } from '../../activities/prompts/question-context'
 import type { SelectionActivities } from '../../activities/selection/selection-activities';
 import type { AnswerQuestionInput, Judgement, QuestionLimits, Route } from '../../core/answer-question-types';
 import { RunBudget } from '../../core/budget';
+import type { DagReport } from '../../core/dag/dag-report';
 import type { PipelineConfig } from '../../core/pipeline/pipeline-config';
 import { queuePrefixOf, taskQueue } from '../../core/task-queues';
 import { progressQuery, traceQuery } from '../definitions';
@@ -16,8 +18,14 @@ import { StepRunner } from '../kit/step-runner';
 import type { WorkingCandidate } from './working-candidate';
 
 /** The question's activities by task queue: database work on `online`, model calls on `llm`. */
-type OnlineActivities = DatabaseActivities & RetrievalActivities & DiagnosisActivities;
-type LlmActivities = LinkingActivities & NotesActivities & JudgingActivities & GenerationActivities & CorrectionActivities & SelectionActivities;
+type OnlineActivities = DatabaseActivities & RetrievalActivities & DiagnosisActivities & DagExecutionActivities;
+type LlmActivities = LinkingActivities &
+  NotesActivities &
+  JudgingActivities &
+  DecompositionActivities &
+  GenerationActivities &
+  CorrectionActivities &
+  SelectionActivities;
 
 /** Failures no retry can fix: a missing database, a broken configuration, a refused key. */
 const NON_RETRYABLE = ['DatabaseUnavailable', 'InvalidConfiguration', 'KnowledgeMissing'];
@@ -39,6 +47,10 @@ export interface QuestionRun {
   ctx: QuestionContext;
   route: Route;
   judgement?: Judgement;
+  /** The complex route's sub-question DAG (live: the `dag` query reads the same object). */
+  dag?: DagReport;
+  /** Whether the complex route ran (it runs at most once, even when it fell back to the direct path). */
+  decomposed: boolean;
   /** DexterSQL's preliminary SQLs: the best answer there is if a budget ends the run before generation. */
   drafts: { view: string; sql: string }[];
   candidates: WorkingCandidate[];
@@ -94,6 +106,7 @@ export function startQuestionRun(input: AnswerQuestionInput, config: PipelineCon
       notes: [],
     },
     route: 'direct',
+    decomposed: false,
     drafts: [],
     candidates: [],
     knowledge: { fewShotExamples: 0, correctionRules: 0 },

@@ -49,6 +49,11 @@ export class StepRunner {
     return { ...this.current };
   }
 
+  /** A stage the run decided to add on the way (the complex route): the total grows by one. */
+  planStage(): void {
+    this.current = { ...this.current, total: this.current.total + 1 };
+  }
+
   /** Marks a stage as finished (progress counts stages, whose number the configuration fixes). */
   stageDone(stage: string): void {
     this.current = { ...this.current, stage, step: 'done', done: Math.min(this.current.done + 1, this.current.total) };

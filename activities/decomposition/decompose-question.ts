@@ -1,0 +1,40 @@
+import type { DecompositionExample } from '../../core/knowledge/knowledge-types';
+import type { LlmCallUsage } from '../../core/usage';
+import type { QuestionLlmDeps } from '../generation/generation-deps';
+import { retrieveDecompositionExamples } from '../knowledge/decomposition-examples';
+import { askModel } from '../llm/ask-model';
+import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
+
+export interface DecomposeInput {
+  ctx: QuestionContext;
+  /** Past decompositions to show (k); 0 or an empty knowledge base: zero-shot. */
+  examples: number;
+  /** The problem with the previous answer, when the decomposer is asked again. */
+  problem?: string;
+}
+
+export interface DecomposeOutput {
+  /** The graph as the model wrote it; the workflow validates it. */
+  proposed: unknown;
+  examples: number;
+  usage: LlmCallUsage;
+}
+
+/**
+ * DecoSearch's decomposer (§3.5, C.2): the question, its pruned schema and hint become a DAG of
+ * sub-questions, with the k most similar successful decompositions as demonstrations when the
+ * knowledge base has them.
+ */
+export async function decomposeQuestion(deps: QuestionLlmDeps, input: DecomposeInput): Promise<DecomposeOutput> {
+  const examples = await retrieveDecompositionExamples(deps, input.ctx.question, input.examples);
+  const vars = await questionPromptVars(deps, input.ctx);
+  const retry = input.problem ? `\n\nYour previous plan could not be used: ${input.problem}. Write a corrected plan.` : '';
+  const answer = await askModel<unknown>(deps.llm, 'decompose-question', { ...vars, examples: examplesBlock(examples), question: vars.question + retry });
+  return { proposed: answer.value, examples: examples.length, usage: answer.usage };
+}
+
+function examplesBlock(examples: DecompositionExample[]): string {
+  if (!examples.length) return '';
+  const shown = examples.map((e, i) => `Example ${i + 1}\nQuestion: ${e.question}${e.evidence ? `\nHint: ${e.evidence}` : ''}\nPlan: ${JSON.stringify(e.dag)}`);
+  return `Plans that answered similar questions correctly:\n${shown.join('\n\n')}\n`;
+}

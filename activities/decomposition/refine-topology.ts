@@ -1,0 +1,32 @@
+import type { SubQuestionDag } from '../../core/dag/sub-question-dag';
+import type { LlmCallUsage } from '../../core/usage';
+import type { QuestionLlmDeps } from '../generation/generation-deps';
+import { askModel } from '../llm/ask-model';
+
+export interface RefineTopologyInput {
+  question: string;
+  dag: SubQuestionDag;
+  failedNode: number;
+  failure: string;
+  /** Nodes that ran successfully (the refiner keeps them). */
+  completed: number[];
+}
+
+export interface RefineTopologyOutput {
+  proposed: unknown;
+  usage: LlmCallUsage;
+}
+
+/** DecoSearch's topology refiner (§3.7, C.5): the current graph and the failure in, a revised graph out (the workflow validates it). */
+export async function refineTopology(deps: QuestionLlmDeps, input: RefineTopologyInput): Promise<RefineTopologyOutput> {
+  const node = input.dag.nodes.find((n) => n.id === input.failedNode);
+  const answer = await askModel<unknown>(deps.llm, 'refine-topology', {
+    question: input.question,
+    graph: JSON.stringify(input.dag),
+    completed: input.completed.length ? input.completed.join(', ') : '(none)',
+    failed_node: String(input.failedNode),
+    sub_question: node?.question ?? '(unknown)',
+    failure: input.failure,
+  });
+  return { proposed: answer.value, usage: answer.usage };
+}
