@@ -6,7 +6,8 @@ import { databaseLabel, redactDatabaseSpec } from '../core/database-label';
 import { DATABASE, PRESET } from '../core/search-attributes';
 import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { taskQueue } from '../core/task-queues';
-import { progressQuery, traceQuery } from '../workflows/definitions';
+import { dagQuery, progressQuery, traceQuery } from '../workflows/definitions';
+import type { DagReport } from '../core/dag/dag-report';
 import type { answerQuestion } from '../workflows/answer-question';
 import { preparedDatabaseId } from '../core/preparation/database-id';
 import type { PrepareDatabaseInput, PrepareDatabaseResult } from '../core/preparation/preparation-types';
@@ -113,6 +114,11 @@ export class DecodexClient {
 
   progress(workflowId: string) {
     return this.client.workflow.getHandle(workflowId).query(progressQuery);
+  }
+
+  /** The live sub-question DAG of a question on the complex route (null before decomposition). */
+  dag(workflowId: string): Promise<DagReport | null> {
+    return this.client.workflow.getHandle(workflowId).query(dagQuery);
   }
 
   async close(): Promise<void> {

@@ -10,6 +10,8 @@ export interface RefineTopologyInput {
   failure: string;
   /** Nodes that ran successfully (the refiner keeps them). */
   completed: number[];
+  /** Earlier proposals for this failure and why each was rejected (the model must not repeat them). */
+  rejected: { dag: unknown; reason: string }[];
 }
 
 export interface RefineTopologyOutput {
@@ -27,6 +29,9 @@ export async function refineTopology(deps: QuestionLlmDeps, input: RefineTopolog
     failed_node: String(input.failedNode),
     sub_question: node?.question ?? '(unknown)',
     failure: input.failure,
+    rejected: input.rejected.length
+      ? `\nRevisions already proposed for this failure and rejected:\n${input.rejected.map((r) => `- ${JSON.stringify(r.dag)} (rejected: ${r.reason})`).join('\n')}\n`
+      : '',
   });
   return { proposed: answer.value, usage: answer.usage };
 }

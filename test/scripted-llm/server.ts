@@ -22,7 +22,8 @@ export interface ScriptRule {
   /** Also recorded as the request's role guess, so name rules after the role they answer. */
   name: string;
   when: (prompt: ScriptPrompt) => boolean;
-  reply: (prompt: ScriptPrompt) => string;
+  /** The answer's text; a promise lets a test hold an answer back until it is ready (a worker killed mid-call). */
+  reply: (prompt: ScriptPrompt) => string | Promise<string>;
 }
 
 export interface ScriptedLlmOptions {
@@ -143,7 +144,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
       );
     }
     record.roleGuess = rule.name;
-    const text = fault === 'malformed' ? MALFORMED_TEXT : rule.reply(prompt);
+    const text = fault === 'malformed' ? MALFORMED_TEXT : await rule.reply(prompt);
     record.status = 200;
     send(res, 200, completionBody(api, ++sequence, prompt, text));
   }

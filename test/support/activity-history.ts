@@ -9,6 +9,8 @@ export interface ActivityRecord {
   input: unknown;
   /** Attempts started (a retry after a crash or timeout shows as 2 or more). */
   attempt: number;
+  /** The worker that started the last attempt (`pid@host` unless the worker was named). */
+  identity: string;
   result: unknown;
 }
 
@@ -32,13 +34,14 @@ export async function activityRecords(handle: WorkflowHandle): Promise<ActivityR
         summary: String(decode(event.userMetadata?.summary) ?? ''),
         input: decode(scheduled.input?.payloads?.[0]),
         attempt: 0,
+        identity: '',
         result: undefined,
       };
       byScheduledId.set(id, record);
       records.push(record);
     }
     const started = event.activityTaskStartedEventAttributes;
-    if (started) byScheduledId.get(String(started.scheduledEventId))!.attempt = started.attempt ?? 1;
+    if (started) Object.assign(byScheduledId.get(String(started.scheduledEventId))!, { attempt: started.attempt ?? 1, identity: started.identity ?? '' });
     const completed = event.activityTaskCompletedEventAttributes;
     if (completed) byScheduledId.get(String(completed.scheduledEventId))!.result = decode(completed.result?.payloads?.[0]);
   }

@@ -38,7 +38,12 @@ export async function solveByDecomposition(run: QuestionRun, why: string): Promi
     )
     .catch(() => undefined);
   run.runner.stageDone(STAGE);
-  if (!root?.composedSql) return false;
+  if (!root?.composedSql) {
+    // Not even degraded results gave the root a query (its SQL was never written): the direct path answers.
+    run.route = 'direct';
+    run.runner.note(STAGE, 'fallback', 'back to the direct path', { outcome: 'the sub-question DAG produced no SQL for its root' });
+    return false;
+  }
   run.candidates.push({ path: DAG_PATH, generatedSql: root.sql, sql: root.composedSql, corrections: [], diagnosis: null });
   return true;
 }

@@ -155,6 +155,7 @@ class DagSolver {
     const { run, state } = this;
     const limit = run.config.decomposition.maxRefinements;
     const failure = this.best.get(failedNode)?.error ?? 'the step failed';
+    const rejectedProposals: { dag: unknown; reason: string }[] = [];
     while (this.refinerCalls < limit) {
       if (!run.budget.takeRefinement()) {
         run.runner.note(STAGE, 'refineTopology', 'topology refinement', { skipped: run.budget.stoppedBy?.message ?? 'refinement budget reached' });
@@ -173,7 +174,14 @@ class DagSolver {
           },
           (o) =>
             run.llm.refineTopology.executeWithOptions(o, [
-              { question: run.input.question, dag: this.current, failedNode, failure, completed: [...this.results.keys()].sort((a, b) => a - b) },
+              {
+                question: run.input.question,
+                dag: this.current,
+                failedNode,
+                failure,
+                completed: [...this.results.keys()].sort((a, b) => a - b),
+                rejected: rejectedProposals,
+              },
             ]),
         );
       } catch (err) {
@@ -190,6 +198,7 @@ class DagSolver {
       state.proposal(check.ok ? check.dag : out.proposed, origin, rejected);
       run.runner.note(STAGE, 'reviewRevision', 'check the revised graph', { outcome: rejected ? `rejected (${rejected})` : 'accepted' });
       if (!rejected && check.ok) return check.dag;
+      rejectedProposals.push({ dag: out.proposed, reason: rejected! });
     }
     return null;
   }
