@@ -12,7 +12,7 @@ import { vectorStoreFromEnv } from '../../activities/indexing/index-backends';
 import { sameEmbedder } from '../../activities/indexing/index-embedders';
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import { DecodexClient } from '../../cli/client';
-import { ALL_TASK_QUEUES } from '../../core/task-queues';
+import { ALL_TASK_QUEUES, type TaskQueueName } from '../../core/task-queues';
 import { createWorkers } from '../../workers/create-workers';
 
 export interface TestStack {
@@ -31,7 +31,7 @@ export interface TestStack {
 let runtimeInstalled = false;
 
 /** Workers log state changes at INFO; tests only want errors (fault-injection tests fail activities on purpose). */
-function quietRuntime(): void {
+export function quietRuntime(): void {
   if (runtimeInstalled) return;
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   runtimeInstalled = true;
@@ -53,12 +53,22 @@ export interface TestStackOptions {
   qdrant?: { url: string; prefix: string };
 }
 
-export async function startTestStack(llmEnv: Record<string, string>, options: TestStackOptions = {}): Promise<TestStack> {
-  quietRuntime();
-  const address = process.env.DECODEX_TEST_TEMPORAL_ADDRESS;
-  const codePath = process.env.DECODEX_TEST_WORKFLOW_BUNDLE;
-  if (!address || !codePath) throw new Error('test Temporal server not started: run the tests through jest (global-setup)');
-  const queuePrefix = `t${process.pid}-${Math.random().toString(36).slice(2, 8)}.`;
+export interface WorkerSetOptions extends TestStackOptions {
+  address: string;
+  queuePrefix: string;
+  /** The queues this set serves (default all). */
+  queues?: TaskQueueName[];
+  /** The prebuilt workflow bundle (global-setup builds one per test run). */
+  codePath: string;
+}
+
+export interface WorkerSet {
+  artifactsFile: string;
+  stop(): Promise<void>;
+}
+
+/** Real workers for some queues, wired like `decodex worker` (also run in a process of its own by worker-process.ts). */
+export async function startWorkerSet(llmEnv: Record<string, string>, options: WorkerSetOptions): Promise<WorkerSet> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-stack-'));
   const artifactsFile = options.artifactsFile ?? path.join(home, 'artifacts.sqlite');
   const store = openSqliteArtifactStore(artifactsFile);
@@ -67,31 +77,49 @@ export async function startTestStack(llmEnv: Record<string, string>, options: Te
   const vectors = options.qdrant
     ? vectorStoreFromEnv(home, { QDRANT_URL: options.qdrant.url, DECODEX_QDRANT_PREFIX: options.qdrant.prefix })
     : new EmbeddedVectorStore(options.vectorsDir ?? path.join(home, 'vectors'));
-  const connection = await NativeConnection.connect({ address });
+  const connection = await NativeConnection.connect({ address: options.address });
   const workers: Worker[] = await createWorkers({
     connection,
     namespace: 'default',
-    queues: ALL_TASK_QUEUES,
-    queuePrefix,
+    queues: options.queues ?? ALL_TASK_QUEUES,
+    queuePrefix: options.queuePrefix,
     deps: { databases, llm, artifacts: store, embedders: sameEmbedder(new HashedEmbedder()), vectors },
-    workflowBundle: { codePath },
+    workflowBundle: { codePath: options.codePath },
     llmConcurrency: options.llmConcurrency,
   });
   const running = workers.map((w) => w.run());
-  const client = await DecodexClient.connect({ address, queuePrefix });
   return {
-    client,
-    address,
-    queuePrefix,
     artifactsFile,
     async stop() {
-      await client.close();
       for (const w of workers) w.shutdown();
       await Promise.all(running);
       await databases.closeAll();
       await vectors.close();
       await connection.close();
       store.close?.();
+    },
+  };
+}
+
+export async function startTestStack(
+  llmEnv: Record<string, string>,
+  options: TestStackOptions & { queues?: TaskQueueName[]; queuePrefix?: string } = {},
+): Promise<TestStack> {
+  quietRuntime();
+  const address = process.env.DECODEX_TEST_TEMPORAL_ADDRESS;
+  const codePath = process.env.DECODEX_TEST_WORKFLOW_BUNDLE;
+  if (!address || !codePath) throw new Error('test Temporal server not started: run the tests through jest (global-setup)');
+  const queuePrefix = options.queuePrefix ?? `t${process.pid}-${Math.random().toString(36).slice(2, 8)}.`;
+  const workers = await startWorkerSet(llmEnv, { ...options, address, queuePrefix, codePath });
+  const client = await DecodexClient.connect({ address, queuePrefix });
+  return {
+    client,
+    address,
+    queuePrefix,
+    artifactsFile: workers.artifactsFile,
+    async stop() {
+      await client.close();
+      await workers.stop();
     },
   };
 }

@@ -156,13 +156,14 @@ describe('the online pipeline on concert_singer', () => {
     script();
   });
 
-  it('the judger can route a question to the complex route; this build answers it on the direct path and says so', async () => {
+  it('with decomposition ablated, a complex verdict is answered on the direct path, and the result says so', async () => {
     const q = questions[24];
     script({ complex: (question) => question === q.question });
-    const { result } = await ask(24);
+    const { result } = await ask(24, { ablations: ['decomposition'] });
     expect(result.outcome).toBe('answered');
     expect(result.judgement).toMatchObject({ needsDecomposition: true });
-    expect(result.judgement?.override).toMatch(/complex route/);
+    expect(result.judgement?.override).toMatch(/decomposition is switched off/);
+    expect(result.dag).toBeUndefined();
     expect(result.route).toBe('direct');
     expect(result.trace.some((t) => t.stage === 'judging' && t.step === 'route' && /direct path/.test(t.outcome ?? ''))).toBe(true);
     script();
@@ -227,7 +228,7 @@ describe('the online pipeline on concert_singer', () => {
       'unknown preset "fastest"; valid presets: dextersql, decosearch, quick, hybrid',
     );
     await expect(stack.client.ask({ question: 'x?', database: DB, ablations: ['judger', 'magic'] })).rejects.toThrow(
-      /unknown ablation "magic"; valid ablations: judger, selector/,
+      /unknown ablation "magic"; valid ablations: judger, decomposition, selector/,
     );
     // A service that bypasses the typed client gets the same answer from the workflow itself.
     const connection = await Connection.connect({ address: stack.address });
