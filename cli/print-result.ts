@@ -1,4 +1,5 @@
 import type { AnswerQuestionResult } from '../core/answer-question-types';
+import type { DagReport } from '../core/dag/dag-report';
 import { renderSqlValue } from '../core/sql-value';
 import { totalTokens } from '../core/usage';
 
@@ -19,6 +20,7 @@ export function formatResult(result: AnswerQuestionResult, uiLink: string): stri
       lines.push(`  ${i === chosen ? '*' : ' '} ${c.path.padEnd(20)} ${state}${c.corrections.length ? `, ${c.corrections.length} correction(s)` : ''}`);
     }
   }
+  if (result.dag) lines.push(...formatDag(result.dag));
   lines.push('', 'SQL:', result.sql ? indent(result.sql) : '  (none)');
   if (result.columns.length) {
     lines.push(
@@ -36,6 +38,19 @@ export function formatResult(result: AnswerQuestionResult, uiLink: string): stri
   lines.push('', `LLM: ${u.llmCalls} call(s), ${totalTokens(u)} tokens (${u.promptTokens} prompt + ${u.completionTokens} completion), ${u.cacheHits} cached`);
   lines.push(`Web UI: ${uiLink}`);
   return lines.join('\n');
+}
+
+/** The sub-question DAG as it ran: each node's wave, state and rows; refinements; degradation. */
+function formatDag(dag: DagReport): string[] {
+  const lines = [
+    `sub-question DAG (${dag.final.nodes.length} nodes, ${dag.refinements} refinement(s)${dag.rejectedRefinements ? `, ${dag.rejectedRefinements} rejected` : ''}${dag.degraded ? ', degraded' : ''}):`,
+  ];
+  const byWave = [...dag.nodes].sort((a, b) => (a.wave ?? 99) - (b.wave ?? 99) || a.id - b.id);
+  for (const n of byWave) {
+    const rows = n.rowCount === undefined ? '' : `, ${n.rowCount} rows${n.passedAs === 'relation' ? ` (as n${n.id})` : ''}`;
+    lines.push(`  [${n.id}] wave ${n.wave ?? '-'} ${n.state}${rows}: ${n.question.slice(0, 100)}${n.error ? ` — ${n.error.slice(0, 80)}` : ''}`);
+  }
+  return lines;
 }
 
 function indent(text: string): string {
