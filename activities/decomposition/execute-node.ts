@@ -25,6 +25,11 @@ export interface ExecuteNodeInput {
 }
 
 const PREVIEW_ROWS = 5;
+/**
+ * A value list longer than this goes downstream as a relation even under θ rows: inline values
+ * travel in prompts and in the SQL recorded in workflow history, which must stay small.
+ */
+export const INLINE_MAX_CHARS = 32_000;
 const PREVIEW_CELL_CHARS = 120;
 
 /**
@@ -82,7 +87,7 @@ export async function executeNode(deps: { databases: DatabaseRegistry; store: Ar
     id: input.node.id,
     question: input.node.question,
     ref: input.resultKey,
-    passedAs: stored.rows.length <= input.inlineRows ? 'inline' : 'relation',
+    passedAs: stored.rows.length <= input.inlineRows && inlineChars(stored) <= INLINE_MAX_CHARS ? 'inline' : 'relation',
     columns: stored.columns,
     rowCount: stored.rows.length,
     composedSql,
@@ -100,6 +105,11 @@ export async function executeNode(deps: { databases: DatabaseRegistry; store: Ar
       .slice(0, PREVIEW_ROWS)
       .map((r) => r.map((v) => (typeof v === 'string' && v.length > PREVIEW_CELL_CHARS ? `${v.slice(0, PREVIEW_CELL_CHARS)}…` : v))),
   };
+}
+
+/** How long the value list of the first column would be in SQL. */
+function inlineChars(stored: StoredNodeResult): number {
+  return stored.rows.reduce((n, r) => n + JSON.stringify(r[0] ?? null).length + 2, 0);
 }
 
 /** Rows a downstream step cannot build on: none, or nothing but NULLs. */
