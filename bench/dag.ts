@@ -13,11 +13,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
-import { findTemporalCli } from '../cli/temporal/find-temporal-cli';
+import { startBenchTemporal } from './bench-temporal';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { SubQuestionDag } from '../core/dag/sub-question-dag';
-import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
 import { startScriptedLlm, type ScriptPrompt, type ScriptedLlm } from '../test/scripted-llm/server';
 import { createThrombosis } from '../test/support/appendix-d-databases';
 import { scriptedDag } from '../test/support/scripted-dag';
@@ -60,17 +58,7 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-dag-'));
   const database = createThrombosis(dir, 200);
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
-      searchAttributes: ALL_SEARCH_ATTRIBUTES,
-      extraArgs: ['--log-level', 'error'],
-    },
-  });
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../workflows'),
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
-  });
+  const { env, code } = await startBenchTemporal();
   const dags = new Map<string, SubQuestionDag>();
   const llm: ScriptedLlm = await startScriptedLlm({ rules: scriptedDag({ decompose: (q) => dags.get(q)!, nodeSql }) });
   const codePath = path.join(dir, 'workflows.js');

@@ -18,8 +18,8 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { startBenchTemporal } from './bench-temporal';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { getEncoding } from 'js-tiktoken';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
 import { DatabaseRegistry } from '../activities/database/database-registry';
@@ -29,11 +29,9 @@ import { loadLlmConfig } from '../activities/llm/llm-config';
 import { createLlmService } from '../activities/llm/llm-service';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
 import { DecodexClient } from '../cli/client';
-import { findTemporalCli } from '../cli/temporal/find-temporal-cli';
 import { datasetsRoot } from '../core/datasets/datasets-root';
 import { mapWithConcurrency } from '../core/map-with-concurrency';
 import { PRESET_NAMES } from '../core/pipeline/pipeline-config';
-import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
 import { ALL_TASK_QUEUES } from '../core/task-queues';
 import { startScriptedLlm } from '../test/scripted-llm/server';
 import { questionIn, scriptedPipeline } from '../test/support/scripted-pipeline';
@@ -64,17 +62,7 @@ async function main(): Promise<void> {
     .slice(0, limit);
   const databaseOf = (q: SpiderQuestion) => path.join(root, 'spider', 'database', q.db_id, `${q.db_id}.sqlite`);
 
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
-      searchAttributes: ALL_SEARCH_ATTRIBUTES,
-      extraArgs: ['--log-level', 'error'],
-    },
-  });
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../workflows'),
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
-  });
+  const { env, code } = await startBenchTemporal();
   const llm = await startScriptedLlm({ rules: scriptedPipeline(new Map(questions.map((q) => [q.question, q.query]))) });
   const encoder = getEncoding('o200k_base');
   const lines: [string, string | number][] = [['questions', questions.length]];
