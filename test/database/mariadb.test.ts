@@ -241,7 +241,8 @@ describe('read-only on MariaDB', () => {
     const started = Date.now();
     const huge = await db.execute('SELECT a.Id FROM cars_data a, cars_data b, cars_data c LIMIT 100000000', { timeoutMs: 20_000, maxRows: 2 });
     expect(huge.truncated).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Far less than streaming 67 million rows would take, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(8000);
     expect(await connectionId()).not.toBe(first);
   });
 });
