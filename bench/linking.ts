@@ -6,6 +6,7 @@
  * SQL analysis interface.
  *
  *   npm run bench:linking [-- --dataset spider-dev|spider-train|spider-syn-train] [--embedder hashed|minilm] [--profile-hits 1.1] [--profile-text names|profile]
+ *                         [--name-matches on|off] [--join-hops 1] [--misses N]
  *
  * Without options, every dataset with every embedder: `<name>_<dataset>_<embedder>` lines, then
  * the unsuffixed lines of Spider dev with the default embedder (DECODEX_EMBEDDER's default).
@@ -42,6 +43,7 @@ async function runLinking(
   embedder: LinkingEmbedder,
   options: RetrieveColumnsOptions,
   profileText: ProfileIndexText,
+  misses: number,
 ): Promise<Lines> {
   const datasets = datasetsRoot(process.env);
   const root = path.join(datasets, 'spider');
@@ -93,6 +95,11 @@ async function runLinking(
         noGoldColumns++;
         continue;
       }
+      if (score.recall < 1 && misses-- > 0) {
+        const kept = new Set(retrieved.map((c) => `${c.table}.${c.column}`.toLowerCase()));
+        const missed = analysis.columns.filter((g) => g.column !== '*' && g.table !== null && !kept.has(`${g.table}.${g.column}`.toLowerCase()));
+        console.error(`miss: ${q.dbId}: ${q.question} → ${missed.map((g) => `${g.table}.${g.column}`).join(', ')}`);
+      }
       scored++;
       recallSum += score.recall;
       keptSum += retrieved.length / db.indices.columnCount;
@@ -134,14 +141,22 @@ async function main(): Promise<void> {
   const defaultEmbedder = embedders.includes(fallback) ? fallback : embedders[0];
   // Another profile-hit budget, to compare embedders at the same share of columns kept.
   const hitsAt = args.indexOf('--profile-hits');
-  const options = hitsAt < 0 ? DEFAULT_RETRIEVAL_OPTIONS : { ...DEFAULT_RETRIEVAL_OPTIONS, profileHitsPerSqrtColumn: Number(args[hitsAt + 1]) };
+  const withHits = hitsAt < 0 ? DEFAULT_RETRIEVAL_OPTIONS : { ...DEFAULT_RETRIEVAL_OPTIONS, profileHitsPerSqrtColumn: Number(args[hitsAt + 1]) };
+  // Column-name matches among the found tables on or off (RetrieveColumnsOptions.nameMatches).
+  const namesAt = args.indexOf('--name-matches');
+  const withNames = namesAt < 0 ? withHits : { ...withHits, nameMatches: args[namesAt + 1] === 'on' };
+  const hopsAt = args.indexOf('--join-hops');
+  const options = hopsAt < 0 ? withNames : { ...withNames, joinHops: Number(args[hopsAt + 1]) };
   // What the profile index embeds (IndexConfig.profileText): names only, or the paper's whole profile.
   const [profileText] = option<ProfileIndexText>(args, 'profile-text', [DEFAULT_PREPARATION_CONFIG.index.profileText], PROFILE_INDEX_TEXTS);
+  // Questions whose gold columns were not all retrieved, listed on stderr (the first N).
+  const missesAt = args.indexOf('--misses');
+  const misses = missesAt < 0 ? 0 : Number(args[missesAt + 1]);
   const analyzer = await createSqlAnalyzer();
   let defaults: Lines = [];
   for (const dataset of datasets) {
     for (const embedder of embedders) {
-      const lines = await runLinking(analyzer, dataset, embedder, options, profileText);
+      const lines = await runLinking(analyzer, dataset, embedder, options, profileText, misses);
       for (const [name, value] of lines) console.log(`${name}_${dataset.replace(/-/g, '_')}_${embedder}: ${value}`);
       if (dataset === datasets[0] && embedder === defaultEmbedder) defaults = lines;
     }
@@ -151,6 +166,8 @@ async function main(): Promise<void> {
   for (const [name, value] of defaults) console.log(`${name}: ${value}`);
   console.log(`profile_index_text: ${profileText}`);
   console.log(`profile_hits_per_sqrt_column: ${options.profileHitsPerSqrtColumn}`);
+  console.log(`name_matches: ${options.nameMatches ? 'on' : 'off'}`);
+  console.log(`join_hops: ${options.joinHops}`);
   await disposeMiniLmModels();
 }
 

@@ -1,5 +1,6 @@
 import { findJoinPath, type ForeignKeyEdge, type JoinStep } from '../../core/exploration/join-paths';
 import { bridgeJoins } from '../../core/indexing/bridge-tables';
+import { columnNameMatches } from '../../core/indexing/column-name-matches';
 import { inferJoinKeys } from '../../core/indexing/inferred-joins';
 import { LexicalValueIndex, type ValueLexicon } from '../../core/indexing/lexical-value-index';
 import { questionLiterals } from '../../core/indexing/question-literals';
@@ -20,6 +21,8 @@ export interface PreparedIndices {
   columnCount: number;
   /** Declared foreign keys, then the join keys inferred from values and names (core/indexing/inferred-joins). */
   foreignKeys: ForeignKeyEdge[];
+  /** Every table's column names (for the name matches among found tables). */
+  tables: { name: string; columns: string[] }[];
 }
 
 export async function loadPreparedIndices(
@@ -36,6 +39,7 @@ export async function loadPreparedIndices(
     lexicon: new LexicalValueIndex(lexicon),
     columnCount: schema.tables.reduce((n, t) => n + t.columns.length, 0),
     foreignKeys: [...declared, ...inferJoinKeys(columns, lexicon, declared)],
+    tables: schema.tables.map((t) => ({ name: t.name, columns: t.columns.map((c) => c.name) })),
   };
 }
 
@@ -56,6 +60,8 @@ export interface RetrieveColumnsOptions {
   joinHops: number;
   /** Link tables between retrieved tables are added with their join columns (core/indexing/bridge-tables). */
   bridgeTables: boolean;
+  /** Columns of the found tables whose names the question says are added (core/indexing/column-name-matches). */
+  nameMatches: boolean;
 }
 
 /** Measured on Spider dev (bench/linking.ts). */
@@ -66,9 +72,10 @@ export const DEFAULT_RETRIEVAL_OPTIONS: RetrieveColumnsOptions = {
   valueHitsPerLiteral: 3,
   joinHops: 1,
   bridgeTables: true,
+  nameMatches: false,
 };
 
-export type RetrievalReason = 'profile' | 'value' | 'join' | 'bridge';
+export type RetrievalReason = 'profile' | 'value' | 'name' | 'join' | 'bridge';
 
 export interface RetrievedColumn extends ColumnRef {
   reason: RetrievalReason;
@@ -123,6 +130,10 @@ export async function retrieveColumns(
   }
 
   const tables = [...new Set([...found.values()].map((c) => c.table))];
+  if (options.nameMatches) {
+    const foundTables = indices.tables.filter((t) => tables.some((name) => name.toLowerCase() === t.name.toLowerCase()));
+    for (const m of columnNameMatches(question, foundTables)) add({ table: m.table, column: m.column, reason: 'name', evidence: `the question says "${m.word}"` });
+  }
   for (let i = 0; i < tables.length; i++) {
     for (let j = i + 1; j < tables.length; j++) {
       const path = findJoinPath(indices.foreignKeys, tables[i], tables[j], options.joinHops) ?? [];
