@@ -64,15 +64,19 @@ export interface RetrieveColumnsOptions {
   nameMatches: boolean;
 }
 
-/** Measured on Spider dev (bench/linking.ts). */
+/**
+ * Measured on Spider dev and Spider train questions over other databases (bench/linking.ts):
+ * with MiniLM profiles, 2-hop join paths and name matches, recall 0.960 / 0.954 at 0.347 / 0.347
+ * of the columns kept; one hop without name matches gave 0.948 / 0.943 at 0.332 / 0.330.
+ */
 export const DEFAULT_RETRIEVAL_OPTIONS: RetrieveColumnsOptions = {
   profileHitsPerSqrtColumn: 1.1,
   minProfileHits: 3,
   valueMinScore: 0.8,
   valueHitsPerLiteral: 3,
-  joinHops: 1,
+  joinHops: 2,
   bridgeTables: true,
-  nameMatches: false,
+  nameMatches: true,
 };
 
 export type RetrievalReason = 'profile' | 'value' | 'name' | 'join' | 'bridge';
@@ -132,7 +136,8 @@ export async function retrieveColumns(
   const tables = [...new Set([...found.values()].map((c) => c.table))];
   if (options.nameMatches) {
     const foundTables = indices.tables.filter((t) => tables.some((name) => name.toLowerCase() === t.name.toLowerCase()));
-    for (const m of columnNameMatches(question, foundTables)) add({ table: m.table, column: m.column, reason: 'name', evidence: `the question says "${m.word}"` });
+    for (const m of columnNameMatches(question, foundTables))
+      add({ table: m.table, column: m.column, reason: 'name', evidence: `the question says "${m.word}"` });
   }
   for (let i = 0; i < tables.length; i++) {
     for (let j = i + 1; j < tables.length; j++) {

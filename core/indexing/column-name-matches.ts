@@ -5,9 +5,33 @@ import { impliedAttributes } from './attribute-words';
  * singers" names `singer.name`, "older than 30" implies `age`. A profile index ranks columns
  * by resemblance and can miss an obvious one when a table has many similar columns; a word the
  * question actually uses is stronger evidence, and it is cheap: only the found tables' columns
- * are compared, by their name words (split at `_`, spaces and camelCase, singular).
+ * are compared, by their name words (split at `_`, spaces and camelCase, singular) other than
+ * the table's own and words too generic to tell columns apart (id, number, type, code).
  */
-const IGNORED = new Set(['the', 'of', 'a', 'an', 'and', 'or', 'in', 'on', 'for', 'to', 'by', 'is', 'at', 'with', 'type', 'code', 'info', 'detail', 'details']);
+const IGNORED = new Set([
+  'the',
+  'of',
+  'a',
+  'an',
+  'and',
+  'or',
+  'in',
+  'on',
+  'for',
+  'to',
+  'by',
+  'is',
+  'at',
+  'with',
+  'type',
+  'code',
+  'info',
+  'detail',
+  'details',
+  'id',
+  'number',
+  'no',
+]);
 
 function singular(word: string): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
@@ -30,8 +54,11 @@ export function columnNameMatches(question: string, tables: { name: string; colu
   const said = new Set([...words.map(singular), ...impliedAttributes(words)]);
   const matches: { table: string; column: string; word: string }[] = [];
   for (const table of tables) {
+    // `student_name` in `Students` is distinguished by "name", not by "student": every column of
+    // the table shares that word, and a question about students says it without meaning them all.
+    const own = new Set(nameWords(table.name));
     for (const column of table.columns) {
-      const word = nameWords(column).find((w) => said.has(w));
+      const word = nameWords(column).find((w) => said.has(w) && !own.has(w));
       if (word) matches.push({ table: table.name, column, word });
     }
   }

@@ -34,8 +34,9 @@ describe('bridge tables between retrieved tables', () => {
   });
 
   it('retrieval adds the link table between the singer and concert tables it found', async () => {
-    // Two profile hits only, so the link table cannot come from the profile index itself.
-    const options = { ...DEFAULT_RETRIEVAL_OPTIONS, profileHitsPerSqrtColumn: 0, minProfileHits: 2 };
+    // Two profile hits only, so the link table cannot come from the profile index itself; one-hop
+    // joins and no name matches, so it cannot come from a join path either.
+    const options = { ...DEFAULT_RETRIEVAL_OPTIONS, profileHitsPerSqrtColumn: 0, minProfileHits: 2, joinHops: 1, nameMatches: false };
     const found = await retrieveColumns(harness, indices, 'What are the names of the singers and the names of the concerts?', options);
     const tables = new Set(found.map((c) => c.table));
     expect(tables).toEqual(new Set(['singer', 'concert', 'singer_in_concert']));
@@ -47,5 +48,12 @@ describe('bridge tables between retrieved tables', () => {
       bridgeTables: false,
     });
     expect(without.some((c) => c.table === 'singer_in_concert')).toBe(false);
+    // Two-hop join paths find the same link table as a path between the two.
+    const twoHops = await retrieveColumns(harness, indices, 'What are the names of the singers and the names of the concerts?', {
+      ...options,
+      bridgeTables: false,
+      joinHops: 2,
+    });
+    expect(twoHops.filter((c) => c.table === 'singer_in_concert').map((c) => c.reason)).toEqual(['join', 'join']);
   });
 });
