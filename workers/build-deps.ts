@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ActivityDeps } from '../activities';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
+import { DatabaseConnections } from '../activities/database/database-connections';
 import { DatabaseRegistry } from '../activities/database/database-registry';
 import { openTargetDatabase } from '../activities/database/open-database';
 import { indexEmbeddersFromEnv, vectorStoreFromEnv } from '../activities/indexing/index-backends';
@@ -27,6 +28,15 @@ export function loadWorkerLlmConfig(config: RuntimeConfig, env: Record<string, s
   return loadLlmConfig(env, file?.llm);
 }
 
+/** The worker's named connections and credentials: `DECODEX_DATABASE_*` and the config file's `databases` section. */
+export function loadDatabaseConnections(config: RuntimeConfig, env: Record<string, string | undefined>): DatabaseConnections {
+  const file = readConfigFile(config) as { databases?: unknown } | undefined;
+  return DatabaseConnections.fromConfig(env, file?.databases);
+}
+
+/** Credentials a command hands to its own in-process worker: reference → password (never sent anywhere). */
+export type DatabasePasswords = ReadonlyMap<string, string>;
+
 /**
  * Real dependencies for a worker process: databases, the artifact store, the LLM service (and
  * the LLM configuration it was built from, which also sizes the `llm` worker).
@@ -34,12 +44,15 @@ export function loadWorkerLlmConfig(config: RuntimeConfig, env: Record<string, s
 export function buildActivityDeps(
   config: RuntimeConfig,
   env: Record<string, string | undefined>,
+  passwords: DatabasePasswords = new Map(),
 ): ActivityDeps & { llmConfig: LlmConfig; close(): Promise<void> } {
   mkdirSync(config.home, { recursive: true });
   const store = openSqliteArtifactStore(path.join(config.home, 'artifacts.sqlite'));
   const llmConfig = loadWorkerLlmConfig(config, env);
   const llm = createLlmService({ config: llmConfig, store });
-  const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
+  const connections = loadDatabaseConnections(config, env);
+  for (const [reference, password] of passwords) connections.addPassword(reference, password);
+  const databases = new DatabaseRegistry((reference) => openTargetDatabase(connections.resolve(reference)));
   const vectors = vectorStoreFromEnv(config.home, env);
   return {
     databases,

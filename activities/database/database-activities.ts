@@ -1,7 +1,6 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { renderSchemaDdl } from '../../core/schema-text';
 import type { DatabaseRegistry } from './database-registry';
-import { QueryTimeout, ReadOnlyViolation, type Dialect, type QueryResult, type TargetDatabase } from './target-database';
+import { QueryTimeout, ReadOnlyViolation, type Dialect, type QueryResult } from './target-database';
 
 export interface DatabaseDescription {
   name: string;
@@ -23,14 +22,7 @@ export type ExecuteSqlOutput =
   { ok: true; result: QueryResult } | { ok: false; error: { kind: 'timeout' | 'read_only_violation' | 'sql_error'; message: string } };
 
 export function createDatabaseActivities(databases: DatabaseRegistry) {
-  async function openOrFail(spec: string): Promise<TargetDatabase> {
-    try {
-      return await databases.get(spec);
-    } catch (err) {
-      // A missing file or a refused login will not fix itself by retrying.
-      throw ApplicationFailure.nonRetryable(`cannot open database ${spec}: ${(err as Error).message}`, 'DatabaseUnavailable');
-    }
-  }
+  const openOrFail = (reference: string) => databases.openOrFail(reference);
 
   return {
     async describeDatabase(input: { database: string }): Promise<DatabaseDescription> {

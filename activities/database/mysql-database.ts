@@ -3,7 +3,8 @@ import type { Connection as CoreConnection } from 'mysql2';
 import mysql, { type Pool, type PoolConnection } from 'mysql2/promise';
 import type { SqlRow } from '../../core/sql-value';
 import { StatisticsFromSql } from './statistics-delegate';
-import { parseMysqlUrl, redactPassword, type MysqlConnectionSettings } from './mysql-connection-url';
+import { redactDatabaseSpec } from '../../core/database-reference';
+import { parseMysqlUrl, type MysqlConnectionSettings } from './mysql-connection-url';
 import { readMysqlSchema } from './mysql-schema';
 import { inspectMysqlServer, sessionSettingsSql, type MysqlServerInfo } from './mysql-session';
 import { streamRows } from './mysql-stream';
@@ -59,7 +60,7 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
       await db.serverInfo();
     } catch (err) {
       await db.close();
-      throw new Error(`cannot connect to ${redactPassword(url)}: ${(err as Error).message}`);
+      throw new Error(`cannot connect to ${redactDatabaseSpec(url)}: ${(err as Error).message}`);
     }
     return db;
   }

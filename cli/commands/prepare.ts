@@ -3,13 +3,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { settingsForRole } from '../../activities/llm/llm-config';
-import { isMysqlUrl } from '../../activities/database/mysql-connection-url';
 import type { PrepareDatabaseResult } from '../../core/preparation/preparation-types';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
 import { PREPARATION_TASK_QUEUES } from '../../core/task-queues';
 import { loadWorkerLlmConfig } from '../../workers/build-deps';
 import { ProgressBar } from '../progress-bar';
-import { withClientSession } from './client-session';
+import { databaseForCommand, withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
 
 /** The models exploration asks (triage, notes): checked before any server starts. */
@@ -28,8 +27,7 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
     },
   });
   if (!values.db) throw new UsageError('prepare needs --db <sqlite path | mysql://user:pass@host:port/db>');
-  // A relative path means the same file to every worker only once it is absolute.
-  const database = isMysqlUrl(values.db) ? values.db : path.resolve(values.db);
+  const { database, databasePasswords } = databaseForCommand(values.db, values['no-worker']);
   const documentation = values.docs ? path.resolve(values.docs) : undefined;
   const useLlm = !values['no-llm'];
   if (useLlm) {
@@ -37,7 +35,7 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
     for (const role of EXPLORATION_ROLES) settingsForRole(llmConfig, role);
   }
 
-  return withClientSession(config, { noWorker: values['no-worker'], queues: PREPARATION_TASK_QUEUES }, async (client) => {
+  return withClientSession(config, { noWorker: values['no-worker'], queues: PREPARATION_TASK_QUEUES, databasePasswords }, async (client) => {
     const started = await client.startPreparation({ database, documentation, force: values.force, config: { exploration: { useLlm } } });
     const link = workflowUiLink(config, started.workflowId, started.runId);
     log(`preparing ${database}\n  ${link}`);
