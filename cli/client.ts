@@ -95,11 +95,7 @@ export class DecodexClient {
       args: [input],
       typedSearchAttributes: new TypedSearchAttributes([{ key: DATABASE, value: label }]),
       staticSummary: `prepare ${label}`,
-      staticDetails: [
-        `**database**: ${input.database}`,
-        input.documentation ? `**documentation**: ${input.documentation}` : '',
-        input.force ? '**force**' : '',
-      ]
+      staticDetails: [`**database**: ${input.database}`, input.documentation ? `**documentation**: ${input.documentation}` : '', input.force ? '**force**' : '']
         .filter(Boolean)
         .join('\n'),
     });

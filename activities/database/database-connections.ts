@@ -1,12 +1,5 @@
 import path from 'node:path';
-import {
-  formatMysqlUrl,
-  isConnectionName,
-  isMysqlUrl,
-  mysqlAccountKey,
-  parseMysqlUrl,
-  redactDatabaseSpec,
-} from '../../core/database-reference';
+import { formatMysqlUrl, isConnectionName, isMysqlUrl, mysqlAccountKey, parseMysqlUrl, redactDatabaseSpec } from '../../core/database-reference';
 
 /** `DECODEX_DATABASE_<NAME>`: a named connection in the worker's environment. */
 const ENV_PREFIX = 'DECODEX_DATABASE_';
