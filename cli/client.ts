@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import type { AnswerQuestionInput, AnswerQuestionResult, TraceEvent } from '../core/answer-question-types';
+import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult, type TraceEvent } from '../core/answer-question-types';
+import { checkResultByteLimits } from '../core/result-bytes';
 import { databaseLabel } from '../core/database-label';
 import { databaseReferenceOrFail } from './database-reference';
 import { DATABASE, PRESET } from '../core/search-attributes';
@@ -127,4 +128,5 @@ function validateQuestionInput(input: AnswerQuestionInput): void {
   if (typeof input.database !== 'string') throw new Error('database must be a SQLite file path, a mysql:// URL or a connection name');
   // An unknown preset or ablation is refused here, before a run starts, naming the valid ones.
   resolvePipelineConfig(input.preset, input.ablations, input.pipeline);
+  checkResultByteLimits(resolveLimits(input.limits));
 }

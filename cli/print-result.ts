@@ -1,9 +1,18 @@
 import type { AnswerQuestionResult } from '../core/answer-question-types';
 import { renderSqlValue } from '../core/sql-value';
 import { totalTokens } from '../core/usage';
+import { escapeForTerminal } from './terminal-text';
 
-/** A plain-text rendering of a run for the terminal: outcome, SQL, rows, usage, link. */
+/**
+ * A plain-text rendering of a run for the terminal: outcome, SQL, rows, usage, link. Data and
+ * model text never reach the terminal raw: cells are escaped whole (a newline would break the
+ * table), the rest keeps its line breaks (cli/terminal-text.ts).
+ */
 export function formatResult(result: AnswerQuestionResult, uiLink: string): string {
+  return escapeForTerminal(formatLines(result, uiLink), { keepNewlines: true });
+}
+
+function formatLines(result: AnswerQuestionResult, uiLink: string): string {
   const lines: string[] = [];
   lines.push(`outcome: ${result.outcome}${result.error ? ` (${result.error.kind}: ${result.error.message})` : ''}`);
   if (result.stoppedBy && result.outcome !== 'budget_exhausted') lines.push(`budget:  ${result.stoppedBy.message} (the answer is the best found before)`);
@@ -23,11 +32,11 @@ export function formatResult(result: AnswerQuestionResult, uiLink: string): stri
   if (result.columns.length) {
     lines.push(
       '',
-      `rows (${result.rows.length}${result.truncated ? ', truncated' : ''}):`,
+      `rows (${result.rows.length}${result.truncated ? ', truncated' : ''}${byteLimitNote(result)}):`,
       indent(
         table(
-          result.columns,
-          result.rows.map((r) => r.map(renderSqlValue)),
+          result.columns.map(cell),
+          result.rows.map((r) => r.map((v) => cell(renderSqlValue(v)))),
         ),
       ),
     );
@@ -36,6 +45,17 @@ export function formatResult(result: AnswerQuestionResult, uiLink: string): stri
   lines.push('', `LLM: ${u.llmCalls} call(s), ${totalTokens(u)} tokens (${u.promptTokens} prompt + ${u.completionTokens} completion), ${u.cacheHits} cached`);
   lines.push(`Web UI: ${uiLink}`);
   return lines.join('\n');
+}
+
+const cell = (text: string) => escapeForTerminal(text);
+
+function byteLimitNote({ byteLimit: b }: AnswerQuestionResult): string {
+  if (!b) return '';
+  const parts = [
+    b.cutCells ? `${b.cutCells} cell(s) cut to ${b.maxCellBytes} bytes` : '',
+    b.droppedRows ? `${b.droppedRows} row(s) dropped to stay within ${b.maxResultBytes} bytes` : '',
+  ];
+  return `; ${parts.filter(Boolean).join(', ')}`;
 }
 
 function indent(text: string): string {

@@ -1,4 +1,5 @@
 import type { DagReport } from './dag/dag-report';
+import type { ByteTruncation } from './result-bytes';
 import type { SqlRow } from './sql-value';
 import type { RunUsage } from './usage';
 import type { PipelineOverrides } from './pipeline/pipeline-config';
@@ -22,6 +23,16 @@ export interface QuestionLimits {
   sqlTimeoutMs: number;
   /** Rows returned to the caller (the run says when the result was cut). */
   maxRows: number;
+  /**
+   * A text or BLOB cell of the answer longer than this many bytes is cut to it (`byteLimit` in the
+   * result says so): one huge value must not make the result too large for Temporal (~2 MB payloads).
+   */
+  maxCellBytes: number;
+  /**
+   * The answer's rows are kept while their JSON fits in this many bytes, the rest dropped (`truncated`
+   * and `byteLimit` say so). 256 KiB stays under Temporal's 512 KB payload warning with the trace beside it.
+   */
+  maxResultBytes: number;
   /** Retry policy of LLM activities (429, 5xx, timeouts). */
   llmRetry: { maximumAttempts: number; initialIntervalMs: number; backoffCoefficient: number };
   /** Start-to-close timeout of one LLM activity attempt. */
@@ -32,6 +43,8 @@ export const DEFAULT_LIMITS: QuestionLimits = {
   budget: { maxTokens: 200_000, maxLlmCalls: 50, maxSeconds: 600, maxRefinements: 12 },
   sqlTimeoutMs: 30_000,
   maxRows: 200,
+  maxCellBytes: 4096,
+  maxResultBytes: 256 * 1024,
   llmRetry: { maximumAttempts: 5, initialIntervalMs: 1_000, backoffCoefficient: 2 },
   llmAttemptTimeoutMs: 180_000,
 };
@@ -137,6 +150,8 @@ export interface AnswerQuestionResult {
   columns: string[];
   rows: SqlRow[];
   truncated: boolean;
+  /** Set when the byte limits (maxCellBytes, maxResultBytes) cut cells or dropped rows of the answer. */
+  byteLimit?: ByteTruncation;
   error?: RunError;
   /** Which budget ended the run early, if one did (the answer is then the best so far). */
   stoppedBy?: RunError;

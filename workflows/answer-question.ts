@@ -72,15 +72,32 @@ async function answer(run: QuestionRun, selection: Selection | null): Promise<An
     { stage: 'answer', name: 'executeSql', summary: `run the chosen SQL read-only (timeout ${run.limits.sqlTimeoutMs} ms, ≤ ${run.limits.maxRows} rows)` },
     (o) =>
       run.online.executeSql.executeWithOptions(o, [
-        { database: run.input.database, sql: chosen.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: run.limits.maxRows },
+        {
+          database: run.input.database,
+          sql: chosen.sql,
+          timeoutMs: run.limits.sqlTimeoutMs,
+          maxRows: run.limits.maxRows,
+          maxCellBytes: run.limits.maxCellBytes,
+          maxResultBytes: run.limits.maxResultBytes,
+        },
       ]),
-    (e) => ({ outcome: e.ok ? `${e.result.rows.length} rows${e.result.truncated ? ' (cut)' : ''}` : `error: ${e.error.message}` }),
+    (e) => ({
+      outcome: e.ok
+        ? `${e.result.rows.length} rows${e.result.truncated ? ' (cut)' : ''}${e.result.byteLimit ? `, ${e.result.byteLimit.cutCells} cells cut to ${e.result.byteLimit.maxCellBytes} bytes` : ''}`
+        : `error: ${e.error.message}`,
+    }),
   );
   run.runner.stageDone('answer');
   if (!executed.ok) return finishRun(run, 'execution_error', { sql: chosen.sql }, selection, executed.error);
-  const { columns, rows, truncated } = executed.result;
+  const { columns, rows, truncated, byteLimit } = executed.result;
   // A budget that ran out still returns the answer it paid for, and says so.
-  return finishRun(run, stopped ? 'budget_exhausted' : 'answered', { sql: chosen.sql, columns, rows, truncated }, selection, stopped);
+  return finishRun(
+    run,
+    stopped ? 'budget_exhausted' : 'answered',
+    { sql: chosen.sql, columns, rows, truncated, ...(byteLimit ? { byteLimit } : {}) },
+    selection,
+    stopped,
+  );
 }
 
 /** The first model failure the trace recorded: why no candidate exists. */

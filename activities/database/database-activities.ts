@@ -1,3 +1,4 @@
+import { boundRowBytes, type ByteTruncation, type ResultByteLimits } from '../../core/result-bytes';
 import { renderSchemaDdl } from '../../core/schema-text';
 import type { DatabaseRegistry } from './database-registry';
 import { QueryTimeout, ReadOnlyViolation, type Dialect, type QueryResult } from './target-database';
@@ -10,16 +11,41 @@ export interface DatabaseDescription {
   schemaDdl: string;
 }
 
-export interface ExecuteSqlInput {
+export interface ExecuteSqlInput extends ResultByteLimits {
   database: string;
   sql: string;
   timeoutMs: number;
   maxRows: number;
 }
 
+/** The result as it enters workflow history: bounded in bytes; `byteLimit` says what the bound cut. */
+export type BoundedQueryResult = QueryResult & { byteLimit?: ByteTruncation };
+
 /** A failed execution is an answer about the SQL, not a failure of the activity: it is data. */
 export type ExecuteSqlOutput =
-  { ok: true; result: QueryResult } | { ok: false; error: { kind: 'timeout' | 'read_only_violation' | 'sql_error'; message: string } };
+  { ok: true; result: BoundedQueryResult } | { ok: false; error: { kind: 'timeout' | 'read_only_violation' | 'sql_error'; message: string } };
+
+/** An engine's error message can quote the statement (or a huge literal of it); history keeps the start. */
+const MAX_ERROR_CHARS = 2000;
+
+function errorText(err: unknown): string {
+  const message = (err as Error).message ?? String(err);
+  return message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS)}… (${message.length} characters)` : message;
+}
+
+/** Cells and rows past the byte limits are cut, so a result never makes a payload Temporal refuses. */
+export function boundResult(result: QueryResult, limits: ResultByteLimits): BoundedQueryResult {
+  const { rows, truncation } = boundRowBytes(result.rows, limits);
+  if (!truncation) return result;
+  const integralReals = result.integralReals?.filter(([r]) => r < rows.length);
+  return {
+    ...result,
+    rows,
+    truncated: result.truncated || truncation.droppedRows > 0,
+    ...(integralReals?.length ? { integralReals } : { integralReals: undefined }),
+    byteLimit: truncation,
+  };
+}
 
 export function createDatabaseActivities(databases: DatabaseRegistry) {
   const openOrFail = (reference: string) => databases.openOrFail(reference);
@@ -41,11 +67,11 @@ export function createDatabaseActivities(databases: DatabaseRegistry) {
       const db = await openOrFail(input.database);
       try {
         const result = await db.execute(input.sql, { timeoutMs: input.timeoutMs, maxRows: input.maxRows });
-        return { ok: true, result };
+        return { ok: true, result: boundResult(result, input) };
       } catch (err) {
         if (err instanceof QueryTimeout) return { ok: false, error: { kind: 'timeout', message: err.message } };
-        if (err instanceof ReadOnlyViolation) return { ok: false, error: { kind: 'read_only_violation', message: err.message } };
-        return { ok: false, error: { kind: 'sql_error', message: (err as Error).message } };
+        if (err instanceof ReadOnlyViolation) return { ok: false, error: { kind: 'read_only_violation', message: errorText(err) } };
+        return { ok: false, error: { kind: 'sql_error', message: errorText(err) } };
       }
     },
   };

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { PRESET_NAMES, resolvePipelineConfig } from '../../core/pipeline/pipeline-config';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
 import { formatResult } from '../print-result';
+import { formatRunFailure, resultOrFailure } from '../run-failure';
 import { SAMPLE_QUESTION, ensureSampleDatabase } from '../sample-database';
 import { databaseForCommand, withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
@@ -36,7 +37,12 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
     const started = await client.startQuestion({ question, database, evidence: values.evidence, ...pipeline });
     const link = workflowUiLink(config, started.workflowId, started.runId);
     log(`started ${started.workflowId}\n  ${link}`);
-    const result = await started.handle.result();
+    const run = await resultOrFailure(started.handle.result());
+    if (!run.ok) {
+      console.log(formatRunFailure(run.error, { workflowId: started.workflowId, uiLink: link }, values.json));
+      return 1;
+    }
+    const result = run.value;
     console.log(values.json ? JSON.stringify({ workflowId: started.workflowId, uiLink: link, ...result }, null, 2) : formatResult(result, link));
     return result.outcome === 'answered' ? 0 : 1;
   });

@@ -49,7 +49,7 @@ let quietRuntime = false;
  */
 export function installQuietRuntime(): void {
   if (quietRuntime) return;
-  Runtime.install({ logger: new DecodexTemporalLogger('WARN') });
+  Runtime.install({ logger: new DecodexTemporalLogger('WARN', true) });
   quietRuntime = true;
 }
 

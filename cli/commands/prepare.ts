@@ -8,6 +8,7 @@ import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
 import { PREPARATION_TASK_QUEUES } from '../../core/task-queues';
 import { loadWorkerLlmConfig } from '../../workers/build-deps';
 import { ProgressBar } from '../progress-bar';
+import { formatRunFailure, resultOrFailure } from '../run-failure';
 import { databaseForCommand, withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
 
@@ -46,10 +47,15 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
       await Promise.race([outcome.catch(() => undefined), sleep(500)]);
       if (!finished) bar.update(await client.progress(started.workflowId).catch(() => ({ step: 'starting', done: 0, total: 1 })));
     }
-    const result = await outcome;
+    const run = await resultOrFailure(outcome);
     // The final state, so even a run shorter than one poll shows a finished bar.
     bar.update(await client.progress(started.workflowId).catch(() => ({ step: 'done', done: 1, total: 1 })));
     bar.finish();
+    if (!run.ok) {
+      console.log(formatRunFailure(run.error, { workflowId: started.workflowId, uiLink: link }, values.json));
+      return 1;
+    }
+    const result = run.value;
     console.log(values.json ? JSON.stringify({ workflowId: started.workflowId, uiLink: link, ...result }, null, 2) : formatPreparation(result, link));
     return result.status === 'budget_exhausted' ? 1 : 0;
   });
