@@ -17,5 +17,4 @@ export function escapeForTerminal(text: string, options: { keepNewlines?: boolea
 }
 
 // C0 controls, DEL, C1 controls, bidi embeddings/overrides/isolates, line/paragraph separators.
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
