@@ -4,6 +4,7 @@ import type { ActivityDeps } from '../activities';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
 import { DatabaseConnections } from '../activities/database/database-connections';
 import { DatabaseRegistry } from '../activities/database/database-registry';
+import { READ_ONLY_ACCOUNT_POLICIES, type ReadOnlyAccountPolicy } from '../activities/database/mysql-database';
 import { openTargetDatabase } from '../activities/database/open-database';
 import { indexEmbeddersFromEnv, vectorStoreFromEnv } from '../activities/indexing/index-backends';
 import { loadLlmConfig, type LlmConfig } from '../activities/llm/llm-config';
@@ -34,6 +35,15 @@ export function loadDatabaseConnections(config: RuntimeConfig, env: Record<strin
   return DatabaseConnections.fromConfig(env, file?.databases);
 }
 
+/** DECODEX_MYSQL_ACCOUNT: `warn` (default) or `require` a SELECT-only MySQL account; anything else is an error. */
+export function readOnlyAccountPolicy(env: Record<string, string | undefined>): ReadOnlyAccountPolicy {
+  const value = env.DECODEX_MYSQL_ACCOUNT?.trim() || 'warn';
+  if (!(READ_ONLY_ACCOUNT_POLICIES as readonly string[]).includes(value)) {
+    throw new Error(`DECODEX_MYSQL_ACCOUNT must be one of ${READ_ONLY_ACCOUNT_POLICIES.join(', ')}, got "${value}"`);
+  }
+  return value as ReadOnlyAccountPolicy;
+}
+
 /** Credentials a command hands to its own in-process worker: reference → password (never sent anywhere). */
 export type DatabasePasswords = ReadonlyMap<string, string>;
 
@@ -52,7 +62,8 @@ export function buildActivityDeps(
   const llm = createLlmService({ config: llmConfig, store });
   const connections = loadDatabaseConnections(config, env);
   for (const [reference, password] of passwords) connections.addPassword(reference, password);
-  const databases = new DatabaseRegistry((reference) => openTargetDatabase(connections.resolve(reference)));
+  const mysql = { readOnlyAccount: readOnlyAccountPolicy(env) };
+  const databases = new DatabaseRegistry((reference) => openTargetDatabase(connections.resolve(reference), { mysql }));
   const vectors = vectorStoreFromEnv(config.home, env);
   return {
     databases,
