@@ -70,9 +70,11 @@ export interface AnswerQuestionInput {
  * - execution_error: the final SQL failed on the database (the error is returned);
  * - llm_error: the model could not be used (classified: auth, bad_request, malformed, ...);
  * - budget_exhausted: a budget ran out; the best answer so far is returned;
- * - database_error: the target database could not be opened or read.
+ * - database_error: the target database could not be opened or read, or has no tables;
+ * - context_overflow: no candidate, because the prompts (question, schema) did not fit the model's
+ *   context; the error names the sizes.
  */
-export type Outcome = 'answered' | 'execution_error' | 'llm_error' | 'budget_exhausted' | 'database_error';
+export type Outcome = 'answered' | 'execution_error' | 'llm_error' | 'budget_exhausted' | 'database_error' | 'context_overflow';
 
 export interface RunError {
   kind: string;

@@ -43,7 +43,6 @@ describe('terminal output', () => {
   it('control characters, carriage returns and bidi overrides in data are shown escaped', async () => {
     const run = await runCli(['ask', '--db', file, '--preset', 'quick', QUESTION], env());
     expect(run.stdout).toMatch(/outcome: answered/);
-    // eslint-disable-next-line no-control-regex
     expect(run.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f\u202e]/);
     expect(run.stdout).toContain('ok\\x1b]0;pwned\\x07\\x1b[2J\\rX\\u202egnp.exe');
     expect(run.stdout).toContain('b\\x1b[5m');
