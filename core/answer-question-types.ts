@@ -51,7 +51,11 @@ export const DEFAULT_LIMITS: QuestionLimits = {
 
 export interface AnswerQuestionInput {
   question: string;
-  /** A SQLite file path or a mysql:// URL, as the worker can open it. */
+  /**
+   * A database reference, never a credential (core/database-reference.ts): an absolute SQLite
+   * path, a mysql:// URL without its password, or the name of a connection configured on the
+   * workers. DecodexClient normalises what it is given and refuses a URL holding a password.
+   */
   database: string;
   /** Extra knowledge for this question (BIRD's "evidence"). */
   evidence?: string;
