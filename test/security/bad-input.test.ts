@@ -1,12 +1,14 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { LlmError } from '../../activities/llm/errors';
 import { assertPromptFits } from '../../activities/llm/local/context-fit';
+import { BUNDLED_LOCAL_MODEL } from '../../activities/llm/local/local-llm-config';
 import type { SchemaInfo } from '../../core/database/schema-types';
 import { renderSchemaDdl, renderSchemaOutline } from '../../core/schema-text';
 import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
+import { runNodeScript } from '../support/run-cli';
 import { scriptedPipeline } from '../support/scripted-pipeline';
 import { startTestStack, type TestStack } from '../support/test-workers';
 
@@ -70,6 +72,15 @@ describe('bad input', () => {
     );
     expect(() => assertPromptFits({ model: 'gemma', promptTokens: 3000, maxTokens: 512, contextTokens: 4096 })).not.toThrow();
   });
+
+  it('the real local model: a 20 KB prompt into a 512-token context is context_overflow, not a silently cut prompt', async () => {
+    expect(existsSync(BUNDLED_LOCAL_MODEL)).toBe(true); // installed by `npm run setup`
+    const run = await runNodeScript(path.join(__dirname, 'local-context-child.ts'), [], {}, { nodeArgs: ['--require', 'tsx/cjs'], timeoutMs: 120_000 });
+    if (run.code !== 0) throw new Error(`the local model run failed (exit ${run.code}):\n${run.stderr}`);
+    const outcome = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    expect(outcome).toMatchObject({ kind: 'context_overflow', retryable: false, details: { maxTokens: 64, contextTokens: 512 } });
+    expect(outcome.details.promptTokens).toBeGreaterThan(2000);
+  }, 150_000);
 
   it('names that are keywords, hold spaces or quotes, or are not ASCII are quoted in the schema the model reads', () => {
     const schema = (dialect: 'sqlite' | 'mysql'): SchemaInfo =>
