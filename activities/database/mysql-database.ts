@@ -67,6 +67,7 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
 
   /** Write privileges of the account (empty: it can only read), from SHOW GRANTS at connection time. */
   accountCanWrite: string[] = [];
+  warnings: string[] = [];
 
   /**
    * Opens the pool and checks the server answers, so a wrong URL fails here, clearly; then checks
@@ -99,6 +100,7 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
         await db.close();
         throw new Error(`${message}. It is refused because DECODEX_MYSQL_ACCOUNT=require`);
       }
+      db.warnings.push(message);
       (options.onAccountWarning ?? ((m) => process.stderr.write(`decodex: warning: ${m}\n`)))(message);
     }
     return db;

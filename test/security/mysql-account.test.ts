@@ -64,6 +64,7 @@ describe('MySQL sessions and accounts', () => {
     const db = await open(urlFor('rw_writer', 'pw'), { onAccountWarning: (w) => warnings.push(w) });
     expect(db.accountCanWrite).toEqual(expect.arrayContaining(['INSERT', 'DELETE']));
     expect(warnings).toHaveLength(1);
+    expect(db.warnings).toEqual(warnings); // also in the run's trace (openQuestion's outcome)
     expect(warnings[0]).toMatch(/rw_writer.*can write \(.*INSERT.*\).*SELECT-only account/);
     expect(warnings[0]).not.toContain(':pw@');
 

@@ -20,7 +20,7 @@ export async function openDatabase(run: QuestionRun): Promise<OpenQuestionOutput
       { stage, name: 'openQuestion', summary: 'open the database; find its preparation and the learned knowledge' },
       (o) => run.online.openQuestion.executeWithOptions(o, [{ database: run.input.database }]),
       (r) => ({
-        outcome: `${r.dialect}, ${r.tables} tables, ${r.columns} columns; ${r.prepared ? `prepared ${r.prepared.preparedAt}, ${r.prepared.notes} notes` : 'not prepared'}`,
+        outcome: `${r.dialect}, ${r.tables} tables, ${r.columns} columns; ${r.prepared ? `prepared ${r.prepared.preparedAt}, ${r.prepared.notes} notes` : 'not prepared'}${(r.warnings ?? []).map((w) => `; warning: ${w}`).join('')}`,
       }),
     );
   let opened = await open();
