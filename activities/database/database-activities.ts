@@ -37,12 +37,13 @@ function errorText(err: unknown): string {
 export function boundResult(result: QueryResult, limits: ResultByteLimits): BoundedQueryResult {
   const { rows, truncation } = boundRowBytes(result.rows, limits);
   if (!truncation) return result;
-  const integralReals = result.integralReals?.filter(([r]) => r < rows.length);
+  const { integralReals, ...rest } = result;
+  const keptReals = integralReals?.filter(([r]) => r < rows.length);
   return {
-    ...result,
+    ...rest,
     rows,
     truncated: result.truncated || truncation.droppedRows > 0,
-    ...(integralReals?.length ? { integralReals } : { integralReals: undefined }),
+    ...(keptReals?.length ? { integralReals: keptReals } : {}),
     byteLimit: truncation,
   };
 }

@@ -18,7 +18,8 @@ import { loadSpiderDatabase } from '../support/spider-to-mysql';
  * with a clear error (`refused`), a bounded harmless read (`bounded`), or either (`either`:
  * runaway and giant queries, bounded by time, rows and bytes). Afterwards the SQLite file is
  * byte-identical (SHA-256), the MariaDB data checksum-identical (tables, the sequence, users,
- * databases, server variables), and no file appeared where a statement tried to write one.
+ * databases, server variables, the files of its data folder), and no file appeared where a
+ * statement tried to write one (absolute and relative paths).
  */
 interface HostileStatement {
   dialect: 'sqlite' | 'mysql';
@@ -45,10 +46,13 @@ async function mysqlState(url: string): Promise<string> {
     const [sequence] = await conn.query('SELECT next_not_cached_value FROM seq');
     const [users] = await conn.query('SELECT user, host FROM mysql.user ORDER BY 1, 2');
     const [databases] = await conn.query('SHOW DATABASES');
+    // A relative OUTFILE path lands in the database's folder of the server's data directory.
+    const [[{ dir }]] = await conn.query<mysql.RowDataPacket[]>('SELECT @@datadir AS dir');
+    const files = existsSync(path.join(dir, DATABASE)) ? readdirSync(path.join(dir, DATABASE)).sort() : 'no local data directory';
     const [globals] = await conn.query(
       "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('max_connections', 'general_log', 'sql_mode', 'read_only', 'local_infile', 'max_allowed_packet')",
     );
-    return JSON.stringify({ tables, sums, sequence, users, databases, globals });
+    return JSON.stringify({ tables, sums, sequence, users, databases, files, globals });
   } finally {
     await conn.end();
   }
