@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import type { AnswerQuestionInput, AnswerQuestionResult, TraceEvent } from '../core/answer-question-types';
-import { databaseLabel, redactDatabaseSpec } from '../core/database-label';
+import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult, type TraceEvent } from '../core/answer-question-types';
+import { checkResultByteLimits } from '../core/result-bytes';
+import { databaseLabel } from '../core/database-label';
+import { databaseReferenceOrFail } from './database-reference';
 import { DATABASE, PRESET } from '../core/search-attributes';
 import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { taskQueue } from '../core/task-queues';
@@ -30,6 +32,9 @@ export interface StartedQuestion {
  *
  *   const decodex = await DecodexClient.connect({ address: 'localhost:7233' });
  *   const { result } = await decodex.ask({ question, database: 'mysql://ro@db/shop' });
+ *
+ * `database` is normalised once here (cli/database-reference.ts); a URL holding a password is
+ * refused, since workflow inputs are kept in Temporal's history: the worker holds credentials.
  */
 export class DecodexClient {
   private constructor(
@@ -45,8 +50,9 @@ export class DecodexClient {
   }
 
   /** Starts a question workflow and returns at once; the run is visible in the Web UI. */
-  async startQuestion(input: AnswerQuestionInput, options: { workflowId?: string } = {}): Promise<StartedQuestion> {
-    validateQuestionInput(input);
+  async startQuestion(questionInput: AnswerQuestionInput, options: { workflowId?: string } = {}): Promise<StartedQuestion> {
+    validateQuestionInput(questionInput);
+    const input = { ...questionInput, database: databaseReferenceOrFail(questionInput.database) };
     const label = databaseLabel(input.database);
     const workflowId = options.workflowId ?? `answer-${label}-${randomUUID()}`;
     const pairs = [{ key: DATABASE, value: label }];
@@ -58,7 +64,7 @@ export class DecodexClient {
       typedSearchAttributes: new TypedSearchAttributes(pairs),
       staticSummary: input.question.slice(0, 200),
       staticDetails: [
-        `**database**: ${redactDatabaseSpec(input.database)}`,
+        `**database**: ${input.database}`,
         input.evidence ? `**evidence**: ${input.evidence}` : '',
         input.preset ? `**preset**: ${input.preset}` : '',
         input.ablations?.length ? `**ablations**: ${input.ablations.join(', ')}` : '',
@@ -80,8 +86,9 @@ export class DecodexClient {
    * returns at once. One preparation per database runs at a time: starting one while another
    * runs attaches to it (same workflow id, `prepare-<database id>`).
    */
-  async startPreparation(input: PrepareDatabaseInput, options: { workflowId?: string } = {}): Promise<StartedPreparation> {
-    if (typeof input.database !== 'string' || !input.database.trim()) throw new Error('database must be a SQLite file path or a mysql:// URL');
+  async startPreparation(preparationInput: PrepareDatabaseInput, options: { workflowId?: string } = {}): Promise<StartedPreparation> {
+    if (typeof preparationInput.database !== 'string') throw new Error('database must be a SQLite file path, a mysql:// URL or a connection name');
+    const input = { ...preparationInput, database: databaseReferenceOrFail(preparationInput.database) };
     const label = databaseLabel(input.database);
     const handle = await this.client.workflow.start<typeof prepareDatabase>('prepareDatabase', {
       taskQueue: taskQueue('offline', this.queuePrefix),
@@ -90,11 +97,7 @@ export class DecodexClient {
       args: [input],
       typedSearchAttributes: new TypedSearchAttributes([{ key: DATABASE, value: label }]),
       staticSummary: `prepare ${label}`,
-      staticDetails: [
-        `**database**: ${redactDatabaseSpec(input.database)}`,
-        input.documentation ? `**documentation**: ${input.documentation}` : '',
-        input.force ? '**force**' : '',
-      ]
+      staticDetails: [`**database**: ${input.database}`, input.documentation ? `**documentation**: ${input.documentation}` : '', input.force ? '**force**' : '']
         .filter(Boolean)
         .join('\n'),
     });
@@ -128,9 +131,8 @@ export class DecodexClient {
 
 function validateQuestionInput(input: AnswerQuestionInput): void {
   if (typeof input.question !== 'string' || !input.question.trim()) throw new Error('question must be a non-empty string');
-  if (typeof input.database !== 'string' || !input.database.trim()) {
-    throw new Error('database must be a SQLite file path or a mysql:// URL');
-  }
+  if (typeof input.database !== 'string') throw new Error('database must be a SQLite file path, a mysql:// URL or a connection name');
   // An unknown preset or ablation is refused here, before a run starts, naming the valid ones.
   resolvePipelineConfig(input.preset, input.ablations, input.pipeline);
+  checkResultByteLimits(resolveLimits(input.limits));
 }

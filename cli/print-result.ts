@@ -2,9 +2,18 @@ import type { AnswerQuestionResult } from '../core/answer-question-types';
 import type { DagReport } from '../core/dag/dag-report';
 import { renderSqlValue } from '../core/sql-value';
 import { totalTokens } from '../core/usage';
+import { escapeForTerminal } from './terminal-text';
 
-/** A plain-text rendering of a run for the terminal: outcome, SQL, rows, usage, link. */
+/**
+ * A plain-text rendering of a run for the terminal: outcome, SQL, rows, usage, link. Data and
+ * model text never reach the terminal raw: cells are escaped whole (a newline would break the
+ * table), the rest keeps its line breaks (cli/terminal-text.ts).
+ */
 export function formatResult(result: AnswerQuestionResult, uiLink: string): string {
+  return escapeForTerminal(formatLines(result, uiLink), { keepNewlines: true });
+}
+
+function formatLines(result: AnswerQuestionResult, uiLink: string): string {
   const lines: string[] = [];
   lines.push(`outcome: ${result.outcome}${result.error ? ` (${result.error.kind}: ${result.error.message})` : ''}`);
   if (result.stoppedBy && result.outcome !== 'budget_exhausted') lines.push(`budget:  ${result.stoppedBy.message} (the answer is the best found before)`);
@@ -25,11 +34,11 @@ export function formatResult(result: AnswerQuestionResult, uiLink: string): stri
   if (result.columns.length) {
     lines.push(
       '',
-      `rows (${result.rows.length}${result.truncated ? ', truncated' : ''}):`,
+      `rows (${result.rows.length}${result.truncated ? ', truncated' : ''}${byteLimitNote(result)}):`,
       indent(
         table(
-          result.columns,
-          result.rows.map((r) => r.map(renderSqlValue)),
+          result.columns.map(cell),
+          result.rows.map((r) => r.map((v) => cell(renderSqlValue(v)))),
         ),
       ),
     );
@@ -51,6 +60,17 @@ function formatDag(dag: DagReport): string[] {
     lines.push(`  [${n.id}] wave ${n.wave ?? '-'} ${n.state}${rows}: ${n.question.slice(0, 100)}${n.error ? ` — ${n.error.slice(0, 80)}` : ''}`);
   }
   return lines;
+}
+
+const cell = (text: string) => escapeForTerminal(text);
+
+function byteLimitNote({ byteLimit: b }: AnswerQuestionResult): string {
+  if (!b) return '';
+  const parts = [
+    b.cutCells ? `${b.cutCells} cell(s) cut to ${b.maxCellBytes} bytes` : '',
+    b.droppedRows ? `${b.droppedRows} row(s) dropped to stay within ${b.maxResultBytes} bytes` : '',
+  ];
+  return `; ${parts.filter(Boolean).join(', ')}`;
 }
 
 function indent(text: string): string {

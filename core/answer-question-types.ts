@@ -1,4 +1,5 @@
 import type { DagReport } from './dag/dag-report';
+import type { ByteTruncation } from './result-bytes';
 import type { SqlRow } from './sql-value';
 import type { RunUsage } from './usage';
 import type { PipelineOverrides } from './pipeline/pipeline-config';
@@ -22,6 +23,16 @@ export interface QuestionLimits {
   sqlTimeoutMs: number;
   /** Rows returned to the caller (the run says when the result was cut). */
   maxRows: number;
+  /**
+   * A text or BLOB cell of the answer longer than this many bytes is cut to it (`byteLimit` in the
+   * result says so): one huge value must not make the result too large for Temporal (~2 MB payloads).
+   */
+  maxCellBytes: number;
+  /**
+   * The answer's rows are kept while their JSON fits in this many bytes, the rest dropped (`truncated`
+   * and `byteLimit` say so). 256 KiB stays under Temporal's 512 KB payload warning with the trace beside it.
+   */
+  maxResultBytes: number;
   /** Retry policy of LLM activities (429, 5xx, timeouts). */
   llmRetry: { maximumAttempts: number; initialIntervalMs: number; backoffCoefficient: number };
   /** Start-to-close timeout of one LLM activity attempt. */
@@ -32,13 +43,19 @@ export const DEFAULT_LIMITS: QuestionLimits = {
   budget: { maxTokens: 200_000, maxLlmCalls: 50, maxSeconds: 600, maxRefinements: 12 },
   sqlTimeoutMs: 30_000,
   maxRows: 200,
+  maxCellBytes: 4096,
+  maxResultBytes: 256 * 1024,
   llmRetry: { maximumAttempts: 5, initialIntervalMs: 1_000, backoffCoefficient: 2 },
   llmAttemptTimeoutMs: 180_000,
 };
 
 export interface AnswerQuestionInput {
   question: string;
-  /** A SQLite file path or a mysql:// URL, as the worker can open it. */
+  /**
+   * A database reference, never a credential (core/database-reference.ts): an absolute SQLite
+   * path, a mysql:// URL without its password, or the name of a connection configured on the
+   * workers. DecodexClient normalises what it is given and refuses a URL holding a password.
+   */
   database: string;
   /** Extra knowledge for this question (BIRD's "evidence"). */
   evidence?: string;
@@ -57,9 +74,11 @@ export interface AnswerQuestionInput {
  * - execution_error: the final SQL failed on the database (the error is returned);
  * - llm_error: the model could not be used (classified: auth, bad_request, malformed, ...);
  * - budget_exhausted: a budget ran out; the best answer so far is returned;
- * - database_error: the target database could not be opened or read.
+ * - database_error: the target database could not be opened or read, or has no tables;
+ * - context_overflow: no candidate, because the prompts (question, schema) did not fit the model's
+ *   context; the error names the sizes.
  */
-export type Outcome = 'answered' | 'execution_error' | 'llm_error' | 'budget_exhausted' | 'database_error';
+export type Outcome = 'answered' | 'execution_error' | 'llm_error' | 'budget_exhausted' | 'database_error' | 'context_overflow';
 
 export interface RunError {
   kind: string;
@@ -137,6 +156,8 @@ export interface AnswerQuestionResult {
   columns: string[];
   rows: SqlRow[];
   truncated: boolean;
+  /** Set when the byte limits (maxCellBytes, maxResultBytes) cut cells or dropped rows of the answer. */
+  byteLimit?: ByteTruncation;
   error?: RunError;
   /** Which budget ended the run early, if one did (the answer is then the best so far). */
   stoppedBy?: RunError;

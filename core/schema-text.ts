@@ -1,9 +1,11 @@
 import type { SchemaInfo, TableInfo } from './database/schema-types';
+import { isMysqlReservedWord } from './mysql-reserved-words';
+import { isSqliteKeyword } from './sql-analysis/sqlite-keywords';
 
 /**
  * The schema as the model reads it: one CREATE TABLE per table with declared types, primary and
- * foreign keys. Identifiers are quoted only when they need it, so prompts stay close to the
- * DDL a developer would write.
+ * foreign keys. Identifiers are quoted only when they need it (see `quote`), so prompts stay close
+ * to the DDL a developer would write.
  */
 export function renderSchemaDdl(schema: SchemaInfo, notes?: ColumnNotes): string {
   return schema.tables.map((t) => renderTable(t, schema.dialect, notes)).join('\n\n');
@@ -12,8 +14,13 @@ export function renderSchemaDdl(schema: SchemaInfo, notes?: ColumnNotes): string
 /** A short comment per column (`table.column` lower-cased → text): examples, meaning, as CHESS-style prompts show them. */
 export type ColumnNotes = Map<string, string>;
 
+/**
+ * A name as the SQL in the answer must write it: bare when it is a plain word, quoted when it holds
+ * anything else (spaces, quotes, unicode, a leading digit) or is a keyword of either dialect
+ * (`order`, `group`, `rank`), so a model copying the schema writes valid SQL.
+ */
 function quote(name: string, dialect: SchemaInfo['dialect']): string {
-  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return name;
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !isSqliteKeyword(name) && !isMysqlReservedWord(name)) return name;
   return dialect === 'mysql' ? '`' + name.replace(/`/g, '``') + '`' : '"' + name.replace(/"/g, '""') + '"';
 }
 

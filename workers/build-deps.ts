@@ -2,7 +2,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ActivityDeps } from '../activities';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
+import { DatabaseConnections } from '../activities/database/database-connections';
 import { DatabaseRegistry } from '../activities/database/database-registry';
+import { READ_ONLY_ACCOUNT_POLICIES, type ReadOnlyAccountPolicy } from '../activities/database/mysql-database';
 import { openTargetDatabase } from '../activities/database/open-database';
 import { indexEmbeddersFromEnv, vectorStoreFromEnv } from '../activities/indexing/index-backends';
 import { loadLlmConfig, type LlmConfig } from '../activities/llm/llm-config';
@@ -27,6 +29,24 @@ export function loadWorkerLlmConfig(config: RuntimeConfig, env: Record<string, s
   return loadLlmConfig(env, file?.llm);
 }
 
+/** The worker's named connections and credentials: `DECODEX_DATABASE_*` and the config file's `databases` section. */
+export function loadDatabaseConnections(config: RuntimeConfig, env: Record<string, string | undefined>): DatabaseConnections {
+  const file = readConfigFile(config) as { databases?: unknown } | undefined;
+  return DatabaseConnections.fromConfig(env, file?.databases);
+}
+
+/** DECODEX_MYSQL_ACCOUNT: `warn` (default) or `require` a SELECT-only MySQL account; anything else is an error. */
+export function readOnlyAccountPolicy(env: Record<string, string | undefined>): ReadOnlyAccountPolicy {
+  const value = env.DECODEX_MYSQL_ACCOUNT?.trim() || 'warn';
+  if (!(READ_ONLY_ACCOUNT_POLICIES as readonly string[]).includes(value)) {
+    throw new Error(`DECODEX_MYSQL_ACCOUNT must be one of ${READ_ONLY_ACCOUNT_POLICIES.join(', ')}, got "${value}"`);
+  }
+  return value as ReadOnlyAccountPolicy;
+}
+
+/** Credentials a command hands to its own in-process worker: reference → password (never sent anywhere). */
+export type DatabasePasswords = ReadonlyMap<string, string>;
+
 /**
  * Real dependencies for a worker process: databases, the artifact store, the LLM service (and
  * the LLM configuration it was built from, which also sizes the `llm` worker).
@@ -34,12 +54,16 @@ export function loadWorkerLlmConfig(config: RuntimeConfig, env: Record<string, s
 export function buildActivityDeps(
   config: RuntimeConfig,
   env: Record<string, string | undefined>,
+  passwords: DatabasePasswords = new Map(),
 ): ActivityDeps & { llmConfig: LlmConfig; close(): Promise<void> } {
   mkdirSync(config.home, { recursive: true });
   const store = openSqliteArtifactStore(path.join(config.home, 'artifacts.sqlite'));
   const llmConfig = loadWorkerLlmConfig(config, env);
   const llm = createLlmService({ config: llmConfig, store });
-  const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
+  const connections = loadDatabaseConnections(config, env);
+  for (const [reference, password] of passwords) connections.addPassword(reference, password);
+  const mysql = { readOnlyAccount: readOnlyAccountPolicy(env) };
+  const databases = new DatabaseRegistry((reference) => openTargetDatabase(connections.resolve(reference), { mysql }));
   const vectors = vectorStoreFromEnv(config.home, env);
   return {
     databases,

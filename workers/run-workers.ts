@@ -2,7 +2,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { TemporalEndpoint } from '../cli/temporal/embedded-server';
 import type { RuntimeConfig } from '../core/runtime-config';
 import type { TaskQueueName } from '../core/task-queues';
-import { buildActivityDeps } from './build-deps';
+import { buildActivityDeps, type DatabasePasswords } from './build-deps';
 import { createWorkers } from './create-workers';
 import { llmWorkerConcurrency } from './llm-concurrency';
 
@@ -14,9 +14,14 @@ export interface RunningWorkers {
   stop(): Promise<void>;
 }
 
-/** Starts workers for the given queues in this process. */
-export async function runWorkers(endpoint: TemporalEndpoint, config: RuntimeConfig, queues: TaskQueueName[]): Promise<RunningWorkers> {
-  const deps = buildActivityDeps(config, process.env);
+/** Starts workers for the given queues in this process (`passwords`: credentials the command was given, for its own worker only). */
+export async function runWorkers(
+  endpoint: TemporalEndpoint,
+  config: RuntimeConfig,
+  queues: TaskQueueName[],
+  passwords?: DatabasePasswords,
+): Promise<RunningWorkers> {
+  const deps = buildActivityDeps(config, process.env, passwords);
   const connection = await NativeConnection.connect({ address: endpoint.address });
   const llmConcurrency = llmWorkerConcurrency(deps.llmConfig, process.env);
   const workers = await createWorkers({ connection, namespace: endpoint.namespace, queues, queuePrefix: config.queuePrefix, deps, llmConcurrency });

@@ -78,26 +78,49 @@ async function answer(run: QuestionRun, selection: Selection | null): Promise<An
   const stopped: RunError | undefined = run.budget.stoppedBy;
   if (!selection) {
     if (stopped) return finishRun(run, 'budget_exhausted', {}, null, stopped);
-    return finishRun(run, 'llm_error', {}, null, firstFailure(run) ?? { kind: 'llm', message: 'no generation path produced a candidate' });
+    const failure = firstFailure(run) ?? { kind: 'llm', message: 'no generation path produced a candidate' };
+    // A prompt too large for the model is not a model failure: the question or schema must shrink.
+    return finishRun(run, failure.kind === CONTEXT_OVERFLOW ? 'context_overflow' : 'llm_error', {}, null, failure);
   }
   const chosen = run.candidates[selection.report.chosen];
   const executed = await run.runner.step(
     { stage: 'answer', name: 'executeSql', summary: `run the chosen SQL read-only (timeout ${run.limits.sqlTimeoutMs} ms, ≤ ${run.limits.maxRows} rows)` },
     (o) =>
       run.online.executeSql.executeWithOptions(o, [
-        { database: run.input.database, sql: chosen.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: run.limits.maxRows },
+        {
+          database: run.input.database,
+          sql: chosen.sql,
+          timeoutMs: run.limits.sqlTimeoutMs,
+          maxRows: run.limits.maxRows,
+          maxCellBytes: run.limits.maxCellBytes,
+          maxResultBytes: run.limits.maxResultBytes,
+        },
       ]),
-    (e) => ({ outcome: e.ok ? `${e.result.rows.length} rows${e.result.truncated ? ' (cut)' : ''}` : `error: ${e.error.message}` }),
+    (e) => ({
+      outcome: e.ok
+        ? `${e.result.rows.length} rows${e.result.truncated ? ' (cut)' : ''}${e.result.byteLimit ? `, ${e.result.byteLimit.cutCells} cells cut to ${e.result.byteLimit.maxCellBytes} bytes` : ''}`
+        : `error: ${e.error.message}`,
+    }),
   );
   run.runner.stageDone('answer');
   if (!executed.ok) return finishRun(run, 'execution_error', { sql: chosen.sql }, selection, executed.error);
-  const { columns, rows, truncated } = executed.result;
+  const { columns, rows, truncated, byteLimit } = executed.result;
   // A budget that ran out still returns the answer it paid for, and says so.
-  return finishRun(run, stopped ? 'budget_exhausted' : 'answered', { sql: chosen.sql, columns, rows, truncated }, selection, stopped);
+  return finishRun(
+    run,
+    stopped ? 'budget_exhausted' : 'answered',
+    { sql: chosen.sql, columns, rows, truncated, ...(byteLimit ? { byteLimit } : {}) },
+    selection,
+    stopped,
+  );
 }
 
-/** The first model failure the trace recorded: why no candidate exists. */
+/** The failure type of an LLM call whose prompt did not fit the model's context (activities/llm/errors.ts). */
+const CONTEXT_OVERFLOW = 'LlmContextOverflow';
+
+/** The first model failure the trace recorded (a context overflow first: it explains the others): why no candidate exists. */
 function firstFailure(run: QuestionRun): RunError | undefined {
-  const failed = run.runner.trace.find((e) => !e.ok && e.detail?.error);
+  const failures = run.runner.trace.filter((e) => !e.ok && e.detail?.error);
+  const failed = failures.find((e) => e.detail?.type === CONTEXT_OVERFLOW) ?? failures[0];
   return failed ? { kind: String(failed.detail?.type ?? 'llm'), message: String(failed.detail!.error) } : undefined;
 }

@@ -1,7 +1,7 @@
-import { ApplicationFailure } from '@temporalio/common';
+import { boundRowBytes, type ByteTruncation, type ResultByteLimits } from '../../core/result-bytes';
 import { renderSchemaDdl } from '../../core/schema-text';
 import type { DatabaseRegistry } from './database-registry';
-import { QueryTimeout, ReadOnlyViolation, type Dialect, type QueryResult, type TargetDatabase } from './target-database';
+import { QueryTimeout, ReadOnlyViolation, type Dialect, type QueryResult } from './target-database';
 
 export interface DatabaseDescription {
   name: string;
@@ -11,26 +11,45 @@ export interface DatabaseDescription {
   schemaDdl: string;
 }
 
-export interface ExecuteSqlInput {
+export interface ExecuteSqlInput extends ResultByteLimits {
   database: string;
   sql: string;
   timeoutMs: number;
   maxRows: number;
 }
 
+/** The result as it enters workflow history: bounded in bytes; `byteLimit` says what the bound cut. */
+export type BoundedQueryResult = QueryResult & { byteLimit?: ByteTruncation };
+
 /** A failed execution is an answer about the SQL, not a failure of the activity: it is data. */
 export type ExecuteSqlOutput =
-  { ok: true; result: QueryResult } | { ok: false; error: { kind: 'timeout' | 'read_only_violation' | 'sql_error'; message: string } };
+  { ok: true; result: BoundedQueryResult } | { ok: false; error: { kind: 'timeout' | 'read_only_violation' | 'sql_error'; message: string } };
+
+/** An engine's error message can quote the statement (or a huge literal of it); history keeps the start. */
+const MAX_ERROR_CHARS = 2000;
+
+function errorText(err: unknown): string {
+  const message = (err as Error).message ?? String(err);
+  return message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS)}… (${message.length} characters)` : message;
+}
+
+/** Cells and rows past the byte limits are cut, so a result never makes a payload Temporal refuses. */
+export function boundResult(result: QueryResult, limits: ResultByteLimits): BoundedQueryResult {
+  const { rows, truncation } = boundRowBytes(result.rows, limits);
+  if (!truncation) return result;
+  const { integralReals, ...rest } = result;
+  const keptReals = integralReals?.filter(([r]) => r < rows.length);
+  return {
+    ...rest,
+    rows,
+    truncated: result.truncated || truncation.droppedRows > 0,
+    ...(keptReals?.length ? { integralReals: keptReals } : {}),
+    byteLimit: truncation,
+  };
+}
 
 export function createDatabaseActivities(databases: DatabaseRegistry) {
-  async function openOrFail(spec: string): Promise<TargetDatabase> {
-    try {
-      return await databases.get(spec);
-    } catch (err) {
-      // A missing file or a refused login will not fix itself by retrying.
-      throw ApplicationFailure.nonRetryable(`cannot open database ${spec}: ${(err as Error).message}`, 'DatabaseUnavailable');
-    }
-  }
+  const openOrFail = (reference: string) => databases.openOrFail(reference);
 
   return {
     async describeDatabase(input: { database: string }): Promise<DatabaseDescription> {
@@ -49,11 +68,11 @@ export function createDatabaseActivities(databases: DatabaseRegistry) {
       const db = await openOrFail(input.database);
       try {
         const result = await db.execute(input.sql, { timeoutMs: input.timeoutMs, maxRows: input.maxRows });
-        return { ok: true, result };
+        return { ok: true, result: boundResult(result, input) };
       } catch (err) {
         if (err instanceof QueryTimeout) return { ok: false, error: { kind: 'timeout', message: err.message } };
-        if (err instanceof ReadOnlyViolation) return { ok: false, error: { kind: 'read_only_violation', message: err.message } };
-        return { ok: false, error: { kind: 'sql_error', message: (err as Error).message } };
+        if (err instanceof ReadOnlyViolation) return { ok: false, error: { kind: 'read_only_violation', message: errorText(err) } };
+        return { ok: false, error: { kind: 'sql_error', message: errorText(err) } };
       }
     },
   };

@@ -3,8 +3,10 @@ import type { Connection as CoreConnection } from 'mysql2';
 import mysql, { type Pool, type PoolConnection } from 'mysql2/promise';
 import type { SqlRow } from '../../core/sql-value';
 import { StatisticsFromSql } from './statistics-delegate';
-import { parseMysqlUrl, redactPassword, type MysqlConnectionSettings } from './mysql-connection-url';
+import { redactDatabaseSpec } from '../../core/database-reference';
+import { parseMysqlUrl, type MysqlConnectionSettings } from './mysql-connection-url';
 import { readMysqlSchema } from './mysql-schema';
+import { accountWritePrivileges } from './mysql-grants';
 import { inspectMysqlServer, sessionSettingsSql, type MysqlServerInfo } from './mysql-session';
 import { streamRows } from './mysql-stream';
 import { checkExecuteOptions } from './execute-options';
@@ -25,7 +27,18 @@ export interface MysqlDatabaseOptions {
   connectionLimit?: number;
   /** Time limit for introspection and statistics queries. Default 120 s. */
   internalTimeoutMs?: number;
+  /**
+   * What to do when the account can write (checked with SHOW GRANTS at connection time): `warn`
+   * (default: say so once, through `onAccountWarning`) or `require` (refuse to open the database).
+   * Worker setting: DECODEX_MYSQL_ACCOUNT.
+   */
+  readOnlyAccount?: ReadOnlyAccountPolicy;
+  /** Where the warning goes; default: the process's stderr. */
+  onAccountWarning?: (message: string) => void;
 }
+
+export const READ_ONLY_ACCOUNT_POLICIES = ['warn', 'require'] as const;
+export type ReadOnlyAccountPolicy = (typeof READ_ONLY_ACCOUNT_POLICIES)[number];
 
 const INTERNAL_MAX_ROWS = 10_000_000;
 
@@ -53,14 +66,43 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
   private server: Promise<MysqlServerInfo> | null = null;
   private closed = false;
 
-  /** Opens the pool and checks the server answers, so a wrong URL fails here, clearly. */
+  /** Write privileges of the account (empty: it can only read), from SHOW GRANTS at connection time. */
+  accountCanWrite: string[] = [];
+  warnings: string[] = [];
+
+  /**
+   * Opens the pool and checks the server answers, so a wrong URL fails here, clearly; then checks
+   * the account's grants: the statement guard and read-only transactions are the barrier, and an
+   * account that can only SELECT is the one below them.
+   */
   static async connect(url: string, options: MysqlDatabaseOptions = {}): Promise<MysqlDatabase> {
+    const policy = options.readOnlyAccount ?? 'warn';
+    if (!READ_ONLY_ACCOUNT_POLICIES.includes(policy)) throw new Error(`readOnlyAccount must be one of ${READ_ONLY_ACCOUNT_POLICIES.join(', ')}, got ${policy}`);
+    const where = redactDatabaseSpec(url);
     const db = new MysqlDatabase(parseMysqlUrl(url), options);
+    let account: string;
     try {
       await db.serverInfo();
+      const conn = await db.pool.getConnection();
+      try {
+        ({ account, writes: db.accountCanWrite } = await accountWritePrivileges(conn));
+      } finally {
+        conn.release();
+      }
     } catch (err) {
       await db.close();
-      throw new Error(`cannot connect to ${redactPassword(url)}: ${(err as Error).message}`);
+      throw new Error(`cannot connect to ${where}: ${(err as Error).message}`);
+    }
+    if (db.accountCanWrite.length) {
+      const message =
+        `the account ${account} of ${where} can write (${db.accountCanWrite.join(', ')}); decodex relies on its statement guard and read-only ` +
+        'transactions, and a SELECT-only account is the barrier below them: connect with one (README, "A read-only MySQL account")';
+      if (policy === 'require') {
+        await db.close();
+        throw new Error(`${message}. It is refused because DECODEX_MYSQL_ACCOUNT=require`);
+      }
+      db.warnings.push(message);
+      (options.onAccountWarning ?? ((m) => process.stderr.write(`decodex: warning: ${m}\n`)))(message);
     }
     return db;
   }
@@ -141,14 +183,20 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
     }
   }
 
+  /**
+   * A connection goes back to the pool only rolled back and reset (COM_RESET_CONNECTION: user
+   * variables, temporary tables, prepared statements and session settings back to the defaults),
+   * so nothing one question's SQL left in its session is seen by the next question's.
+   */
   private async release(conn: PoolConnection, reusable: boolean): Promise<void> {
     if (reusable) {
       try {
         await conn.query('ROLLBACK');
+        await resetSession(conn.connection as unknown as CoreConnection);
         conn.release();
         return;
       } catch {
-        // fall through: a connection that cannot roll back is not reused
+        // fall through: a connection that cannot roll back or reset is not reused
       }
     }
     conn.destroy();
@@ -161,6 +209,10 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
       // The statement may have ended on its own (unknown thread): nothing left to stop.
     }
   }
+}
+
+function resetSession(connection: CoreConnection): Promise<void> {
+  return new Promise((resolve, reject) => connection.reset((err) => (err ? reject(err) : resolve())));
 }
 
 function isServerError(err: unknown): err is Error & { errno: number } {

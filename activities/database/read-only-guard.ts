@@ -161,6 +161,10 @@ const FORBIDDEN_FUNCTIONS: Record<string, string> = {
 function checkQueryClauses(tokens: SqlToken[]): void {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
+    // A quoted name is still a function when a parenthesis follows: MySQL runs `load_file`('/etc/passwd').
+    if (t.kind === 'quoted' && isSymbol(tokens[i + 1], '(') && FORBIDDEN_FUNCTIONS[t.upper]) {
+      reject(`${t.upper.toLowerCase()}() (quoted)`, FORBIDDEN_FUNCTIONS[t.upper]);
+    }
     if (t.kind !== 'word') continue;
     // `t.update` is a column called update, not the keyword.
     const prev = tokens[i - 1];

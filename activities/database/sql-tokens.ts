@@ -8,8 +8,11 @@ import type { Dialect } from './target-database';
 export type SqlToken =
   /** A bare word: keyword, unquoted identifier, function name. `upper` is for matching. */
   | { kind: 'word'; upper: string; start: number }
-  /** `"name"`, `` `name` ``, `[name]` (double quotes are strings in MySQL, see below). */
-  | { kind: 'quoted'; start: number }
+  /**
+   * `"name"`, `` `name` ``, `[name]` (double quotes are strings in MySQL, see below); `upper` is
+   * the name without its quotes, for matching (a quoted name can still call a function).
+   */
+  | { kind: 'quoted'; upper: string; start: number }
   | { kind: 'string'; start: number }
   | { kind: 'number'; start: number }
   /** Any other single character: `;`, `(`, `)`, `,`, `=`, `@`, ... */
@@ -60,15 +63,15 @@ export function tokenizeSql(sql: string, dialect: Dialect): SqlToken[] {
     } else if (c === '"') {
       const start = i;
       i = endOfQuoted(sql, i, '"', mysql);
-      tokens.push(mysql ? { kind: 'string', start } : { kind: 'quoted', start });
+      tokens.push(mysql ? { kind: 'string', start } : { kind: 'quoted', upper: unquote(sql, start, i, '"'), start });
     } else if (c === '`') {
       const start = i;
       i = endOfQuoted(sql, i, '`', false);
-      tokens.push({ kind: 'quoted', start });
+      tokens.push({ kind: 'quoted', upper: unquote(sql, start, i, '`'), start });
     } else if (c === '[' && !mysql) {
       const end = sql.indexOf(']', i + 1);
       if (end < 0) throw new SqlScanError('unterminated [quoted name]');
-      tokens.push({ kind: 'quoted', start: i });
+      tokens.push({ kind: 'quoted', upper: sql.slice(i + 1, end).toUpperCase(), start: i });
       i = end + 1;
     } else if (WORD_START.test(c) || (mysql && DIGIT.test(c) && startsIdentifierWithDigits(sql, i))) {
       const start = i;
@@ -84,6 +87,15 @@ export function tokenizeSql(sql: string, dialect: Dialect): SqlToken[] {
     }
   }
   return tokens;
+}
+
+/** The name inside quotes that span `start` to `end` (exclusive), a doubled quote read as one. */
+function unquote(sql: string, start: number, end: number, quote: string): string {
+  return sql
+    .slice(start + 1, end - 1)
+    .split(quote + quote)
+    .join(quote)
+    .toUpperCase();
 }
 
 function endOfLine(sql: string, i: number): number {

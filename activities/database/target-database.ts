@@ -49,6 +49,8 @@ export interface TargetDatabase {
   readonly dialect: Dialect;
   /** A stable identifier for search attributes and artifact keys (file name or host/db). */
   readonly name: string;
+  /** What the user should know about how the database was opened (e.g. a MySQL account that can write); shown in the run's trace. */
+  readonly warnings?: readonly string[];
   schema(): Promise<SchemaInfo>;
   rowCount(table: string): Promise<number>;
   columnStats(table: string, column: string): Promise<ColumnStats>;

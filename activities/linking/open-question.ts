@@ -17,6 +17,8 @@ export interface OpenQuestionOutput {
   /** The prepared artifacts (DexterSQL Phase 1), or null when the database was never prepared. */
   prepared: (Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections' | 'preparedAt' | 'complete'> & { notes: number }) | null;
   knowledge: KnowledgeSummary;
+  /** How the database was opened, worth a look (a MySQL account that can write); absent when nothing. */
+  warnings?: string[];
 }
 
 /**
@@ -44,5 +46,6 @@ export async function openQuestion(deps: { databases: DatabaseRegistry; store: A
         }
       : null,
     knowledge: await summarizeKnowledge(deps.store),
+    ...(db.warnings?.length ? { warnings: [...db.warnings] } : {}),
   };
 }

@@ -6,9 +6,11 @@ import OpenAI from 'openai';
  * Why an LLM call failed. The first four are transient (Temporal retries them); the others
  * need a person (a key, a model name, a prompt or schema) and are never retried:
  * - `config`: decodex itself is not configured for the role (no model, bad env value);
- * - `malformed`: the model kept answering outside the schema after repair attempts.
+ * - `malformed`: the model kept answering outside the schema after repair attempts;
+ * - `context_overflow`: the prompt (question, schema, notes) plus the answer's room is larger
+ *   than the model's context; the details name both sizes.
  */
-export type LlmErrorKind = 'rate_limited' | 'server' | 'timeout' | 'connection' | 'auth' | 'bad_request' | 'malformed' | 'config';
+export type LlmErrorKind = 'rate_limited' | 'server' | 'timeout' | 'connection' | 'auth' | 'bad_request' | 'malformed' | 'config' | 'context_overflow';
 
 const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['rate_limited', 'server', 'timeout', 'connection']);
 
@@ -106,12 +108,38 @@ export function classifyProviderError(err: unknown, ctx: CallContext): LlmError 
   if (status === 401 || status === 403) {
     return new LlmError('auth', `the API key in ${KEY_VARS[ctx.provider]} was rejected by ${at} (HTTP ${status}): ${serverSays}. Set a valid key`, details);
   }
+  const overflow = contextOverflowOf(status, serverSays);
+  if (overflow) {
+    return new LlmError('context_overflow', `the prompt does not fit the context of model "${ctx.model}" at ${at} (HTTP ${status}): ${serverSays}`, {
+      ...details,
+      ...overflow,
+    });
+  }
   // Servers answer an unknown model with 404 (OpenAI, vLLM, Ollama) or a 400 that names it.
   const modelHint =
     status === 404 || /model/i.test(serverSays)
       ? '. Check the model name (DECODEX_LLM_MODEL or DECODEX_LLM_<ROLE>_MODEL) and that this endpoint serves it'
       : '';
   return new LlmError('bad_request', `${at} rejected the request for model "${ctx.model}" (HTTP ${status}): ${serverSays}${modelHint}`, details);
+}
+
+/**
+ * Whether an HTTP error says the prompt is longer than the model's context, as OpenAI
+ * ("maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens"), vLLM
+ * ("... you requested 5000 tokens (4500 in the messages, 500 in the completion)"), llama.cpp's
+ * server ("exceeds the available context size") and Anthropic ("prompt is too long: 210000 tokens
+ * > 200000 maximum") word it; with the sizes when the message gives them.
+ */
+function contextOverflowOf(status: number, message: string): { contextTokens?: number; requestedTokens?: number } | null {
+  if (status !== 400 && status !== 413) return null;
+  if (!/context[ _](length|window|size)|maximum context|prompt is too long|too many tokens|context_length_exceeded/i.test(message)) return null;
+  const context = /maximum context length is (\d+)|(?:context size|context window)[^\d]{0,20}(\d+)|> ?(\d+) maximum/i.exec(message);
+  const requested = /resulted in (\d+)|requested (\d+)|too long: (\d+)|prompt has (\d+)/i.exec(message);
+  const first = (m: RegExpExecArray | null) => (m ? Number(m.slice(1).find((g) => g !== undefined)) : undefined);
+  return {
+    ...(first(context) !== undefined ? { contextTokens: first(context) } : {}),
+    ...(first(requested) !== undefined ? { requestedTokens: first(requested) } : {}),
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { canonicalJson } from './content-hash';
 import { quoteIdentifier } from '../database/sql-identifiers';
+import { SqliteDatabase } from '../database/sqlite-database';
 import type { SchemaInfo, TargetDatabase } from '../database/target-database';
 
 /**
@@ -14,8 +15,9 @@ import type { SchemaInfo, TargetDatabase } from '../database/target-database';
  *   the sum of CRC32 of every row (order-independent; duplicates count). One scan per table,
  *   each within `queryTimeoutMs`.
  */
-export async function databaseFingerprint(db: TargetDatabase, spec: string, schema: SchemaInfo, queryTimeoutMs: number): Promise<string> {
-  if (db.dialect === 'sqlite') return sqliteFileFingerprint(spec);
+export async function databaseFingerprint(db: TargetDatabase, schema: SchemaInfo, queryTimeoutMs: number): Promise<string> {
+  // The file the database opened, not the reference (which may be a connection name).
+  if (db instanceof SqliteDatabase) return sqliteFileFingerprint(db.path);
   const hash = createHash('sha256').update(canonicalJson(schema));
   for (const table of schema.tables) {
     const cells = table.columns.map((c) => `IFNULL(${quoteIdentifier(c.name, 'mysql')}, X'00')`).join(', ');

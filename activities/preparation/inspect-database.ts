@@ -1,3 +1,4 @@
+import { SqliteDatabase } from '../database/sqlite-database';
 import { ApplicationFailure } from '@temporalio/common';
 import type { SchemaInfo } from '../database/target-database';
 import { databaseLabel } from '../../core/database-label';
@@ -36,8 +37,8 @@ export async function inspectDatabase(deps: PreparationDeps, input: InspectDatab
   const db = await openDatabaseOrFail(deps.databases, input.database);
   const schema = await db.schema();
   const databaseId = preparedDatabaseId(input.database);
-  const fingerprint = await databaseFingerprint(db, input.database, schema, input.queryTimeoutMs);
-  const { documentation, source } = readDocumentationOrFail(input.documentation, input.database, db.dialect);
+  const fingerprint = await databaseFingerprint(db, schema, input.queryTimeoutMs);
+  const { documentation, source } = readDocumentationOrFail(input.documentation, db instanceof SqliteDatabase ? db.path : input.database, db.dialect);
   const versions = preparationVersions({ databaseId, fingerprint, documentation, config: input.config, embedders: embedderNames(deps.embedders) });
 
   const schemaKey = artifactKeys.schema(databaseId, versions);

@@ -14,12 +14,8 @@ export interface PreparationDeps {
 }
 
 /** A database that cannot be opened will not open on a retry either: fail the run at once. */
-export async function openDatabaseOrFail(databases: DatabaseRegistry, spec: string): Promise<TargetDatabase> {
-  try {
-    return await databases.get(spec);
-  } catch (err) {
-    throw ApplicationFailure.nonRetryable(`cannot open database ${spec}: ${(err as Error).message}`, 'DatabaseUnavailable');
-  }
+export function openDatabaseOrFail(databases: DatabaseRegistry, reference: string): Promise<TargetDatabase> {
+  return databases.openOrFail(reference);
 }
 
 /** An artifact a step needs but another step should have written: a bug or a deleted store, never retried. */

@@ -2,8 +2,9 @@ import { parseArgs } from 'node:util';
 import { PRESET_NAMES, resolvePipelineConfig } from '../../core/pipeline/pipeline-config';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
 import { formatResult } from '../print-result';
+import { formatRunFailure, resultOrFailure } from '../run-failure';
 import { SAMPLE_QUESTION, ensureSampleDatabase } from '../sample-database';
-import { withClientSession } from './client-session';
+import { databaseForCommand, withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
 import { prepareLlm } from './prepare-llm';
 
@@ -21,8 +22,7 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
     },
   });
   const question = positionals.join(' ').trim();
-  const database = values.db;
-  if (!database) throw new UsageError('ask needs --db <sqlite path | mysql://user:pass@host:port/db>');
+  if (!values.db) throw new UsageError('ask needs --db <sqlite path | mysql://user:pass@host:port/db>');
   if (!question) throw new UsageError('ask needs a question, e.g. decodex ask --db shop.sqlite "How many customers are there?"');
   const pipeline = { ...(values.preset ? { preset: values.preset } : {}), ...(values.ablation?.length ? { ablations: values.ablation } : {}) };
   try {
@@ -30,13 +30,19 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+  const { database, databasePasswords } = databaseForCommand(values.db, values['no-worker']);
   await prepareLlm(config, !values['no-worker'], log);
 
-  return withClientSession(config, { noWorker: values['no-worker'] }, async (client) => {
+  return withClientSession(config, { noWorker: values['no-worker'], databasePasswords }, async (client) => {
     const started = await client.startQuestion({ question, database, evidence: values.evidence, ...pipeline });
     const link = workflowUiLink(config, started.workflowId, started.runId);
     log(`started ${started.workflowId}\n  ${link}`);
-    const result = await started.handle.result();
+    const run = await resultOrFailure(started.handle.result());
+    if (!run.ok) {
+      console.log(formatRunFailure(run.error, { workflowId: started.workflowId, uiLink: link }, values.json));
+      return 1;
+    }
+    const result = run.value;
     console.log(values.json ? JSON.stringify({ workflowId: started.workflowId, uiLink: link, ...result }, null, 2) : formatResult(result, link));
     return result.outcome === 'answered' ? 0 : 1;
   });

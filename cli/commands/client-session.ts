@@ -1,17 +1,43 @@
 import { Runtime } from '@temporalio/worker';
 import type { RuntimeConfig } from '../../core/runtime-config';
 import { ALL_TASK_QUEUES, type TaskQueueName } from '../../core/task-queues';
+import type { DatabasePasswords } from '../../workers/build-deps';
 import { runWorkers } from '../../workers/run-workers';
 import { DecodexTemporalLogger } from '../../workers/temporal-logger';
 import { DecodexClient } from '../client';
 import { ensureTemporal } from '../temporal/embedded-server';
-import { log } from './command';
+import { normalizeDatabaseSpec } from '../database-reference';
+import { log, UsageError } from './command';
 
 export interface SessionOptions {
   /** Run no worker in this process (a `decodex worker` elsewhere serves the queues). */
   noWorker?: boolean;
   /** Queues this process serves when it does run workers. */
   queues?: TaskQueueName[];
+  /** Database passwords from the command line: for the in-process worker only, never in a workflow input. */
+  databasePasswords?: DatabasePasswords;
+}
+
+/**
+ * `--db` of a command: the reference the workflow carries and, when the URL held a password, that
+ * password for this process's own worker (a worker elsewhere must have it configured).
+ */
+export function databaseForCommand(spec: string, noWorker: boolean | undefined): { database: string; databasePasswords: DatabasePasswords } {
+  let normalized;
+  try {
+    normalized = normalizeDatabaseSpec(spec);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { reference, password } = normalized;
+  if (password === undefined) return { database: reference, databasePasswords: new Map() };
+  if (noWorker) {
+    throw new UsageError(
+      `--no-worker: the password in --db cannot reach a worker in another process (it is never put into a workflow); ` +
+        `configure it on the worker (DECODEX_DATABASE_<NAME>=mysql://user:password@host/db) and pass --db <NAME> or --db ${reference}`,
+    );
+  }
+  return { database: reference, databasePasswords: new Map([[reference, password]]) };
 }
 
 let quietRuntime = false;
@@ -23,7 +49,7 @@ let quietRuntime = false;
  */
 export function installQuietRuntime(): void {
   if (quietRuntime) return;
-  Runtime.install({ logger: new DecodexTemporalLogger('WARN') });
+  Runtime.install({ logger: new DecodexTemporalLogger('WARN', true) });
   quietRuntime = true;
 }
 
@@ -40,7 +66,7 @@ export async function withClientSession<T>(config: RuntimeConfig, options: Sessi
       `The Temporal dev server keeps running in the background (pid ${endpoint.backgroundPid}) so the Web UI link stays valid; stop it with \`npx decodex server --stop\`.`,
     );
   }
-  const workers = options.noWorker ? null : await runWorkers(endpoint, config, options.queues ?? ALL_TASK_QUEUES);
+  const workers = options.noWorker ? null : await runWorkers(endpoint, config, options.queues ?? ALL_TASK_QUEUES, options.databasePasswords);
   const client = await DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix });
   try {
     return await work(client);

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { settingsForRole } from '../../activities/llm/llm-config';
-import { isMysqlUrl } from '../../activities/database/mysql-connection-url';
 import type { PrepareDatabaseResult } from '../../core/preparation/preparation-types';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
 import { PREPARATION_TASK_QUEUES } from '../../core/task-queues';
 import { loadWorkerLlmConfig } from '../../workers/build-deps';
 import { ProgressBar } from '../progress-bar';
-import { withClientSession } from './client-session';
+import { formatRunFailure, resultOrFailure } from '../run-failure';
+import { databaseForCommand, withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
 
 /** The models exploration asks (triage, notes): checked before any server starts. */
@@ -28,8 +28,7 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
     },
   });
   if (!values.db) throw new UsageError('prepare needs --db <sqlite path | mysql://user:pass@host:port/db>');
-  // A relative path means the same file to every worker only once it is absolute.
-  const database = isMysqlUrl(values.db) ? values.db : path.resolve(values.db);
+  const { database, databasePasswords } = databaseForCommand(values.db, values['no-worker']);
   const documentation = values.docs ? path.resolve(values.docs) : undefined;
   const useLlm = !values['no-llm'];
   if (useLlm) {
@@ -37,7 +36,7 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
     for (const role of EXPLORATION_ROLES) settingsForRole(llmConfig, role);
   }
 
-  return withClientSession(config, { noWorker: values['no-worker'], queues: PREPARATION_TASK_QUEUES }, async (client) => {
+  return withClientSession(config, { noWorker: values['no-worker'], queues: PREPARATION_TASK_QUEUES, databasePasswords }, async (client) => {
     const started = await client.startPreparation({ database, documentation, force: values.force, config: { exploration: { useLlm } } });
     const link = workflowUiLink(config, started.workflowId, started.runId);
     log(`preparing ${database}\n  ${link}`);
@@ -48,10 +47,15 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
       await Promise.race([outcome.catch(() => undefined), sleep(500)]);
       if (!finished) bar.update(await client.progress(started.workflowId).catch(() => ({ step: 'starting', done: 0, total: 1 })));
     }
-    const result = await outcome;
+    const run = await resultOrFailure(outcome);
     // The final state, so even a run shorter than one poll shows a finished bar.
     bar.update(await client.progress(started.workflowId).catch(() => ({ step: 'done', done: 1, total: 1 })));
     bar.finish();
+    if (!run.ok) {
+      console.log(formatRunFailure(run.error, { workflowId: started.workflowId, uiLink: link }, values.json));
+      return 1;
+    }
+    const result = run.value;
     console.log(values.json ? JSON.stringify({ workflowId: started.workflowId, uiLink: link, ...result }, null, 2) : formatPreparation(result, link));
     return result.status === 'budget_exhausted' ? 1 : 0;
   });

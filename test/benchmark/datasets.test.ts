@@ -83,6 +83,13 @@ describe('benchmark dataset loaders', () => {
     ]);
     expect(loadDataset({ dataset: file, root: DATASETS, evaluator: 'spider' }).evaluator).toBe('spider');
 
+    // A connection name is the worker's to resolve; a password is refused, since the URL would enter every question's history.
+    writeFileSync(file, `${JSON.stringify({ question: 'q', sql: 'SELECT 1', database: 'shop' })}\n`);
+    expect(loadDataset({ dataset: file, root: DATASETS }).questions[0]).toMatchObject({ database: 'shop', evaluationDatabases: ['shop'] });
+    writeFileSync(file, `${JSON.stringify({ question: 'q', sql: 'SELECT 1', database: 'mysql://u:p@ss@h/shop' })}\n`);
+    expect(() => loadDataset({ dataset: file, root: DATASETS })).toThrow(/questions\.jsonl:1: "database" holds a password; use mysql:\/\/u@h:3306\/shop/);
+    expect(() => loadDataset({ dataset: file, root: DATASETS })).not.toThrow(/p@ss/);
+
     writeFileSync(file, `${JSON.stringify({ question: 'q', database: 'pets.sqlite' })}\n`);
     expect(() => loadDataset({ dataset: file, root: DATASETS })).toThrow(/questions\.jsonl:1: "sql" must be a non-empty string/);
     expect(() => loadDataset({ dataset: 'spider-test', root: DATASETS })).toThrow(/unknown dataset/);

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseMysqlUrl, redactPassword } from '../../activities/database/mysql-connection-url';
+import { parseMysqlUrl } from '../../activities/database/mysql-connection-url';
+import { redactDatabaseSpec } from '../../core/database-reference';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import { sharedSqliteProcessPool } from '../../activities/database/sqlite-process-pool';
 import { spiderDbPath, removeTempDirs, tempDir } from './spider-files';
@@ -39,7 +40,7 @@ test('MySQL URLs: parsed, both schemes, password never shown', async () => {
   });
   expect(parseMysqlUrl('mariadb://127.0.0.1/x')).toMatchObject({ host: '127.0.0.1', port: 3306, user: 'root', password: '', database: 'x' });
   expect(() => parseMysqlUrl('mysql://root@127.0.0.1:3306/')).toThrow(/names no database/);
-  expect(redactPassword('mysql://u:topsecret@h/db')).toBe('mysql://u:***@h/db');
+  expect(redactDatabaseSpec('mysql://u:topsecret@h/db')).toBe('mysql://u:***@h/db');
   // Nothing listens on port 1: the error says where, without the password.
   const failure = await openTargetDatabase('mysql://u:topsecret@127.0.0.1:1/db').catch((e: Error) => e);
   expect(failure).toBeInstanceOf(Error);

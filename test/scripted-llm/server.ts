@@ -33,6 +33,11 @@ export interface ScriptedLlmOptions {
   embeddingDim?: number;
   /** Models that exist; any other gets 404 like an unknown model. Default: every model exists. */
   models?: string[];
+  /**
+   * The model's context in (scripted) tokens: a prompt that does not fit with its `max_tokens` is
+   * refused with HTTP 400 in vLLM's words, as a real server refuses it. Default: unlimited.
+   */
+  contextTokens?: number;
 }
 
 export interface RecordedRequest {
@@ -136,6 +141,15 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     if (fault === '500') throw new HttpError(500, 'internal server error (injected fault)');
     if (fault === 'slow' && !(await sleepUnlessGone(faultOptions?.slowMs ?? DEFAULT_SLOW_MS, res))) return;
 
+    const promptTokens = countTokens(prompt.all);
+    const maxTokens = Number(body.max_tokens ?? body.max_completion_tokens ?? 0);
+    if (options.contextTokens !== undefined && promptTokens + maxTokens > options.contextTokens) {
+      throw new HttpError(
+        400,
+        `This model's maximum context length is ${options.contextTokens} tokens. However, you requested ${promptTokens + maxTokens} tokens ` +
+          `(${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`,
+      );
+    }
     const rule = rules.find((r) => r.when(prompt));
     if (!rule) {
       throw new HttpError(

@@ -53,6 +53,10 @@ describe('answerQuestion (hybrid) over MariaDB', () => {
     expect(result.rows).toHaveLength(1);
     expect(result.rows[0].map(Number)).toEqual([34.5, 25, 43]); // the French singers are 29, 41, 43 and 25
     expect(result.trace.find((t) => t.step === 'prepareDatabase')?.outcome).toMatch(/prepared/);
+    // The test server's root can write: the run says so where an engineer looks (issue 12, point 8).
+    expect(result.trace.find((t) => t.step === 'openQuestion')?.outcome).toMatch(
+      /warning: the account root@\S+ of mysql:\/\/root@.* can write \(ALL PRIVILEGES/,
+    );
     expect(result.focusedSchema?.find((t) => t.table === 'singer')?.columns.map((c) => c.toLowerCase())).toEqual(expect.arrayContaining(['age', 'country']));
     expect(result.candidates.map((c) => [c.path, c.execution.ok])).toEqual([
       ['direct', true],

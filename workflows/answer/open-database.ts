@@ -1,4 +1,4 @@
-import { executeChild, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, executeChild, workflowInfo } from '@temporalio/workflow';
 import type { OpenQuestionOutput } from '../../activities/linking/open-question';
 import { DATABASE } from '../../core/search-attributes';
 import { upsertSearchAttributes } from '@temporalio/workflow';
@@ -10,7 +10,8 @@ import type { QuestionRun } from './question-run';
  * The first stage: open the database and learn what decodex has for it. Retrieval-based linking
  * needs DexterSQL's offline artifacts; a database never prepared is prepared here first (without a
  * model: profiles and indices in seconds, notes need `decodex prepare`) when the configuration
- * says so, or answered over the whole schema otherwise. Throws when the database cannot be opened.
+ * says so, or answered over the whole schema otherwise. Throws when the database cannot be opened
+ * or has no tables.
  */
 export async function openDatabase(run: QuestionRun): Promise<OpenQuestionOutput> {
   const stage = 'open';
@@ -19,11 +20,18 @@ export async function openDatabase(run: QuestionRun): Promise<OpenQuestionOutput
       { stage, name: 'openQuestion', summary: 'open the database; find its preparation and the learned knowledge' },
       (o) => run.online.openQuestion.executeWithOptions(o, [{ database: run.input.database }]),
       (r) => ({
-        outcome: `${r.dialect}, ${r.tables} tables, ${r.columns} columns; ${r.prepared ? `prepared ${r.prepared.preparedAt}, ${r.prepared.notes} notes` : 'not prepared'}`,
+        outcome: `${r.dialect}, ${r.tables} tables, ${r.columns} columns; ${r.prepared ? `prepared ${r.prepared.preparedAt}, ${r.prepared.notes} notes` : 'not prepared'}${(r.warnings ?? []).map((w) => `; warning: ${w}`).join('')}`,
       }),
     );
   let opened = await open();
   upsertSearchAttributes([{ key: DATABASE, value: opened.label }]);
+  if (opened.tables === 0) {
+    // Nothing to ask a model about: say so now, not after every model call has failed on an empty schema.
+    throw ApplicationFailure.nonRetryable(
+      `the database ${opened.label} has no tables (is it the right file or database name?); nothing was asked of a model`,
+      'EmptyDatabase',
+    );
+  }
   const wantsRetrieval = run.config.linking.strategy === 'dextersql';
   if (!opened.prepared && wantsRetrieval) {
     if (run.config.linking.whenUnprepared === 'prepare') {

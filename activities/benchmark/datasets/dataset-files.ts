@@ -1,3 +1,4 @@
+import { isConnectionName, isMysqlUrl } from '../../../core/database-reference';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchmarkQuestion, LoadedDataset } from '../../../core/datasets/benchmark-question';
@@ -47,7 +48,8 @@ export function sqliteVariants(databaseFile: string): string[] {
 export function markMissingDatabases(questions: BenchmarkQuestion[], testSuiteVariants: boolean): LoadedDataset['missingDatabases'] {
   const missing = new Map<string, { dbId: string; path: string; questions: number }>();
   for (const q of questions) {
-    if (/^(mysql|mariadb):\/\//i.test(q.database)) {
+    // A server URL or a connection name: the worker resolves and opens it, there is no file to check.
+    if (isMysqlUrl(q.database) || isConnectionName(q.database)) {
       q.evaluationDatabases = [q.database];
       continue;
     }

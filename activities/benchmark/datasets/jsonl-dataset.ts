@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchmarkQuestion, EvaluatorName, LoadedDataset } from '../../../core/datasets/benchmark-question';
 import { databaseLabel } from '../../../core/database-label';
+import { normalizeDatabaseSpec } from '../../database/normalize-database-spec';
 
 /**
  * A user's own question set, one JSON object per line:
@@ -9,8 +10,8 @@ import { databaseLabel } from '../../../core/database-label';
  *   {"question": "How many singers?", "sql": "SELECT count(*) FROM singer", "database": "dbs/concert.sqlite",
  *    "evidence": "...", "difficulty": "simple", "id": "q1"}
  *
- * `question`, `sql` (the gold) and `database` (a SQLite path, relative to the JSONL file, or a
- * mysql:// URL) are required. Blank lines are skipped; any other bad line stops the load with
+ * `question`, `sql` (the gold) and `database` (a SQLite path, relative to the JSONL file, a
+ * mysql:// URL without password, or a connection name) are required. Blank lines are skipped; any other bad line stops the load with
  * its line number.
  */
 export function loadJsonlDataset(file: string, evaluator: EvaluatorName = 'bird'): LoadedDataset {
@@ -31,8 +32,14 @@ export function loadJsonlDataset(file: string, evaluator: EvaluatorName = 'bird'
       for (const field of ['question', 'sql', 'database']) {
         if (typeof item[field] !== 'string' || !(item[field] as string).trim()) throw new Error(`${where}: "${field}" must be a non-empty string`);
       }
-      const spec = item.database as string;
-      const database = /^(mysql|mariadb):\/\//i.test(spec) ? spec : path.resolve(base, spec);
+      // The same reference rules as `ask` (a path relative to this file); a password would reach the
+      // benchmark's history and every question's, so it must be a connection the worker knows.
+      const { reference: database, password } = normalizeDatabaseSpec(item.database as string, base);
+      if (password !== undefined) {
+        throw new Error(
+          `${where}: "database" holds a password; use ${database} or a connection name, with the credentials in the worker's configuration (DECODEX_DATABASE_<NAME>)`,
+        );
+      }
       const index = questions.length;
       questions.push({
         index,

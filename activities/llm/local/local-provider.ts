@@ -1,5 +1,6 @@
 import type { Completion, CompletionRequest, LlmProvider } from '../llm-provider';
 import { toLocalChat } from './chat-history';
+import { assertPromptFits } from './context-fit';
 import { classifyLocalError } from './local-errors';
 import type { LocalRuntimeOptions } from './local-llm-config';
 import { loadLocalModel } from './model-runtime';
@@ -31,6 +32,8 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
       const grammar = request.schema ? await local.grammarFor(request.schema) : undefined;
       const { history, prompt } = toLocalChat(request.messages);
       return local.sequences.use(async (sequence) => {
+        const promptTokens = request.messages.reduce((n, m) => n + sequence.model.tokenize(m.content).length, 0);
+        assertPromptFits({ model: local.name, promptTokens, maxTokens: request.maxTokens, contextTokens: sequence.contextSize });
         const meterBefore = sequence.tokenMeter.getState();
         const session = new local.lib.LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
         const deadline = AbortSignal.timeout(options.timeoutMs);

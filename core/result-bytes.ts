@@ -1,0 +1,83 @@
+import type { CellPosition, SqlRow, SqlValue } from './sql-value';
+
+/** Byte limits of a result that travels through Temporal (payloads are limited to about 2 MB). */
+export interface ResultByteLimits {
+  /** A text or BLOB cell longer than this (UTF-8 bytes of text, raw bytes of a BLOB) is cut to it. */
+  maxCellBytes: number;
+  /** Rows are kept while their JSON stays within this; the rest are dropped. */
+  maxResultBytes: number;
+}
+
+/** What the byte limits did to a result: the caller sees the data is not whole, and why. */
+export interface ByteTruncation {
+  maxCellBytes: number;
+  maxResultBytes: number;
+  /** How many cells were cut to maxCellBytes. */
+  cutCells: number;
+  /** The first cut cells (at most MAX_LISTED_CELLS), as [row, column]. */
+  cutCellPositions: CellPosition[];
+  /** Rows dropped to stay within maxResultBytes. */
+  droppedRows: number;
+}
+
+const MAX_LISTED_CELLS = 100;
+
+/** Refuses byte limits that would silently mean something else. */
+export function checkResultByteLimits({ maxCellBytes, maxResultBytes }: ResultByteLimits): void {
+  if (!(Number.isSafeInteger(maxCellBytes) && maxCellBytes >= 16)) throw new RangeError(`maxCellBytes must be an integer ≥ 16, got ${maxCellBytes}`);
+  if (!(Number.isSafeInteger(maxResultBytes) && maxResultBytes >= 1024))
+    throw new RangeError(`maxResultBytes must be an integer ≥ 1024, got ${maxResultBytes}`);
+}
+
+/**
+ * Bounds a result in bytes as well as rows: each long cell is cut to `maxCellBytes` and rows
+ * are kept only while the rows' JSON fits in `maxResultBytes`. `truncation` is null when nothing
+ * was cut. Pure: the same rows give the same bounded rows.
+ */
+export function boundRowBytes(rows: SqlRow[], limits: ResultByteLimits): { rows: SqlRow[]; truncation: ByteTruncation | null } {
+  checkResultByteLimits(limits);
+  const kept: SqlRow[] = [];
+  const positions: CellPosition[] = [];
+  let cutCells = 0;
+  let total = 2; // the array's brackets
+  for (const [r, row] of rows.entries()) {
+    const cutHere: CellPosition[] = [];
+    const bounded = row.map((value, c) => {
+      const cut = cutCell(value, limits.maxCellBytes);
+      if (cut !== value) cutHere.push([r, c]);
+      return cut;
+    });
+    const size = Buffer.byteLength(JSON.stringify(bounded)) + 1;
+    if (total + size > limits.maxResultBytes) break;
+    total += size;
+    kept.push(bounded);
+    cutCells += cutHere.length;
+    positions.push(...cutHere.slice(0, MAX_LISTED_CELLS - positions.length));
+  }
+  const droppedRows = rows.length - kept.length;
+  if (!cutCells && !droppedRows) return { rows, truncation: null };
+  return {
+    rows: kept,
+    truncation: { maxCellBytes: limits.maxCellBytes, maxResultBytes: limits.maxResultBytes, cutCells, cutCellPositions: positions, droppedRows },
+  };
+}
+
+function cutCell(value: SqlValue, maxBytes: number): SqlValue {
+  if (typeof value === 'string') {
+    if (value.length <= maxBytes / 3 || Buffer.byteLength(value) <= maxBytes) return value;
+    return cutUtf8(value, maxBytes);
+  }
+  if (value && typeof value === 'object' && 'bytes' in value) {
+    const maxBase64 = Math.floor(maxBytes / 3) * 4;
+    return value.bytes.length <= maxBase64 ? value : { bytes: value.bytes.slice(0, maxBase64) };
+  }
+  return value;
+}
+
+/** The longest prefix of `text` whose UTF-8 fits in `maxBytes`, never splitting a character. */
+function cutUtf8(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text);
+  let end = maxBytes;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--; // back off to a character's first byte
+  return bytes.subarray(0, end).toString('utf8');
+}
