@@ -1,4 +1,5 @@
 import { prependCtes } from '../../core/dag/prepend-ctes';
+import { boundRowBytes } from '../../core/result-bytes';
 import { relationName, type NodeResultRef, type NodeRun, type StoredNodeResult } from '../../core/dag/node-results';
 import type { SqlRow } from '../../core/sql-value';
 import type { ArtifactStore } from '../artifacts/artifact-store';
@@ -22,7 +23,15 @@ export interface ExecuteNodeInput {
   timeoutMs: number;
   /** Rows kept from the node's result (a relation larger than this is cut, and says so). */
   maxRows: number;
+  /** A longer text or BLOB cell is cut to this many bytes (the question's `maxCellBytes`). */
+  maxCellBytes: number;
 }
+
+/**
+ * A node's stored rows stay within this: they are read back into prompts and, as a relation,
+ * bound as one parameter (MySQL's default max_allowed_packet is 16 MiB).
+ */
+export const NODE_MAX_RESULT_BYTES = 8 * 1024 * 1024;
 
 const PREVIEW_ROWS = 5;
 /**
@@ -75,7 +84,8 @@ export async function executeNode(deps: { databases: DatabaseRegistry; store: Ar
   let stored: StoredNodeResult;
   try {
     const result = await db.execute(resolvedSql, { timeoutMs: input.timeoutMs, maxRows: input.maxRows, relations: relationsFor(upstream) });
-    stored = { columns: result.columns, rows: result.rows, truncated: result.truncated };
+    const bounded = boundRowBytes(result.rows, { maxCellBytes: input.maxCellBytes, maxResultBytes: NODE_MAX_RESULT_BYTES });
+    stored = { columns: result.columns, rows: bounded.rows, truncated: result.truncated || !!bounded.truncation };
   } catch (err) {
     // A timeout, a refused statement or an SQL error: the step failed, the refiner hears why.
     return failed(resolvedSql, (err as Error).message);

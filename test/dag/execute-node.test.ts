@@ -20,7 +20,7 @@ describe('executeNode', () => {
   const store = openSqliteArtifactStore(path.join(dir, 'artifacts.sqlite'));
   const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
   const deps = { databases, store };
-  const base = { database: file, upstream: [], inlineRows: 100, timeoutMs: 5000, maxRows: 1000 };
+  const base = { database: file, upstream: [], inlineRows: 100, timeoutMs: 5000, maxRows: 1000, maxCellBytes: 30_000 };
   afterAll(async () => {
     await databases.closeAll();
     await store.close();
@@ -34,6 +34,16 @@ describe('executeNode', () => {
     // The rows are in the store, not in what the workflow receives.
     expect((await loadNodeResult(store, 'wf/run/n3-1')).rows).toHaveLength(3);
     expect(JSON.stringify(run).length).toBeLessThan(2_000);
+    // Cells are bounded in bytes like any result decodex keeps.
+    const cut = await executeNode(deps, {
+      ...base,
+      maxCellBytes: 100,
+      node: { id: 4, question: 'bodies' },
+      sql: 'SELECT body FROM note WHERE id = 1',
+      resultKey: 'wf/run/n4-1',
+    });
+    expect(cut.truncated).toBe(true);
+    expect((await loadNodeResult(store, 'wf/run/n4-1')).rows[0][0]).toHaveLength(100);
 
     const downstream = await executeNode(deps, {
       ...base,
@@ -62,7 +72,7 @@ describe('executeNode', () => {
     const stray = await executeNode(deps, { ...base, node: { id: 1, question: 'q' }, sql: 'SELECT id FROM note WHERE id IN @[7]', resultKey: 'wf/run/n1-4' });
     expect(stray).toMatchObject({ ok: false, failure: 'error', error: expect.stringMatching(/@\[7\].*not one of this step's inputs/) });
     // A run's results are removed together.
-    expect(await forgetNodeResults(store, 'wf/run/')).toBe(4); // n3-1, n0-1, n1-2, n1-3
+    expect(await forgetNodeResults(store, 'wf/run/')).toBe(5); // n3-1, n4-1, n0-1, n1-2, n1-3
     expect(await store.list('dag-node-results', 'wf/run/')).toEqual([]);
   });
 });

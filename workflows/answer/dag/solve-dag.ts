@@ -132,6 +132,7 @@ class DagSolver {
             inlineRows: decomposition.inlineRows,
             timeoutMs: run.limits.sqlTimeoutMs,
             maxRows: NODE_MAX_ROWS,
+            maxCellBytes: run.limits.maxCellBytes,
           },
         ]),
       (r) => ({
