@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { ActivityDeps } from '../activities';
-import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
+import { artifactStoreFromEnv } from '../activities/artifacts/artifact-store-from-env';
 import { DatabaseRegistry } from '../activities/database/database-registry';
 import { openTargetDatabase } from '../activities/database/open-database';
 import { indexEmbeddersFromEnv, vectorStoreFromEnv } from '../activities/indexing/index-backends';
@@ -28,15 +27,16 @@ export function loadWorkerLlmConfig(config: RuntimeConfig, env: Record<string, s
 }
 
 /**
- * Real dependencies for a worker process: databases, the artifact store, the LLM service (and
- * the LLM configuration it was built from, which also sizes the `llm` worker).
+ * Real dependencies for a worker process: databases, the artifact store (the SQLite file in
+ * DECODEX_HOME, or MySQL named by DECODEX_ARTIFACTS_URL), the LLM service (and the LLM
+ * configuration it was built from, which also sizes the `llm` worker).
  */
-export function buildActivityDeps(
+export async function buildActivityDeps(
   config: RuntimeConfig,
   env: Record<string, string | undefined>,
-): ActivityDeps & { llmConfig: LlmConfig; close(): Promise<void> } {
+): Promise<ActivityDeps & { llmConfig: LlmConfig; close(): Promise<void> }> {
   mkdirSync(config.home, { recursive: true });
-  const store = openSqliteArtifactStore(path.join(config.home, 'artifacts.sqlite'));
+  const store = await artifactStoreFromEnv(config.home, env);
   const llmConfig = loadWorkerLlmConfig(config, env);
   const llm = createLlmService({ config: llmConfig, store });
   const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
@@ -51,7 +51,7 @@ export function buildActivityDeps(
     async close() {
       await databases.closeAll();
       await vectors.close();
-      store.close?.();
+      await store.close();
       await disposeLocalModels();
       await disposeMiniLmModels();
     },

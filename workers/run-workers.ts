@@ -16,7 +16,7 @@ export interface RunningWorkers {
 
 /** Starts workers for the given queues in this process. */
 export async function runWorkers(endpoint: TemporalEndpoint, config: RuntimeConfig, queues: TaskQueueName[]): Promise<RunningWorkers> {
-  const deps = buildActivityDeps(config, process.env);
+  const deps = await buildActivityDeps(config, process.env);
   const connection = await NativeConnection.connect({ address: endpoint.address });
   const llmConcurrency = llmWorkerConcurrency(deps.llmConfig, process.env);
   const workers = await createWorkers({ connection, namespace: endpoint.namespace, queues, queuePrefix: config.queuePrefix, deps, llmConcurrency });
