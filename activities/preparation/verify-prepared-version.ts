@@ -12,7 +12,12 @@ import type { PreparationDeps } from './preparation-deps';
  * another version, whose clean-up removes every other version's artifacts and collections
  * (possibly while this one was still writing them, leaving a collection rebuilt from the middle).
  */
-export async function missingParts(deps: PreparationDeps, databaseId: string, versions: PreparationVersions, noteIds: string[]): Promise<string[]> {
+export async function missingParts(
+  deps: Pick<PreparationDeps, 'store' | 'vectors'>,
+  databaseId: string,
+  versions: PreparationVersions,
+  noteIds: string[],
+): Promise<string[]> {
   const missing: string[] = [];
   const { store } = deps;
   const schema = await store.get<StoredSchema>(ARTIFACT_KINDS.schema, artifactKeys.schema(databaseId, versions));
@@ -32,9 +37,7 @@ export async function missingParts(deps: PreparationDeps, databaseId: string, ve
     if (!(await store.has(ARTIFACT_KINDS.note, artifactKeys.note(databaseId, versions, id)))) missing.push(`note ${id}`);
   }
 
-  const valueIds = new Set(
-    (lexicon?.columns ?? []).filter((c) => c.textual).flatMap((c) => c.values.map((v) => pointIds.value(c.table, c.column, v))),
-  );
+  const valueIds = new Set((lexicon?.columns ?? []).filter((c) => c.textual).flatMap((c) => c.values.map((v) => pointIds.value(c.table, c.column, v))));
   const collections = collectionNames(databaseId, versions);
   const existing = new Set(await deps.vectors.listCollections());
   for (const [name, expected] of [

@@ -1,29 +1,12 @@
 import mysql from 'mysql2/promise';
 import { artifactStoreFromEnv } from '../../activities/artifacts/artifact-store-from-env';
 import { openMysqlArtifactStore } from '../../activities/artifacts/mysql-artifact-store';
-import { testMysqlUrl } from '../support/mariadb';
+import { createTestDatabase, testMysqlUrl } from '../support/mariadb';
 import { describeArtifactStoreContract } from './artifact-store.contract';
 
-/** A fresh database on the test MariaDB server per harness; the store creates its table. */
 const serverUrl = testMysqlUrl();
 const root = () => mysql.createConnection(serverUrl);
-const databaseUrl = (name: string) => new URL(name, serverUrl).toString();
-
-async function freshDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
-  const name = `artifacts_${Math.random().toString(36).slice(2, 10)}`;
-  const connection = await root();
-  await connection.query(`CREATE DATABASE ${name}`);
-  await connection.end();
-  return {
-    name,
-    url: databaseUrl(name),
-    async drop() {
-      const c = await root();
-      await c.query(`DROP DATABASE IF EXISTS ${name}`);
-      await c.end();
-    },
-  };
-}
+const freshDatabase = () => createTestDatabase('artifacts');
 
 describeArtifactStoreContract('MariaDB', async () => {
   const db = await freshDatabase();
