@@ -9,6 +9,8 @@ import { createLlmService } from '../activities/llm/llm-service';
 import { disposeLocalModels } from '../activities/llm/local/model-runtime';
 import { disposeMiniLmModels } from '../activities/embeddings/minilm-embedder';
 import type { RuntimeConfig } from '../core/runtime-config';
+import { SHARED_SPARE_AFTER_MS, SqliteProcessPool } from '../activities/database/sqlite-process-pool';
+import { workerSizingFromEnv, type WorkerSizing } from './worker-sizing';
 
 /** The optional JSON config file (DECODEX_CONFIG), parsed once, with a clear error if broken. */
 export function readConfigFile(config: RuntimeConfig): unknown {
@@ -34,12 +36,17 @@ export function loadWorkerLlmConfig(config: RuntimeConfig, env: Record<string, s
 export async function buildActivityDeps(
   config: RuntimeConfig,
   env: Record<string, string | undefined>,
-): Promise<ActivityDeps & { llmConfig: LlmConfig; close(): Promise<void> }> {
+): Promise<ActivityDeps & { llmConfig: LlmConfig; sizing: WorkerSizing; close(): Promise<void> }> {
   mkdirSync(config.home, { recursive: true });
   const store = await artifactStoreFromEnv(config.home, env);
   const llmConfig = loadWorkerLlmConfig(config, env);
   const llm = createLlmService({ config: llmConfig, store });
-  const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
+  const sizing = workerSizingFromEnv(env, llmConfig);
+  // The worker's own SQLite query processes, sized by DECODEX_SQL_POOL_SIZE (see worker-sizing.ts).
+  const sqlitePool = new SqliteProcessPool({ size: sizing.sqlPool.sqlite, spareAfterMs: SHARED_SPARE_AFTER_MS });
+  const databases = new DatabaseRegistry((spec) =>
+    openTargetDatabase(spec, { sqlite: { pool: sqlitePool }, mysql: { connectionLimit: sizing.sqlPool.mysql } }),
+  );
   const vectors = vectorStoreFromEnv(config.home, env);
   return {
     databases,
@@ -48,8 +55,10 @@ export async function buildActivityDeps(
     embedders: indexEmbeddersFromEnv(env),
     vectors,
     llmConfig,
+    sizing,
     async close() {
       await databases.closeAll();
+      await sqlitePool.close();
       await vectors.close();
       await store.close();
       await disposeLocalModels();

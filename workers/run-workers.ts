@@ -4,7 +4,6 @@ import type { RuntimeConfig } from '../core/runtime-config';
 import type { TaskQueueName } from '../core/task-queues';
 import { buildActivityDeps } from './build-deps';
 import { createWorkers } from './create-workers';
-import { llmWorkerConcurrency } from './llm-concurrency';
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -17,9 +16,18 @@ export interface RunningWorkers {
 /** Starts workers for the given queues in this process. */
 export async function runWorkers(endpoint: TemporalEndpoint, config: RuntimeConfig, queues: TaskQueueName[]): Promise<RunningWorkers> {
   const deps = await buildActivityDeps(config, process.env);
-  const connection = await NativeConnection.connect({ address: endpoint.address });
-  const llmConcurrency = llmWorkerConcurrency(deps.llmConfig, process.env);
-  const workers = await createWorkers({ connection, namespace: endpoint.namespace, queues, queuePrefix: config.queuePrefix, deps, llmConcurrency });
+  const connection = await NativeConnection.connect({ address: endpoint.address, tls: endpoint.tls, apiKey: endpoint.apiKey });
+  const { onlineConcurrency, offlineConcurrency, llmConcurrency } = deps.sizing;
+  const workers = await createWorkers({
+    connection,
+    namespace: endpoint.namespace,
+    queues,
+    queuePrefix: config.queuePrefix,
+    deps,
+    llmConcurrency,
+    onlineConcurrency,
+    offlineConcurrency,
+  });
   const done = Promise.all(workers.map((w) => w.run())).then(async () => {
     await deps.close();
     await connection.close();
