@@ -23,17 +23,15 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import mysql from 'mysql2/promise';
 import { LLM_CACHE_KIND } from '../activities/llm/llm-cache';
 import { DecodexClient } from '../cli/client';
-import { findTemporalCli } from '../cli/temporal/find-temporal-cli';
-import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
 import { spiderDatabasePath, spiderDev, type SpiderQuestion } from '../test/support/datasets';
 import { startMariaDb } from '../test/support/mariadb';
 import { findQdrantBinary, startQdrant, type RunningQdrant } from '../test/support/qdrant';
 import { startWorkerProcess, type WorkerProcess } from '../test/support/worker-process';
+import { causeChain, startBenchTemporal } from './bench-temporal';
 import { childPids, commandOf, cpuSeconds } from './process-stats';
 
 function argument(name: string, fallback: number): number {
@@ -55,18 +53,11 @@ function pickQuestions(count: number): SpiderQuestion[] {
 }
 
 async function startScriptedModel(answersFile: string): Promise<{ baseUrl: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'scripted-pipeline-process.ts'), answersFile], {
+  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'scripted-llm-process.ts'), answersFile], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
   return { baseUrl: chunk.toString().trim(), child };
-}
-
-/** "Workflow execution failed" says little: every message down to the root cause. */
-function causeChain(err: unknown): string {
-  const messages: string[] = [];
-  for (let e = err as { message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) messages.push(String(e.message));
-  return messages.join(' <- ');
 }
 
 const withChildren = (pid: number): number => cpuSeconds(pid) + childPids(pid).reduce((n, child) => n + cpuSeconds(child), 0);
@@ -76,13 +67,7 @@ async function main(): Promise<void> {
   const databases = [...new Set(questions.map((q) => q.db_id))];
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const work = mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-scale-'));
-  const temporal = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
-      searchAttributes: ALL_SEARCH_ATTRIBUTES,
-      extraArgs: ['--log-level', 'error'],
-    },
-  });
+  const temporal = await startBenchTemporal();
   const mariadb = await startMariaDb();
   const admin = await mysql.createConnection(mariadb.url);
   await admin.query('CREATE DATABASE IF NOT EXISTS decodex_bench_artifacts');

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { childEnv } from './run-cli';
 import { stopProcess } from './stop-process';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -20,12 +21,7 @@ export interface WorkerProcess {
 export function startWorkerProcess(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<WorkerProcess> {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/decodex.js'), 'worker'], {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      ...(process.env.DECODEX_DATASETS ? { DECODEX_DATASETS: process.env.DECODEX_DATASETS } : {}),
-      ...env,
-    },
+    env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

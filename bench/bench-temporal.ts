@@ -1,0 +1,21 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { findTemporalCli } from '../cli/temporal/find-temporal-cli';
+import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
+
+/** A Temporal dev server of the benchmark's own (the pinned CLI, decodex's search attributes, errors only). */
+export function startBenchTemporal(): Promise<TestWorkflowEnvironment> {
+  return TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
+      searchAttributes: ALL_SEARCH_ATTRIBUTES,
+      extraArgs: ['--log-level', 'error'],
+    },
+  });
+}
+
+/** "Workflow execution failed" says little: every message down to the root cause. */
+export function causeChain(err: unknown): string {
+  const messages: string[] = [];
+  for (let e = err as { message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) messages.push(String(e.message));
+  return messages.join(' <- ');
+}
