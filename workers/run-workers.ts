@@ -16,21 +16,31 @@ export interface RunningWorkers {
 /** Starts workers for the given queues in this process. */
 export async function runWorkers(endpoint: TemporalEndpoint, config: RuntimeConfig, queues: TaskQueueName[]): Promise<RunningWorkers> {
   const deps = await buildActivityDeps(config, process.env);
-  const connection = await NativeConnection.connect({ address: endpoint.address, tls: endpoint.tls, apiKey: endpoint.apiKey });
-  const { onlineConcurrency, offlineConcurrency, llmConcurrency } = deps.sizing;
-  const workers = await createWorkers({
-    connection,
-    namespace: endpoint.namespace,
-    queues,
-    queuePrefix: config.queuePrefix,
-    deps,
-    llmConcurrency,
-    onlineConcurrency,
-    offlineConcurrency,
-  });
+  let connection: NativeConnection | undefined;
+  let workers: Worker[];
+  try {
+    connection = await NativeConnection.connect({ address: endpoint.address, tls: endpoint.tls, apiKey: endpoint.apiKey });
+    const { onlineConcurrency, offlineConcurrency, llmConcurrency } = deps.sizing;
+    workers = await createWorkers({
+      connection,
+      namespace: endpoint.namespace,
+      queues,
+      queuePrefix: config.queuePrefix,
+      deps,
+      llmConcurrency,
+      onlineConcurrency,
+      offlineConcurrency,
+    });
+  } catch (err) {
+    // A server that refuses us (wrong address, certificate, key) must not leave the stores open.
+    await connection?.close().catch(() => {});
+    await deps.close();
+    throw err;
+  }
+  const connected = connection;
   const done = Promise.all(workers.map((w) => w.run())).then(async () => {
     await deps.close();
-    await connection.close();
+    await connected.close();
   });
   return {
     workers,

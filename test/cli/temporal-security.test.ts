@@ -10,6 +10,7 @@ import { PREPARATION_TASK_QUEUES } from '../../core/task-queues';
 import { runWorkers } from '../../workers/run-workers';
 import { spiderDatabasePath } from '../support/datasets';
 import { startMtlsProxy, type MtlsProxy } from '../support/mtls-proxy';
+import { startGrpcRefuser } from '../support/grpc-refuser';
 
 describe('production Temporal settings (TEMPORAL_TLS_*, TEMPORAL_API_KEY)', () => {
   const cwd = '/srv/app';
@@ -92,4 +93,25 @@ describe('production Temporal settings (TEMPORAL_TLS_*, TEMPORAL_API_KEY)', () =
       expect(proxy.refused()).toBeGreaterThan(refusedBefore);
     }, 30_000);
   });
+
+  it('an API key goes, over TLS, with the calls of the client and of the workers', async () => {
+    installQuietRuntime();
+    const refuser = await startGrpcRefuser();
+    const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-apikey-home-'));
+    try {
+      const config = resolveRuntimeConfig(
+        { DECODEX_HOME: home, TEMPORAL_ADDRESS: refuser.address, TEMPORAL_API_KEY: 'dx-test-key', TEMPORAL_TLS_CA: refuser.ca },
+        cwd,
+      );
+      const endpoint = configuredTemporal(config)!;
+      await expect(DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix })).rejects.toThrow(/Failed to connect/);
+      await expect(runWorkers(endpoint, config, ['llm'])).rejects.toThrow(/refused by the test endpoint/);
+      // The client's connection (grpc-js) and the workers' native one (the Rust core's tonic) both called.
+      expect(new Set(refuser.seen.map((r) => r.userAgent.split('/')[0]))).toEqual(new Set(['grpc-node-js', 'tonic']));
+      expect(refuser.seen.map((r) => r.authorization)).toEqual(refuser.seen.map(() => 'Bearer dx-test-key'));
+    } finally {
+      await refuser.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

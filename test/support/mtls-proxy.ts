@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { makeTestCertificates } from './test-certificates';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,64 +16,6 @@ export interface MtlsProxy {
   close(): Promise<void>;
 }
 
-function openssl(args: string[], cwd: string): void {
-  const run = spawnSync('openssl', args, { cwd, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`openssl ${args[0]} failed: ${run.stderr}`);
-}
-
-/** A throw-away CA, a server certificate for 127.0.0.1/localhost and a client certificate (P-256 keys). */
-function makeCertificates(dir: string): void {
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  openssl(
-    [
-      'req',
-      '-x509',
-      ...ec,
-      '-keyout',
-      'ca.key',
-      '-out',
-      'ca.pem',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=decodex test CA',
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
-    ],
-    dir,
-  );
-  const extensions = {
-    server: 'basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature\n',
-    client: 'basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\nkeyUsage=digitalSignature\n',
-  };
-  for (const [who, ext] of Object.entries(extensions)) {
-    openssl(['req', ...ec, '-keyout', `${who}.key`, '-out', `${who}.csr`, '-subj', `/CN=decodex test ${who}`], dir);
-    writeFileSync(path.join(dir, `${who}.ext`), ext);
-    openssl(
-      [
-        'x509',
-        '-req',
-        '-in',
-        `${who}.csr`,
-        '-CA',
-        'ca.pem',
-        '-CAkey',
-        'ca.key',
-        '-CAcreateserial',
-        '-out',
-        `${who}.pem`,
-        '-days',
-        '2',
-        '-extfile',
-        `${who}.ext`,
-      ],
-      dir,
-    );
-  }
-}
-
 /**
  * A production-shaped front for the test Temporal server: TLS that demands a client
  * certificate signed by its CA (mTLS, as a secured cluster does), HTTP/2 offered by ALPN, bytes
@@ -81,7 +23,7 @@ function makeCertificates(dir: string): void {
  */
 export async function startMtlsProxy(target: string): Promise<MtlsProxy> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-mtls-'));
-  makeCertificates(dir);
+  makeTestCertificates(dir);
   const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
   const file = (name: string) => path.join(dir, name);
   let accepted = 0;
