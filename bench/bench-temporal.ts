@@ -3,18 +3,29 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { findTemporalCli } from '../cli/temporal/find-temporal-cli';
 import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
 
-/** A Temporal dev server for a benchmark (decodex's search attributes registered) and the workflows bundled once. */
-export async function startBenchTemporal(): Promise<{ env: TestWorkflowEnvironment; code: string }> {
-  const env = await TestWorkflowEnvironment.createLocal({
+/** A Temporal dev server of the benchmark's own (the pinned CLI, decodex's search attributes, errors only). */
+export function startBenchTemporal(): Promise<TestWorkflowEnvironment> {
+  return TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
       searchAttributes: ALL_SEARCH_ATTRIBUTES,
       extraArgs: ['--log-level', 'error'],
     },
   });
+}
+
+/** The workflows bundled once, for in-process benchmark workers. */
+export async function bundleBenchWorkflows(): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows'),
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
   });
-  return { env, code };
+  return code;
+}
+
+/** "Workflow execution failed" says little: every message down to the root cause. */
+export function causeChain(err: unknown): string {
+  const messages: string[] = [];
+  for (let e = err as { message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) messages.push(String(e.message));
+  return messages.join(' <- ');
 }

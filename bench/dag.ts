@@ -13,7 +13,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startBenchTemporal } from './bench-temporal';
+import { bundleBenchWorkflows, startBenchTemporal } from './bench-temporal';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { SubQuestionDag } from '../core/dag/sub-question-dag';
 import { startScriptedLlm, type ScriptPrompt, type ScriptedLlm } from '../test/scripted-llm/server';
@@ -58,7 +58,8 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-dag-'));
   const database = createThrombosis(dir, 200);
-  const { env, code } = await startBenchTemporal();
+  const env = await startBenchTemporal();
+  const code = await bundleBenchWorkflows();
   const dags = new Map<string, SubQuestionDag>();
   const llm: ScriptedLlm = await startScriptedLlm({ rules: scriptedDag({ decompose: (q) => dags.get(q)!, nodeSql }) });
   const codePath = path.join(dir, 'workflows.js');

@@ -28,7 +28,6 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
 import { DatabaseRegistry } from '../activities/database/database-registry';
@@ -39,13 +38,12 @@ import { loadLlmConfig } from '../activities/llm/llm-config';
 import { createLlmService } from '../activities/llm/llm-service';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
 import { DecodexClient } from '../cli/client';
-import { findTemporalCli } from '../cli/temporal/find-temporal-cli';
 import { datasetsRoot } from '../core/datasets/datasets-root';
 import { mapWithConcurrency } from '../core/map-with-concurrency';
 import type { PrepareDatabaseResult } from '../core/preparation/preparation-types';
-import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
 import { PREPARATION_TASK_QUEUES } from '../core/task-queues';
 import { createWorkers } from '../workers/create-workers';
+import { causeChain, startBenchTemporal } from './bench-temporal';
 import { childPids, commandOf, cpuSeconds, peakRssKib, watchMemoryParts, watchQueryProcesses } from './process-stats';
 
 const PHASES = ['inspect', 'profile', 'index', 'candidates', 'triage', 'statistics', 'notes', 'publish'];
@@ -74,13 +72,6 @@ function runTsx(script: string, args: string[]): void {
   execFileSync(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, script), ...args], { stdio: 'inherit' });
 }
 
-/** "Workflow execution failed" says little: every message down to the root cause. */
-function causeChain(err: unknown): string {
-  const messages: string[] = [];
-  for (let e = err as { message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) messages.push(String(e.message));
-  return messages.join(' <- ');
-}
-
 /** The scripted model in a child process (see bench/scripted-llm-process.ts). */
 async function startScriptedLlmProcess(): Promise<{ baseUrl: string; process: ChildProcess }> {
   const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'scripted-llm-process.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -94,13 +85,7 @@ async function main(): Promise<void> {
   const parallel = argument('parallel', 8);
   const useLlm = process.argv.includes('--with-llm');
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
-      searchAttributes: ALL_SEARCH_ATTRIBUTES,
-      extraArgs: ['--log-level', 'error'],
-    },
-  });
+  const env = await startBenchTemporal();
   const llm = await startScriptedLlmProcess();
   const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-prepare-'));
   // Workflows are bundled beforehand in another process, as a production deployment does: a

@@ -18,7 +18,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startBenchTemporal } from './bench-temporal';
+import { bundleBenchWorkflows, startBenchTemporal } from './bench-temporal';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { getEncoding } from 'js-tiktoken';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
@@ -62,7 +62,8 @@ async function main(): Promise<void> {
     .slice(0, limit);
   const databaseOf = (q: SpiderQuestion) => path.join(root, 'spider', 'database', q.db_id, `${q.db_id}.sqlite`);
 
-  const { env, code } = await startBenchTemporal();
+  const env = await startBenchTemporal();
+  const code = await bundleBenchWorkflows();
   const llm = await startScriptedLlm({ rules: scriptedPipeline(new Map(questions.map((q) => [q.question, q.query]))) });
   const encoder = getEncoding('o200k_base');
   const lines: [string, string | number][] = [['questions', questions.length]];

@@ -14,6 +14,7 @@ import type { answerQuestion } from '../workflows/answer-question';
 import { preparedDatabaseId } from '../core/preparation/database-id';
 import type { PrepareDatabaseInput, PrepareDatabaseResult } from '../core/preparation/preparation-types';
 import type { prepareDatabase } from '../workflows/prepare-database';
+import type { TemporalConnectionSecurity } from './temporal/connection-options';
 
 export interface StartedPreparation {
   workflowId: string;
@@ -43,8 +44,12 @@ export class DecodexClient {
     private readonly queuePrefix: string,
   ) {}
 
-  static async connect(options: { address: string; namespace?: string; queuePrefix?: string }): Promise<DecodexClient> {
-    const connection = await Connection.connect({ address: options.address });
+  /**
+   * `tls` and `apiKey` reach a secured server (mTLS cluster, Temporal Cloud); a service may build
+   * them with `temporalConnectionSecurity` from the same TEMPORAL_* settings the CLI reads.
+   */
+  static async connect(options: { address: string; namespace?: string; queuePrefix?: string } & TemporalConnectionSecurity): Promise<DecodexClient> {
+    const connection = await Connection.connect({ address: options.address, tls: options.tls, apiKey: options.apiKey });
     const client = new Client({ connection, namespace: options.namespace ?? 'default' });
     return new DecodexClient(client, connection, options.queuePrefix ?? '');
   }

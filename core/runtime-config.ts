@@ -21,6 +21,25 @@ export interface RuntimeConfig {
   queuePrefix: string;
   /** Optional JSON config file (per-role LLM settings, ...). */
   configFile: string | null;
+  /** How to reach a secured Temporal (a cluster with mTLS, Temporal Cloud); only with temporalAddress. */
+  temporalSecurity: TemporalSecurity;
+}
+
+/**
+ * TLS and API key of a production Temporal, named as the `temporal` CLI names them, so one
+ * environment serves both: TEMPORAL_TLS_CERT / TEMPORAL_TLS_KEY (client certificate and key
+ * files, mTLS), TEMPORAL_TLS_CA (the server's root CA file, when the OS does not trust it),
+ * TEMPORAL_TLS_SERVER_NAME (SNI override), TEMPORAL_API_KEY (Temporal Cloud API keys), and
+ * TEMPORAL_TLS=true|false (TLS without a client certificate; on by default with a certificate
+ * or an API key, as Temporal Cloud requires).
+ */
+export interface TemporalSecurity {
+  tls: boolean;
+  certFile: string | null;
+  keyFile: string | null;
+  caFile: string | null;
+  serverName: string | null;
+  apiKey: string | null;
 }
 
 export function resolveRuntimeConfig(env: Record<string, string | undefined>, cwd: string): RuntimeConfig {
@@ -37,7 +56,31 @@ export function resolveRuntimeConfig(env: Record<string, string | undefined>, cw
     uiUrl: (env.DECODEX_UI_URL || `http://localhost:${uiPort}`).replace(/\/$/, ''),
     queuePrefix: env.DECODEX_QUEUE_PREFIX ?? '',
     configFile: env.DECODEX_CONFIG ? path.resolve(cwd, env.DECODEX_CONFIG) : null,
+    temporalSecurity: resolveTemporalSecurity(env, cwd),
   };
+}
+
+function resolveTemporalSecurity(env: Record<string, string | undefined>, cwd: string): TemporalSecurity {
+  const file = (name: string) => (env[name] ? path.resolve(cwd, env[name]) : null);
+  const certFile = file('TEMPORAL_TLS_CERT');
+  const keyFile = file('TEMPORAL_TLS_KEY');
+  const apiKey = env.TEMPORAL_API_KEY || null;
+  const given = ['TEMPORAL_TLS', 'TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY', 'TEMPORAL_TLS_CA', 'TEMPORAL_TLS_SERVER_NAME', 'TEMPORAL_API_KEY'].filter(
+    (n) => env[n],
+  );
+  if (given.length && !env.TEMPORAL_ADDRESS) {
+    throw new Error(`${given.join(', ')} set without TEMPORAL_ADDRESS: they apply to an existing Temporal server, not the embedded dev server`);
+  }
+  if (Boolean(certFile) !== Boolean(keyFile)) throw new Error('TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together: a client certificate needs its key');
+  let tls = Boolean(certFile || apiKey || env.TEMPORAL_TLS_CA || env.TEMPORAL_TLS_SERVER_NAME);
+  if (env.TEMPORAL_TLS) {
+    if (!/^(true|false|1|0)$/i.test(env.TEMPORAL_TLS)) throw new Error(`TEMPORAL_TLS must be true or false, got "${env.TEMPORAL_TLS}"`);
+    tls = /^(true|1)$/i.test(env.TEMPORAL_TLS);
+    if (!tls && (certFile || env.TEMPORAL_TLS_CA || env.TEMPORAL_TLS_SERVER_NAME)) {
+      throw new Error('TEMPORAL_TLS=false contradicts TEMPORAL_TLS_CERT / TEMPORAL_TLS_CA / TEMPORAL_TLS_SERVER_NAME');
+    }
+  }
+  return { tls, certFile, keyFile, caFile: file('TEMPORAL_TLS_CA'), serverName: env.TEMPORAL_TLS_SERVER_NAME || null, apiKey };
 }
 
 function parsePort(value: string | undefined, fallback: number, name: string): number {

@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { ActivityDeps } from '../activities';
-import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
+import { artifactStoreFromEnv } from '../activities/artifacts/artifact-store-from-env';
 import { DatabaseConnections } from '../activities/database/database-connections';
 import { DatabaseRegistry } from '../activities/database/database-registry';
 import { READ_ONLY_ACCOUNT_POLICIES, type ReadOnlyAccountPolicy } from '../activities/database/mysql-database';
@@ -12,6 +11,8 @@ import { createLlmService } from '../activities/llm/llm-service';
 import { disposeLocalModels } from '../activities/llm/local/model-runtime';
 import { disposeMiniLmModels } from '../activities/embeddings/minilm-embedder';
 import type { RuntimeConfig } from '../core/runtime-config';
+import { SHARED_SPARE_AFTER_MS, SqliteProcessPool } from '../activities/database/sqlite-process-pool';
+import { workerSizingFromEnv, type WorkerSizing } from './worker-sizing';
 
 /** The optional JSON config file (DECODEX_CONFIG), parsed once, with a clear error if broken. */
 export function readConfigFile(config: RuntimeConfig): unknown {
@@ -48,22 +49,26 @@ export function readOnlyAccountPolicy(env: Record<string, string | undefined>): 
 export type DatabasePasswords = ReadonlyMap<string, string>;
 
 /**
- * Real dependencies for a worker process: databases, the artifact store, the LLM service (and
- * the LLM configuration it was built from, which also sizes the `llm` worker).
+ * Real dependencies for a worker process: databases, the artifact store (the SQLite file in
+ * DECODEX_HOME, or MySQL named by DECODEX_ARTIFACTS_URL), the LLM service (and the LLM
+ * configuration it was built from, which also sizes the `llm` worker).
  */
-export function buildActivityDeps(
+export async function buildActivityDeps(
   config: RuntimeConfig,
   env: Record<string, string | undefined>,
   passwords: DatabasePasswords = new Map(),
-): ActivityDeps & { llmConfig: LlmConfig; close(): Promise<void> } {
+): Promise<ActivityDeps & { llmConfig: LlmConfig; sizing: WorkerSizing; close(): Promise<void> }> {
   mkdirSync(config.home, { recursive: true });
-  const store = openSqliteArtifactStore(path.join(config.home, 'artifacts.sqlite'));
+  const store = await artifactStoreFromEnv(config.home, env);
   const llmConfig = loadWorkerLlmConfig(config, env);
   const llm = createLlmService({ config: llmConfig, store });
   const connections = loadDatabaseConnections(config, env);
   for (const [reference, password] of passwords) connections.addPassword(reference, password);
-  const mysql = { readOnlyAccount: readOnlyAccountPolicy(env) };
-  const databases = new DatabaseRegistry((reference) => openTargetDatabase(connections.resolve(reference), { mysql }));
+  const sizing = workerSizingFromEnv(env, llmConfig);
+  // The worker's own SQLite query processes, sized by DECODEX_SQL_POOL_SIZE (see worker-sizing.ts).
+  const sqlitePool = new SqliteProcessPool({ size: sizing.sqlPool.sqlite, spareAfterMs: SHARED_SPARE_AFTER_MS });
+  const mysql = { readOnlyAccount: readOnlyAccountPolicy(env), connectionLimit: sizing.sqlPool.mysql };
+  const databases = new DatabaseRegistry((reference) => openTargetDatabase(connections.resolve(reference), { sqlite: { pool: sqlitePool }, mysql }));
   const vectors = vectorStoreFromEnv(config.home, env);
   return {
     databases,
@@ -72,10 +77,12 @@ export function buildActivityDeps(
     embedders: indexEmbeddersFromEnv(env),
     vectors,
     llmConfig,
+    sizing,
     async close() {
       await databases.closeAll();
+      await sqlitePool.close();
       await vectors.close();
-      store.close?.();
+      await store.close();
       await disposeLocalModels();
       await disposeMiniLmModels();
     },

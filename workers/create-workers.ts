@@ -16,6 +16,9 @@ export interface WorkerSetup {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Concurrent LLM calls on this worker: the one knob that bounds model load. */
   llmConcurrency?: number;
+  /** Concurrent activities of the online and offline workers (see worker-sizing.ts); the SDK's default when unset. */
+  onlineConcurrency?: number;
+  offlineConcurrency?: number;
 }
 
 async function bundleWorkflows(): Promise<NonNullable<WorkerOptions['workflowBundle']>> {
@@ -33,9 +36,9 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
   const workflowSource = { workflowBundle: setup.workflowBundle ?? (hostsWorkflows ? await bundleWorkflows() : undefined) };
   const perQueue: Record<TaskQueueName, Partial<WorkerOptions>> = {
     // Question workflows and their database activities.
-    online: { ...workflowSource, activities: activities.online },
+    online: { ...workflowSource, activities: activities.online, maxConcurrentActivityTaskExecutions: setup.onlineConcurrency },
     // Long preparation jobs: their own workflows, so they never queue behind questions.
-    offline: { ...workflowSource, activities: activities.offline },
+    offline: { ...workflowSource, activities: activities.offline, maxConcurrentActivityTaskExecutions: setup.offlineConcurrency },
     // Model calls only; no workflows.
     llm: { activities: activities.llm, maxConcurrentActivityTaskExecutions: setup.llmConcurrency ?? DEFAULT_LLM_CONCURRENCY },
   };

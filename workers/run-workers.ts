@@ -4,7 +4,6 @@ import type { RuntimeConfig } from '../core/runtime-config';
 import type { TaskQueueName } from '../core/task-queues';
 import { buildActivityDeps, type DatabasePasswords } from './build-deps';
 import { createWorkers } from './create-workers';
-import { llmWorkerConcurrency } from './llm-concurrency';
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -21,13 +20,32 @@ export async function runWorkers(
   queues: TaskQueueName[],
   passwords?: DatabasePasswords,
 ): Promise<RunningWorkers> {
-  const deps = buildActivityDeps(config, process.env, passwords);
-  const connection = await NativeConnection.connect({ address: endpoint.address });
-  const llmConcurrency = llmWorkerConcurrency(deps.llmConfig, process.env);
-  const workers = await createWorkers({ connection, namespace: endpoint.namespace, queues, queuePrefix: config.queuePrefix, deps, llmConcurrency });
+  const deps = await buildActivityDeps(config, process.env, passwords);
+  let connection: NativeConnection | undefined;
+  let workers: Worker[];
+  try {
+    connection = await NativeConnection.connect({ address: endpoint.address, tls: endpoint.tls, apiKey: endpoint.apiKey });
+    const { onlineConcurrency, offlineConcurrency, llmConcurrency } = deps.sizing;
+    workers = await createWorkers({
+      connection,
+      namespace: endpoint.namespace,
+      queues,
+      queuePrefix: config.queuePrefix,
+      deps,
+      llmConcurrency,
+      onlineConcurrency,
+      offlineConcurrency,
+    });
+  } catch (err) {
+    // A server that refuses us (wrong address, certificate, key) must not leave the stores open.
+    await connection?.close().catch(() => {});
+    await deps.close();
+    throw err;
+  }
+  const connected = connection;
   const done = Promise.all(workers.map((w) => w.run())).then(async () => {
     await deps.close();
-    await connection.close();
+    await connected.close();
   });
   return {
     workers,

@@ -1,7 +1,13 @@
 import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ArtifactStore } from './artifact-store';
+import { ArtifactLockTimeout, serializeArtifact, type ArtifactStore } from './artifact-store';
+
+/** How long a `withLock` lease lasts without renewal: a holder that died frees it after this. */
+const LOCK_LEASE_MS = 30_000;
+/** How often a waiting `withLock` tries again. */
+const LOCK_POLL_MS = 25;
 
 /**
  * The embedded artifact store: one SQLite file, created (with its directory) on first use.
@@ -20,6 +26,12 @@ export function openSqliteArtifactStore(filePath: string): ArtifactStore {
     updated_at TEXT NOT NULL,
     PRIMARY KEY (kind, key)
   ) WITHOUT ROWID`);
+  // Leases, not SQLite transactions: the work under a lock is async and may take seconds.
+  db.exec(`CREATE TABLE IF NOT EXISTS artifact_locks (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID`);
 
   const getStmt = db.prepare<[string, string], { value: string }>('SELECT value FROM artifacts WHERE kind = ? AND key = ?');
   const putStmt = db.prepare<[string, string, string, string]>(
@@ -31,6 +43,12 @@ export function openSqliteArtifactStore(filePath: string): ArtifactStore {
   const listStmt = db.prepare<[string, string, string], { key: string }>(
     'SELECT key FROM artifacts WHERE kind = ? AND substr(key, 1, length(?)) = ? ORDER BY key',
   );
+  const takeLockStmt = db.prepare<[string, string, number, number]>(
+    `INSERT INTO artifact_locks (name, owner, expires_at) VALUES (?, ?, ?)
+     ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at WHERE artifact_locks.expires_at < ?`,
+  );
+  const renewLockStmt = db.prepare<[number, string, string]>('UPDATE artifact_locks SET expires_at = ? WHERE name = ? AND owner = ?');
+  const releaseLockStmt = db.prepare<[string, string]>('DELETE FROM artifact_locks WHERE name = ? AND owner = ?');
 
   return {
     async get<T>(kind: string, key: string): Promise<T | undefined> {
@@ -38,10 +56,7 @@ export function openSqliteArtifactStore(filePath: string): ArtifactStore {
       return row ? (JSON.parse(row.value) as T) : undefined;
     },
     async put(kind, key, value) {
-      const json = JSON.stringify(value);
-      // JSON.stringify(undefined) is undefined: storing it would read back as a parse error later.
-      if (json === undefined) throw new Error(`artifact ${kind}/${key}: value is not JSON-serialisable (${typeof value})`);
-      putStmt.run(kind, key, json, new Date().toISOString());
+      putStmt.run(kind, key, serializeArtifact(kind, key, value), new Date().toISOString());
     },
     async has(kind, key) {
       return getStmt.get(kind, key) !== undefined;
@@ -51,6 +66,21 @@ export function openSqliteArtifactStore(filePath: string): ArtifactStore {
     },
     async list(kind, prefix = '') {
       return listStmt.all(kind, prefix, prefix).map((r) => r.key);
+    },
+    async withLock(name, waitMs, work) {
+      const owner = randomUUID();
+      const deadline = Date.now() + waitMs;
+      while (takeLockStmt.run(name, owner, Date.now() + LOCK_LEASE_MS, Date.now()).changes === 0) {
+        if (Date.now() >= deadline) throw new ArtifactLockTimeout(name, waitMs);
+        await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+      }
+      const renew = setInterval(() => renewLockStmt.run(Date.now() + LOCK_LEASE_MS, name, owner), LOCK_LEASE_MS / 3);
+      try {
+        return await work();
+      } finally {
+        clearInterval(renew);
+        if (db.open) releaseLockStmt.run(name, owner);
+      }
     },
     async close() {
       db.close();

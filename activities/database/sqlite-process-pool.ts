@@ -241,4 +241,4 @@ export function sharedSqliteProcessPool(): SqliteProcessPool {
 }
 
 /** A statement running this long is slow enough that work waiting behind it gets a second process. */
-const SHARED_SPARE_AFTER_MS = 1000;
+export const SHARED_SPARE_AFTER_MS = 1000;

@@ -3,7 +3,7 @@ import type { IndexConfig } from '../../core/preparation/preparation-config';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
 import { profileIndexText } from '../../core/indexing/profile-text-style';
 import { loadPreparedProfiles } from '../preparation/load-prepared';
-import { collectionNames } from '../preparation/preparation-artifacts';
+import { collectionNames, pointIds } from '../preparation/preparation-artifacts';
 import type { PreparationDeps } from '../preparation/preparation-deps';
 import { upsertEmbedded } from './upsert-embedded';
 
@@ -37,7 +37,7 @@ export async function buildProfileIndex(deps: PreparationDeps, input: BuildProfi
     { embedder, vectors: deps.vectors },
     collection,
     columns.map((p) => ({
-      id: `${p.table}.${p.column}`,
+      id: pointIds.profile(p.table, p.column),
       text: profileIndexText(p, deps.embedders.profileText, input.config?.profileText ?? 'names'),
       payload: { table: p.table, column: p.column },
     })),

@@ -4,13 +4,12 @@ import type { IndexConfig } from '../../core/preparation/preparation-config';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
 import type { ColumnProfile, TableProfile } from '../../core/profiling/column-profile';
 import { renderSqlValue } from '../../core/sql-value';
-import { stringHash64Hex } from '../../core/string-hash';
 import { profiledRows } from '../profiling/sampled-rows';
 import { quoteIdentifier } from '../database/sql-identifiers';
 import type { TargetDatabase } from '../database/target-database';
 import { heartbeat, resumeDetails } from '../preparation/activity-heartbeat';
 import { loadPreparedProfiles } from '../preparation/load-prepared';
-import { ARTIFACT_KINDS, artifactKeys, collectionNames } from '../preparation/preparation-artifacts';
+import { ARTIFACT_KINDS, artifactKeys, collectionNames, pointIds } from '../preparation/preparation-artifacts';
 import { openDatabaseOrFail, type PreparationDeps } from '../preparation/preparation-deps';
 import { upsertEmbedded } from './upsert-embedded';
 
@@ -70,7 +69,7 @@ export async function buildValueIndex(deps: PreparationDeps, input: BuildValueIn
           { embedder, vectors: deps.vectors },
           collection,
           entry.values.map((value) => ({
-            id: `${column.table}.${column.column}#${stringHash64Hex(value)}`,
+            id: pointIds.value(column.table, column.column, value),
             text: value,
             payload: { table: column.table, column: column.column, value: value.slice(0, MAX_PAYLOAD_VALUE_CHARS) },
           })),

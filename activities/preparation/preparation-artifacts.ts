@@ -1,4 +1,5 @@
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
+import { stringHash64Hex } from '../../core/string-hash';
 
 /**
  * Artifact kinds of the offline preparation and how their keys are built. Every key starts
@@ -60,3 +61,9 @@ export function collectionNames(databaseId: string, v: PreparationVersions): { p
 export function collectionPrefix(databaseId: string): string {
   return `dx-${databaseId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 120)}-`;
 }
+
+/** Point ids in those collections: one per column in the profile index, one per distinct text value in the value index. */
+export const pointIds = {
+  profile: (table: string, column: string) => `${table}.${column}`,
+  value: (table: string, column: string, value: string) => `${table}.${column}#${stringHash64Hex(value)}`,
+};

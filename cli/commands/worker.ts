@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { Runtime } from '@temporalio/worker';
 import { ALL_TASK_QUEUES, type TaskQueueName } from '../../core/task-queues';
 import { runWorkers } from '../../workers/run-workers';
+import { configuredTemporal } from '../temporal/connection-options';
 import { DecodexTemporalLogger } from '../../workers/temporal-logger';
 import { log, untilSignal, UsageError, type Command } from './command';
 import { prepareLlm } from './prepare-llm';
@@ -18,9 +19,9 @@ export const workerCommand: Command = {
     // The SDK's usual INFO lines, without its notice that the llm worker hosts no workflows.
     Runtime.install({ logger: new DecodexTemporalLogger('INFO') });
     if (queues.includes('llm')) await prepareLlm(config, true, log);
-    const address = config.temporalAddress ?? `127.0.0.1:${config.embeddedPort}`;
-    const running = await runWorkers({ address, namespace: config.namespace }, config, queues);
-    log(`workers running on ${address} for queues: ${queues.join(', ')} (Ctrl-C to stop)`);
+    const endpoint = configuredTemporal(config) ?? { address: `127.0.0.1:${config.embeddedPort}`, namespace: config.namespace };
+    const running = await runWorkers(endpoint, config, queues);
+    log(`workers running on ${endpoint.address} (namespace ${endpoint.namespace}) for queues: ${queues.join(', ')} (Ctrl-C to stop)`);
     await Promise.race([untilSignal(), running.done]);
     await running.stop();
     return 0;

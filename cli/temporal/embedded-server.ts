@@ -4,10 +4,11 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { ALL_SEARCH_ATTRIBUTES, devServerSearchAttributeArgs } from '../../core/search-attributes';
 import type { RuntimeConfig } from '../../core/runtime-config';
+import { configuredTemporal, type TemporalConnectionSecurity } from './connection-options';
 import { findTemporalCli } from './find-temporal-cli';
 import { isProcessAlive } from './process-alive';
 
-export interface TemporalEndpoint {
+export interface TemporalEndpoint extends TemporalConnectionSecurity {
   address: string;
   namespace: string;
   /** Set when this process started the server in the foreground; stopping it is then our job. */
@@ -105,11 +106,12 @@ export async function serverIsReady(address: string, namespace: string): Promise
 }
 
 /**
- * The server to use: TEMPORAL_ADDRESS if set; else an embedded server already running on the
+ * The server to use: TEMPORAL_ADDRESS if set (with its TLS and API key); else an embedded server already running on the
  * configured port (e.g. `decodex server` in another terminal); else a new embedded server.
  */
 export async function ensureTemporal(config: RuntimeConfig, log?: (line: string) => void): Promise<TemporalEndpoint> {
-  if (config.temporalAddress) return { address: config.temporalAddress, namespace: config.namespace };
+  const configured = configuredTemporal(config);
+  if (configured) return configured;
   const local = `127.0.0.1:${config.embeddedPort}`;
   if (await serverIsReady(local, config.namespace)) return { address: local, namespace: config.namespace };
   return startEmbeddedServer(config, { background: true, log });

@@ -43,11 +43,16 @@ export interface PreparationHarness {
   close(): Promise<void>;
 }
 
-/** `embedders`: the indices' embedders (the hashed one for both by default: no model file, fast); `config`: preparation overrides. */
-export function startPreparationHarness(options: { embedders?: IndexEmbedders; config?: PreparationConfigOverrides } = {}): PreparationHarness {
+/**
+ * `embedders`: the indices' embedders (the hashed one for both by default: no model file, fast); `config`: preparation overrides;
+ * `store` / `vectors`: stores shared with another harness (as two workers share them), closed by their owner, not here.
+ */
+export function startPreparationHarness(
+  options: { embedders?: IndexEmbedders; config?: PreparationConfigOverrides; store?: ArtifactStore; vectors?: VectorStore } = {},
+): PreparationHarness {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-prep-'));
-  const store = openSqliteArtifactStore(path.join(dir, 'artifacts.sqlite'));
-  const vectors = new EmbeddedVectorStore(path.join(dir, 'vectors'));
+  const store = options.store ?? openSqliteArtifactStore(path.join(dir, 'artifacts.sqlite'));
+  const vectors = options.vectors ?? new EmbeddedVectorStore(path.join(dir, 'vectors'));
   const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
   const embedders = options.embedders ?? sameEmbedder(new HashedEmbedder());
   const activities = createPreparationActivities({ databases, store, embedders, vectors });
@@ -91,8 +96,8 @@ export function startPreparationHarness(options: { embedders?: IndexEmbedders; c
     },
     async close() {
       await databases.closeAll();
-      await vectors.close();
-      await store.close();
+      if (!options.vectors) await vectors.close();
+      if (!options.store) await store.close();
     },
   };
 }

@@ -125,3 +125,28 @@ export function testMysqlUrl(): string {
   if (!url) throw new Error('no MariaDB for this test: run the tests through jest (global-setup starts one) or set DECODEX_TEST_MYSQL_URL');
   return url;
 }
+
+export interface TestDatabase {
+  name: string;
+  /** The test server's URL with this database in its path. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new, empty database on the test server (e.g. for a MySQL artifact store), dropped by `drop`. */
+export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
+  const serverUrl = testMysqlUrl();
+  const name = `${prefix}_${Math.random().toString(36).slice(2, 10)}`;
+  const connection = await mysql.createConnection(serverUrl);
+  await connection.query(`CREATE DATABASE ${name}`);
+  await connection.end();
+  return {
+    name,
+    url: new URL(name, serverUrl).toString(),
+    async drop() {
+      const c = await mysql.createConnection(serverUrl);
+      await c.query(`DROP DATABASE IF EXISTS ${name}`);
+      await c.end();
+    },
+  };
+}

@@ -10,6 +10,16 @@ export interface CliRun {
 
 const ROOT = path.resolve(__dirname, '../..');
 
+/** Exactly `env`, plus what any child needs to run (PATH, HOME) and where the test data lives when this run was told (DECODEX_DATASETS). */
+export function childEnv(env: Record<string, string>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    ...(process.env.DECODEX_DATASETS ? { DECODEX_DATASETS: process.env.DECODEX_DATASETS } : {}),
+    ...env,
+  };
+}
+
 /**
  * Runs a Node script in its own process with exactly the given environment (plus PATH and HOME,
  * and where the test data lives when the run was told: DECODEX_DATASETS), from the repository
@@ -26,12 +36,7 @@ export function runNodeScript(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], {
       cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        ...(process.env.DECODEX_DATASETS ? { DECODEX_DATASETS: process.env.DECODEX_DATASETS } : {}),
-        ...env,
-      },
+      env: childEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

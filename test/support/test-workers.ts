@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
+import { artifactStoreFromEnv } from '../../activities/artifacts/artifact-store-from-env';
 import { DatabaseRegistry } from '../../activities/database/database-registry';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
@@ -44,6 +45,8 @@ export interface TestStackOptions {
   llmConcurrency?: number;
   /** Share one artifact store between stacks (a restarted worker finds the first one's results). */
   artifactsFile?: string;
+  /** Artifacts in this MySQL database (DECODEX_ARTIFACTS_URL, through the same factory a worker uses) instead of a SQLite file. */
+  artifactsUrl?: string;
   /** Share one embedded vector store between stacks. */
   vectorsDir?: string;
   /**
@@ -71,7 +74,9 @@ export interface WorkerSet {
 export async function startWorkerSet(llmEnv: Record<string, string>, options: WorkerSetOptions): Promise<WorkerSet> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-stack-'));
   const artifactsFile = options.artifactsFile ?? path.join(home, 'artifacts.sqlite');
-  const store = openSqliteArtifactStore(artifactsFile);
+  const store = options.artifactsUrl
+    ? await artifactStoreFromEnv(home, { DECODEX_ARTIFACTS_URL: options.artifactsUrl })
+    : openSqliteArtifactStore(artifactsFile);
   const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
   const llm = createLlmService({ config: loadLlmConfig(llmEnv), store });
   const vectors = options.qdrant
@@ -96,7 +101,7 @@ export async function startWorkerSet(llmEnv: Record<string, string>, options: Wo
       await databases.closeAll();
       await vectors.close();
       await connection.close();
-      store.close?.();
+      await store.close();
     },
   };
 }

@@ -1,43 +1,63 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import type { WorkerSetOptions } from './test-workers';
+import { childEnv } from './run-cli';
+import { stopProcess } from './stop-process';
+
+const ROOT = path.resolve(__dirname, '../..');
 
 export interface WorkerProcess {
-  child: ChildProcess;
-  /** SIGKILL, as a crashed host; resolves once the process is gone. */
-  kill(): Promise<void>;
+  pid: number;
+  /** What the process printed so far (its INFO lines and errors), for failure messages. */
+  output(): string;
+  /** SIGTERM: the worker drains its tasks and closes its stores; SIGKILL after 20 s. */
+  stop(): Promise<void>;
 }
 
-/** Starts a worker set in its own process (same code as `decodex worker`); resolves once it polls its queues. */
-export async function startWorkerProcess(llmEnv: Record<string, string>, options: Omit<WorkerSetOptions, 'address' | 'codePath'>): Promise<WorkerProcess> {
-  const address = process.env.DECODEX_TEST_TEMPORAL_ADDRESS!;
-  const codePath = process.env.DECODEX_TEST_WORKFLOW_BUNDLE!;
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(__dirname, 'worker-process-main.ts')], {
-    cwd: path.resolve(__dirname, '../..'),
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      DECODEX_TEST_WORKER_SETUP: JSON.stringify({ llmEnv, options: { ...options, address, codePath } }),
-    },
+/**
+ * `decodex worker` (the real command, bin/decodex.js) in a process of its own with exactly the
+ * given environment plus PATH, HOME and DECODEX_DATASETS, as a worker on another host would run;
+ * resolves once it reports its workers running.
+ */
+export function startWorkerProcess(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/decodex.js'), 'worker'], {
+    cwd: ROOT,
+    env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      output += d.toString();
-      if (output.includes('ready')) resolve();
-    });
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    child.once('exit', (code) => reject(new Error(`worker process exited (${code}) before it polled:\n${output}`)));
-  });
-  child.removeAllListeners('exit');
-  return {
-    child,
-    kill: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGKILL');
-      }),
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
   };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const handle: WorkerProcess = {
+    pid: child.pid ?? -1,
+    output: () => output,
+    async stop() {
+      process.removeListener('exit', killOnExit);
+      await stopProcess(child);
+    },
+  };
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`decodex worker did not start within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    const ready = () => {
+      if (!output.includes('workers running on')) return;
+      clearTimeout(timer);
+      child.stdout.off('data', ready);
+      child.stderr.off('data', ready);
+      resolve(handle);
+    };
+    child.stdout.on('data', ready);
+    child.stderr.on('data', ready);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`decodex worker exited (${code}) before starting:\n${output}`));
+    });
+  });
 }

@@ -10,7 +10,7 @@ import { createThrombosis, expectedThrombosisRatio } from '../support/appendix-d
 import { scriptedDag } from '../support/scripted-dag';
 import { scriptedPipeline } from '../support/scripted-pipeline';
 import { startTestStack, type TestStack } from '../support/test-workers';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
+import { startWorkerSetProcess as startWorkerProcess, type WorkerSetProcess as WorkerProcess } from '../support/worker-set-process';
 
 /**
  * The complex route across worker processes: a node's large result is stored by reference, so
