@@ -6,6 +6,8 @@ import { createCorrectionActivities, createDiagnosisActivities } from './correct
 import { createGenerationActivities } from './generation/generation-activities';
 import { createJudgingActivities } from './judging/judging-activities';
 import { createLinkingActivities, createRetrievalActivities } from './linking/linking-activities';
+import { createMiningActivities } from './mining/mining-activities';
+import { createMiningLlmActivities } from './mining/mining-llm-activities';
 import { createNotesActivities } from './notes/notes-activities';
 import { createSelectionActivities } from './selection/selection-activities';
 import type { IndexEmbedders } from './indexing/index-embedders';
@@ -46,9 +48,11 @@ export function createActivities(deps: ActivityDeps) {
       ...createCorrectionActivities(question),
       ...createSelectionActivities(question),
       ...createExplorationLlmActivities({ llm: deps.llm, store }),
+      ...createMiningLlmActivities(question),
     },
     offline: {
       ...createBenchmarkActivities(deps),
+      ...createMiningActivities({ databases: deps.databases, artifacts: deps.artifacts }),
       ...createPreparationActivities({ databases: deps.databases, store: deps.artifacts, embedders: deps.embedders, vectors: deps.vectors }),
     },
   };

@@ -2,3 +2,5 @@
 export { answerQuestion } from './answer-question';
 export { runBenchmark } from './run-benchmark';
 export { prepareDatabase } from './prepare-database';
+export { mineRules } from './mine-rules';
+export { mineTrainingQuestion } from './mine-training-question';
