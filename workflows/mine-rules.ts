@@ -38,7 +38,7 @@ export interface MineRulesState {
  * is answered from the LLM cache.
  */
 export async function mineRules(input: MineRulesInput, state?: MineRulesState): Promise<MineRulesResult> {
-  const activities = miningActivities();
+  const activities = miningActivities(input.answer.limits, input.sqlTimeoutMs);
   const { offline, llm, prefix } = activities;
   const runs = (state?.runs ?? 0) + 1;
   const priced = (usage: RunUsage) => (input.prices ? estimateCost(usage, input.roleModels ?? {}, input.prices) : null);

@@ -22,7 +22,7 @@ const STAGE = 'mining';
  * written last, is what marks the question done.
  */
 export async function mineTrainingQuestion(input: MineQuestionInput): Promise<MineQuestionBrief> {
-  const { offline, llm, prefix } = miningActivities();
+  const { offline, llm, prefix } = miningActivities(input.answer.limits, input.sqlTimeoutMs);
   const limits = resolveLimits(input.answer.limits);
   // The question's own budget bounds its answer run plus its explanations; the job's budget is the parent's.
   const runner = new StepRunner(new RunBudget(limits.budget, () => Date.now()), 4);

@@ -10,6 +10,7 @@ import type { DatabaseRegistry } from '../database/database-registry';
 import { evaluateSpiderPair } from '../evaluation/evaluate-spider-pair';
 import { executeForEvaluation } from '../evaluation/execute-for-evaluation';
 import { publishCorrectionRules } from '../knowledge/knowledge-store';
+import { keepAlive } from '../preparation/activity-heartbeat';
 import { miningStore } from './mining-store';
 import { loadTrainingSet } from './training-questions';
 
@@ -44,6 +45,36 @@ function preview(rows: SqlRow[]): string {
  */
 export function createMiningActivities(deps: MiningDeps) {
   const store = miningStore(deps.artifacts);
+
+  async function findMismatches(input: {
+    question: BenchmarkQuestion;
+    candidates: { path: string; sql: string }[];
+    timeoutMs: number;
+  }): Promise<CandidateMismatch[]> {
+    const { question, timeoutMs } = input;
+    const db = await deps.databases.get(question.database);
+    const gold = await executeForEvaluation(db, question.goldSql, timeoutMs);
+    if (!gold.ok) return []; // a gold query that fails here teaches nothing about the candidates
+    const seen = new Set<string>();
+    const mismatches: CandidateMismatch[] = [];
+    for (const [candidate, c] of input.candidates.entries()) {
+      if (seen.has(c.sql)) continue;
+      seen.add(c.sql);
+      const verdict = await evaluateSpiderPair([db], c.sql, question.goldSql, { timeoutMs });
+      if (verdict.verdict === 'correct') continue;
+      const executed = await executeForEvaluation(db, c.sql, timeoutMs);
+      mismatches.push({
+        candidate,
+        path: c.path,
+        sql: c.sql,
+        verdict: verdict.verdict,
+        ...(verdict.detail ? { detail: verdict.detail } : {}),
+        goldRows: preview(gold.rows),
+        candidateRows: executed.ok ? preview(executed.rows) : `error: ${executed.message}`,
+      });
+    }
+    return mismatches;
+  }
 
   return {
     /** Samples the job's questions once (later runs reuse them) and counts what earlier runs mined and spent. */
@@ -98,34 +129,12 @@ export function createMiningActivities(deps: MiningDeps) {
      * database under Spider's execution semantics; the ones that disagree come back with a
      * preview of both results for the explainer.
      */
-    async findCandidateMismatches(input: {
+    findCandidateMismatches(input: {
       question: BenchmarkQuestion;
       candidates: { path: string; sql: string }[];
       timeoutMs: number;
     }): Promise<CandidateMismatch[]> {
-      const { question, timeoutMs } = input;
-      const db = await deps.databases.get(question.database);
-      const gold = await executeForEvaluation(db, question.goldSql, timeoutMs);
-      if (!gold.ok) return []; // a gold query that fails here teaches nothing about the candidates
-      const seen = new Set<string>();
-      const mismatches: CandidateMismatch[] = [];
-      for (const [candidate, c] of input.candidates.entries()) {
-        if (seen.has(c.sql)) continue;
-        seen.add(c.sql);
-        const verdict = await evaluateSpiderPair([db], c.sql, question.goldSql, { timeoutMs });
-        if (verdict.verdict === 'correct') continue;
-        const executed = await executeForEvaluation(db, c.sql, timeoutMs);
-        mismatches.push({
-          candidate,
-          path: c.path,
-          sql: c.sql,
-          verdict: verdict.verdict,
-          ...(verdict.detail ? { detail: verdict.detail } : {}),
-          goldRows: preview(gold.rows),
-          candidateRows: executed.ok ? preview(executed.rows) : `error: ${executed.message}`,
-        });
-      }
-      return mismatches;
+      return keepAlive(() => findMismatches(input));
     },
 
     /** Written last by a question's workflow: from now on the question counts as mined. */

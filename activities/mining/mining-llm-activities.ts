@@ -4,6 +4,7 @@ import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { askModel } from '../llm/ask-model';
+import { keepAlive } from '../preparation/activity-heartbeat';
 import { loadSchema, renderFocusedSchema } from '../prompts/question-context';
 import { assignEveryId } from './assign-every-id';
 import { miningStore } from './mining-store';
@@ -20,7 +21,7 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 export function createMiningLlmActivities(deps: QuestionLlmDeps) {
   const store = miningStore(deps.store);
 
-  return {
+  const activities = {
     /** Step 1: why one candidate disagrees with the gold SQL, one explanation per independent problem. */
     async explainFailure(input: { question: BenchmarkQuestion; mismatch: CandidateMismatch }): Promise<{ explanations: string[]; usage: LlmCallUsage }> {
       const { question, mismatch } = input;
@@ -95,6 +96,11 @@ export function createMiningLlmActivities(deps: QuestionLlmDeps) {
       return { rule: { id: input.ruleId, gist, badPattern: bad_pattern, correctPattern: correct_pattern, fix }, usage: answer.usage };
     },
   };
+  // Each one heartbeats while its model answers, so a killed worker's call is retried within the
+  // heartbeat timeout, however long the attempt timeout a slow model needs.
+  return Object.fromEntries(
+    Object.entries(activities).map(([name, fn]) => [name, (input: never) => keepAlive(() => (fn as (i: never) => Promise<unknown>)(input))]),
+  ) as typeof activities;
 }
 
 export type MiningLlmActivities = ReturnType<typeof createMiningLlmActivities>;
