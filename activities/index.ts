@@ -44,7 +44,7 @@ export function createActivities(deps: ActivityDeps) {
       ...createLinkingActivities(question),
       ...createNotesActivities(question),
       ...createJudgingActivities(question),
-      ...createGenerationActivities(question),
+      ...createGenerationActivities({ ...question, vectors: deps.vectors }),
       ...createCorrectionActivities(question),
       ...createSelectionActivities(question),
       ...createExplorationLlmActivities({ llm: deps.llm, store }),

@@ -1,4 +1,4 @@
-import type { CorrectionRule, FewShotExample, KnowledgeSummary } from '../../core/knowledge/knowledge-types';
+import type { CorrectionRule, KnowledgeSummary } from '../../core/knowledge/knowledge-types';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 
 /**
@@ -8,12 +8,9 @@ import type { ArtifactStore } from '../artifacts/artifact-store';
 export const KNOWLEDGE_KINDS = {
   fewShot: 'few-shot-examples',
   rules: 'correction-rules',
+  decompositions: 'decomposition-examples',
 } as const;
 export const KNOWLEDGE_KEY = 'current';
-
-export async function loadFewShotExamples(store: ArtifactStore): Promise<FewShotExample[]> {
-  return (await store.get<FewShotExample[]>(KNOWLEDGE_KINDS.fewShot, KNOWLEDGE_KEY)) ?? [];
-}
 
 export async function loadCorrectionRules(store: ArtifactStore): Promise<CorrectionRule[]> {
   return (await store.get<CorrectionRule[]>(KNOWLEDGE_KINDS.rules, KNOWLEDGE_KEY)) ?? [];
@@ -52,5 +49,7 @@ export async function publishCorrectionRules(
 }
 
 export async function summarizeKnowledge(store: ArtifactStore): Promise<KnowledgeSummary> {
-  return { fewShotExamples: (await loadFewShotExamples(store)).length, correctionRules: (await loadCorrectionRules(store)).length };
+  // The few-shot index's manifest (activities/knowledge/few-shot-index.ts) counts its examples.
+  const fewShot = await store.get<{ count: number }>(KNOWLEDGE_KINDS.fewShot, 'index');
+  return { fewShotExamples: fewShot?.count ?? 0, correctionRules: (await loadCorrectionRules(store)).length };
 }

@@ -20,6 +20,8 @@ export interface TestStack {
   address: string;
   queuePrefix: string;
   artifactsFile: string;
+  /** The embedded vector store's directory (absent with Qdrant): tests open it to write knowledge. */
+  vectorsDir?: string;
   stop(): Promise<void>;
 }
 
@@ -64,9 +66,10 @@ export async function startTestStack(llmEnv: Record<string, string>, options: Te
   const store = openSqliteArtifactStore(artifactsFile);
   const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
   const llm = createLlmService({ config: loadLlmConfig(llmEnv), store });
+  const vectorsDir = options.qdrant ? undefined : (options.vectorsDir ?? path.join(home, 'vectors'));
   const vectors = options.qdrant
     ? vectorStoreFromEnv(home, { QDRANT_URL: options.qdrant.url, DECODEX_QDRANT_PREFIX: options.qdrant.prefix })
-    : new EmbeddedVectorStore(options.vectorsDir ?? path.join(home, 'vectors'));
+    : new EmbeddedVectorStore(vectorsDir!);
   const connection = await NativeConnection.connect({ address });
   const workers: Worker[] = await createWorkers({
     connection,
@@ -84,6 +87,7 @@ export async function startTestStack(llmEnv: Record<string, string>, options: Te
     address,
     queuePrefix,
     artifactsFile,
+    vectorsDir,
     async stop() {
       await client.close();
       for (const w of workers) w.shutdown();
