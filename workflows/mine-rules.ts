@@ -1,4 +1,4 @@
-import { continueAsNew, executeChild, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, executeChild, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { estimateCost } from '../core/benchmark/cost';
 import { RunBudget } from '../core/budget';
 import type { BenchmarkQuestion } from '../core/datasets/benchmark-question';
@@ -6,6 +6,7 @@ import type { CorrectionRule } from '../core/knowledge/knowledge-types';
 import type { MineRulesInput, MineRulesResult, MiningProgress } from '../core/mining/mining-types';
 import { taskQueue } from '../core/task-queues';
 import { totalTokens, type RunUsage } from '../core/usage';
+import { runQuestionWindow } from './kit/question-window';
 import { failureMessage, StepRunner } from './kit/step-runner';
 import type { mineTrainingQuestion } from './mine-training-question';
 import { miningProgressQuery } from './mining-definitions';
@@ -87,12 +88,6 @@ export async function mineRules(input: MineRulesInput, state?: MineRulesState): 
   show();
 
   // Steps 1–2: one child per question, in windows.
-  let nextIndex = state?.nextIndex ?? 0;
-  const queue: BenchmarkQuestion[] = [];
-  const inFlight = new Map<number, Promise<void>>();
-  let startedThisRun = 0;
-  const timeToContinue = () => startedThisRun >= input.questionsPerRun || workflowInfo().continueAsNewSuggested;
-
   async function mine(question: BenchmarkQuestion): Promise<void> {
     const release = budget.reserve(1);
     try {
@@ -117,31 +112,17 @@ export async function mineRules(input: MineRulesInput, state?: MineRulesState): 
     }
   }
 
-  for (;;) {
-    if (!timeToContinue() && !budget.stoppedBy) {
-      if (queue.length === 0 && nextIndex < status.total) {
-        const page = await offline.nextMiningQuestions.executeWithOptions({ summary: `unmined questions from #${nextIndex}` }, [
-          { jobId: input.jobId, from: nextIndex, count: PAGE },
-        ]);
-        queue.push(...page.questions);
-        nextIndex = page.scannedTo;
-        continue;
-      }
-      while (inFlight.size < input.concurrency && queue.length > 0 && !timeToContinue() && !budget.refuse(1)) {
-        const question = queue.shift()!;
-        startedThisRun++;
-        inFlight.set(
-          question.index,
-          mine(question).finally(() => inFlight.delete(question.index)),
-        );
-        progress.inFlight = inFlight.size;
-      }
-    }
-    progress.inFlight = inFlight.size;
-    if (inFlight.size === 0) break;
-    await Promise.race(inFlight.values());
-  }
-  progress.inFlight = 0;
+  const window = await runQuestionWindow({
+    total: status.total,
+    nextIndex: state?.nextIndex ?? 0,
+    concurrency: input.concurrency,
+    perRun: input.questionsPerRun,
+    fetch: (from) =>
+      offline.nextMiningQuestions.executeWithOptions({ summary: `unmined questions from #${from}` }, [{ jobId: input.jobId, from, count: PAGE }]),
+    mayStart: () => !budget.refuse(1),
+    handle: mine,
+    onInFlight: (n) => (progress.inFlight = n),
+  });
 
   const stopped = (): MineRulesResult => {
     progress.phase = 'stopped';
@@ -149,9 +130,7 @@ export async function mineRules(input: MineRulesInput, state?: MineRulesState): 
     return { status: 'budget_exhausted', progress: { ...progress }, rules: [], stoppedBy: budget.stoppedBy!.message };
   };
   if (budget.stoppedBy) return stopped();
-  if (queue.length > 0 || nextIndex < status.total) {
-    return continueAsNew<typeof mineRules>(input, { runs, nextIndex: queue.length > 0 ? queue[0].index : nextIndex });
-  }
+  if (window.resumeFrom !== null) return continueAsNew<typeof mineRules>(input, { runs, nextIndex: window.resumeFrom });
   // Questions whose workflow failed stay unmined (progress.failedQuestions): rules come from the rest,
   // and running the job again mines exactly those.
 
