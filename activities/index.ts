@@ -6,6 +6,7 @@ import { createCorrectionActivities, createDiagnosisActivities } from './correct
 import { createGenerationActivities } from './generation/generation-activities';
 import { createJudgingActivities } from './judging/judging-activities';
 import { createLinkingActivities, createRetrievalActivities } from './linking/linking-activities';
+import { createDecompositionKbActivities } from './knowledge/decomposition-kb-activities';
 import { createMiningActivities } from './mining/mining-activities';
 import { createMiningLlmActivities } from './mining/mining-llm-activities';
 import { createNotesActivities } from './notes/notes-activities';
@@ -53,6 +54,7 @@ export function createActivities(deps: ActivityDeps) {
     offline: {
       ...createBenchmarkActivities(deps),
       ...createMiningActivities({ databases: deps.databases, artifacts: deps.artifacts }),
+      ...createDecompositionKbActivities({ databases: deps.databases, artifacts: deps.artifacts, vectors: deps.vectors }),
       ...createPreparationActivities({ databases: deps.databases, store: deps.artifacts, embedders: deps.embedders, vectors: deps.vectors }),
     },
   };

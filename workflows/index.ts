@@ -4,3 +4,4 @@ export { runBenchmark } from './run-benchmark';
 export { prepareDatabase } from './prepare-database';
 export { mineRules } from './mine-rules';
 export { mineTrainingQuestion } from './mine-training-question';
+export { buildDecompositionKnowledge } from './build-decomposition-knowledge';

@@ -33,7 +33,7 @@ export interface TestStack {
 let runtimeInstalled = false;
 
 /** Workers log state changes at INFO; tests only want errors (fault-injection tests fail activities on purpose). */
-function quietRuntime(): void {
+export function quietRuntime(): void {
   if (runtimeInstalled) return;
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   runtimeInstalled = true;
