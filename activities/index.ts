@@ -7,6 +7,7 @@ import { createGenerationActivities } from './generation/generation-activities';
 import { createJudgingActivities } from './judging/judging-activities';
 import { createLinkingActivities, createRetrievalActivities } from './linking/linking-activities';
 import { createDecompositionKbActivities } from './knowledge/decomposition-kb-activities';
+import { createFewShotJobActivities } from './knowledge/few-shot-job-activities';
 import { createMiningActivities } from './mining/mining-activities';
 import { createMiningLlmActivities } from './mining/mining-llm-activities';
 import { createNotesActivities } from './notes/notes-activities';
@@ -55,6 +56,7 @@ export function createActivities(deps: ActivityDeps) {
       ...createBenchmarkActivities(deps),
       ...createMiningActivities({ databases: deps.databases, artifacts: deps.artifacts }),
       ...createDecompositionKbActivities({ databases: deps.databases, artifacts: deps.artifacts, vectors: deps.vectors }),
+      ...createFewShotJobActivities({ artifacts: deps.artifacts, vectors: deps.vectors }),
       ...createPreparationActivities({ databases: deps.databases, store: deps.artifacts, embedders: deps.embedders, vectors: deps.vectors }),
     },
   };

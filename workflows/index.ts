@@ -5,3 +5,4 @@ export { prepareDatabase } from './prepare-database';
 export { mineRules } from './mine-rules';
 export { mineTrainingQuestion } from './mine-training-question';
 export { buildDecompositionKnowledge } from './build-decomposition-knowledge';
+export { buildFewShotIndex } from './build-few-shot-index';
