@@ -16,7 +16,7 @@ export function stratifiedSample<T>(items: T[], stratumOf: (item: T) => string, 
     strata.set(key, [...(strata.get(key) ?? []), i]);
   });
   const shuffled = [...strata.keys()].sort().map((key) => {
-    const next = seededGenerator(stringHash32(`${seed}:${key}`, seed >>> 0));
+    const next = seededGenerator(stringHash32(`sample ${seed} ${key}`));
     const order = [...strata.get(key)!];
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(next() * (i + 1));
