@@ -5,7 +5,7 @@ import { emptyUsage, mergeUsage, type RunUsage } from '../../core/usage';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { evaluateSpiderPair } from '../evaluation/evaluate-spider-pair';
-import { freezeTrainingSample, unfinishedQuestions } from '../mining/training-sample';
+import { freezeTrainingSample, unfinishedQuestions, type StoredSample } from '../mining/training-sample';
 import type { VectorStore } from '../vectors/vector-store';
 import { storeDecompositionExamples } from './decomposition-examples';
 
@@ -57,7 +57,7 @@ export function createDecompositionKbActivities(deps: DecompositionKbJobDeps) {
     },
 
     async nextDecompositionQuestions(input: { jobId: string; from: number; count: number }): Promise<{ questions: BenchmarkQuestion[]; scannedTo: number }> {
-      const sample = await deps.artifacts.get<Parameters<typeof unfinishedQuestions>[0]>(SAMPLES, input.jobId);
+      const sample = await deps.artifacts.get<StoredSample>(SAMPLES, input.jobId);
       if (!sample) throw new Error(`decomposition job ${input.jobId} has no sample`);
       const finished = new Set((await deps.artifacts.list(RECORDS, `${input.jobId}/`)).map((k) => Number(k.slice(input.jobId.length + 1))));
       return unfinishedQuestions(sample, finished, input.from, input.count);

@@ -2,7 +2,6 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import type { CorrectionRule } from '../../core/knowledge/knowledge-types';
 import type { CandidateMismatch, MinedQuestionRecord, MineRulesInput, MiningJobStatus } from '../../core/mining/mining-types';
-import { stratifiedSample } from '../../core/mining/stratified-sample';
 import type { SqlRow } from '../../core/sql-value';
 import { emptyUsage, mergeUsage } from '../../core/usage';
 import type { ArtifactStore } from '../artifacts/artifact-store';
@@ -11,8 +10,8 @@ import { evaluateSpiderPair } from '../evaluation/evaluate-spider-pair';
 import { executeForEvaluation } from '../evaluation/execute-for-evaluation';
 import { publishCorrectionRules } from '../knowledge/knowledge-store';
 import { keepAlive } from '../preparation/activity-heartbeat';
-import { miningStore } from './mining-store';
-import { loadTrainingSet } from './training-questions';
+import { MINING_SAMPLES, miningStore } from './mining-store';
+import { freezeTrainingSample, unfinishedQuestions } from './training-sample';
 
 export interface MiningDeps {
   databases: DatabaseRegistry;
@@ -21,15 +20,6 @@ export interface MiningDeps {
 
 const PREVIEW_ROWS = 5;
 const PREVIEW_CHARS = 400;
-
-const fingerprintOf = (input: MineRulesInput) =>
-  JSON.stringify({
-    dataset: input.dataset,
-    root: input.datasetsRoot,
-    size: input.sample.size,
-    seed: input.sample.seed,
-    databases: input.sample.databases ?? null,
-  });
 
 /** A few result rows as prompt text (enough to show a truncated ratio or a missing row). */
 function preview(rows: SqlRow[]): string {
@@ -79,26 +69,7 @@ export function createMiningActivities(deps: MiningDeps) {
   return {
     /** Samples the job's questions once (later runs reuse them) and counts what earlier runs mined and spent. */
     async openMiningJob(input: MineRulesInput): Promise<MiningJobStatus> {
-      const fingerprint = fingerprintOf(input);
-      let sample = await store.sample(input.jobId);
-      if (sample && sample.fingerprint !== fingerprint)
-        throw ApplicationFailure.nonRetryable(
-          `mining job ${input.jobId} already holds another sample (${sample.fingerprint}); choose another job id`,
-          'MiningJobTaken',
-        );
-      if (!sample) {
-        let loaded;
-        try {
-          loaded = loadTrainingSet(input.dataset, input.datasetsRoot);
-        } catch (err) {
-          throw ApplicationFailure.nonRetryable((err as Error).message, 'DatasetUnavailable');
-        }
-        const only = input.sample.databases ? new Set(input.sample.databases) : null;
-        const pool = only ? loaded.questions.filter((q) => only.has(q.dbId)) : loaded.questions;
-        const chosen = stratifiedSample(pool, (q) => q.difficulty ?? 'unknown', input.sample.size, input.sample.seed);
-        sample = { fingerprint, questions: chosen.map((q, index) => ({ ...q, index })), skippedMissingDatabase: loaded.skippedMissingDatabase };
-        await store.saveSample(input.jobId, sample);
-      }
+      const sample = await freezeTrainingSample(deps.artifacts, MINING_SAMPLES, input);
       const records = await store.records(input.jobId);
       const byDifficulty: Record<string, number> = {};
       for (const q of sample.questions) byDifficulty[q.difficulty ?? 'unknown'] = (byDifficulty[q.difficulty ?? 'unknown'] ?? 0) + 1;
@@ -117,11 +88,7 @@ export function createMiningActivities(deps: MiningDeps) {
     async nextMiningQuestions(input: { jobId: string; from: number; count: number }): Promise<{ questions: BenchmarkQuestion[]; scannedTo: number }> {
       const sample = await store.sample(input.jobId);
       if (!sample) throw ApplicationFailure.nonRetryable(`mining job ${input.jobId} has no sample`, 'MiningJobMissing');
-      const finished = await store.finishedIndexes(input.jobId);
-      const questions: BenchmarkQuestion[] = [];
-      let i = input.from;
-      for (; i < sample.questions.length && questions.length < input.count; i++) if (!finished.has(i)) questions.push(sample.questions[i]);
-      return { questions, scannedTo: i };
+      return unfinishedQuestions(sample, await store.finishedIndexes(input.jobId), input.from, input.count);
     },
 
     /**

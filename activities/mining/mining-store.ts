@@ -1,16 +1,9 @@
-import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import type { FailureExplanation, MinedQuestionRecord } from '../../core/mining/mining-types';
 import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { StoredSample } from './training-sample';
 
-/** A job's sample, frozen when the job first ran so every resume mines the same questions. */
-export interface StoredSample {
-  /** What produced it (dataset, size, seed); another request under the same job id is refused. */
-  fingerprint: string;
-  questions: BenchmarkQuestion[];
-  skippedMissingDatabase: number;
-}
-
-const SAMPLES = 'mining-samples';
+/** Where mining samples are frozen (activities/mining/training-sample.ts). */
+export const MINING_SAMPLES = 'mining-samples';
 const RECORDS = 'mining-records';
 
 /**
@@ -21,8 +14,7 @@ const RECORDS = 'mining-records';
 export function miningStore(artifacts: ArtifactStore) {
   const recordKey = (jobId: string, index: number) => `${jobId}/${String(index).padStart(7, '0')}`;
   return {
-    sample: (jobId: string) => artifacts.get<StoredSample>(SAMPLES, jobId),
-    saveSample: (jobId: string, sample: StoredSample) => artifacts.put(SAMPLES, jobId, sample),
+    sample: (jobId: string) => artifacts.get<StoredSample>(MINING_SAMPLES, jobId),
     saveRecord: (jobId: string, record: MinedQuestionRecord) => artifacts.put(RECORDS, recordKey(jobId, record.index), record),
     record: (jobId: string, index: number) => artifacts.get<MinedQuestionRecord>(RECORDS, recordKey(jobId, index)),
     async finishedIndexes(jobId: string): Promise<Set<number>> {

@@ -23,7 +23,7 @@ export function miningActivities(limits: AnswerQuestionInput['limits'], sqlTimeo
     // SQL: each of their queries is bounded by sqlTimeoutMs, and they heartbeat.
     startToCloseTimeout: 5 * 60_000 + 20 * sqlTimeoutMs,
     heartbeatTimeout: Math.max(MINING_HEARTBEAT_TIMEOUT_MS, 2 * sqlTimeoutMs + 5_000),
-    retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['MiningJobTaken', 'MiningJobMissing', 'DatasetUnavailable'] },
+    retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['JobIdTaken', 'MiningJobMissing', 'DatasetUnavailable'] },
   });
   const { llmRetry, llmAttemptTimeoutMs } = resolveLimits(limits);
   const llm = proxyActivities<MiningLlmActivities>({
