@@ -5,6 +5,7 @@ import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { taskQueue } from '../core/task-queues';
 import type { mineRules } from '../workflows/mine-rules';
 import { miningProgressQuery } from '../workflows/mining-definitions';
+import { followWorkflow } from './follow-workflow';
 
 /**
  * Starts a rule-mining job under its id, or attaches to the one already running under it. A job
@@ -32,22 +33,6 @@ export async function startMining(client: Client, input: MineRulesInput, queuePr
 }
 
 /** Waits for the job (across continue-as-new), reporting its progress whenever it changes. */
-export async function waitForMining(client: Client, jobId: string, onProgress: (p: MiningProgress) => void, pollMs = 1000): Promise<MineRulesResult> {
-  const handle = client.workflow.getHandle<typeof mineRules>(jobId);
-  let last = '';
-  const timer = setInterval(() => {
-    handle.query(miningProgressQuery).then(
-      (p) => {
-        const key = JSON.stringify(p);
-        if (key !== last) onProgress(p);
-        last = key;
-      },
-      () => {}, // between runs of a continue-as-new chain nothing answers; the next poll will
-    );
-  }, pollMs);
-  try {
-    return await handle.result();
-  } finally {
-    clearInterval(timer);
-  }
+export function waitForMining(client: Client, jobId: string, onProgress: (p: MiningProgress) => void, pollMs = 1000): Promise<MineRulesResult> {
+  return followWorkflow<MineRulesResult, MiningProgress>(client.workflow.getHandle<typeof mineRules>(jobId), miningProgressQuery, onProgress, { pollMs });
 }

@@ -11,7 +11,6 @@
  * `llm_calls_crashed`, `llm_calls_in_flight_at_kills` and `llm_calls_within_bound` (crashed ≤
  * uninterrupted + in flight at the kills), one `name: value` per line.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +29,7 @@ import { freePort } from '../test/support/free-port';
 import { scriptedMiningRules } from '../test/support/scripted-mining';
 import { scriptedPipeline } from '../test/support/scripted-pipeline';
 import { stopProcess } from '../test/support/stop-process';
+import { startWorkerProcess } from '../test/support/worker-process';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (line: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 23)}] ${line}\n`);
@@ -54,24 +54,8 @@ function scriptedLlmFor(root: string): Promise<ScriptedLlm> {
   });
 }
 
-/** A real `decodex worker` process for every queue; resolves once it polls. */
-async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(__dirname, '../bin/decodex.js'), 'worker'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('workers running')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it ran:\n${output}`)));
-  });
-  child.stderr!.removeAllListeners('data');
-  child.stderr!.resume();
-  return child;
-}
+/** A real worker process for every queue; resolves once it polls. */
+const startWorker = (env: Record<string, string>) => startWorkerProcess([], env);
 
 interface Deployment {
   home: string;

@@ -74,7 +74,6 @@ export async function buildDecompositionKnowledge(
   show();
 
   async function build(question: BenchmarkQuestion): Promise<void> {
-    const release = budget.reserve(1);
     try {
       const result = await executeChild<typeof answerQuestion>('answerQuestion', {
         workflowId: `${input.jobId}/q${question.index}`,
@@ -107,9 +106,6 @@ export async function buildDecompositionKnowledge(
     } catch (err) {
       progress.failedQuestions++;
       setCurrentDetails(`question ${question.index} failed: ${failureMessage(err)}`);
-    } finally {
-      release();
-      show();
     }
   }
 
@@ -120,9 +116,12 @@ export async function buildDecompositionKnowledge(
     perRun: input.questionsPerRun,
     fetch: (from) =>
       offline.nextDecompositionQuestions.executeWithOptions({ summary: `unfinished questions from #${from}` }, [{ jobId: input.jobId, from, count: PAGE }]),
-    mayStart: () => !budget.refuse(1),
+    budget,
     handle: build,
-    onInFlight: (n) => (progress.inFlight = n),
+    onInFlight: (n) => {
+      progress.inFlight = n;
+      show();
+    },
   });
   if (budget.stoppedBy) {
     progress.phase = 'stopped';

@@ -9,6 +9,7 @@ import { totalTokens, type RunUsage } from '../core/usage';
 import { runQuestionWindow } from './kit/question-window';
 import { failureMessage, StepRunner } from './kit/step-runner';
 import type { mineTrainingQuestion } from './mine-training-question';
+import { traceQuery } from './definitions';
 import { miningProgressQuery } from './mining-definitions';
 import { clusterFailures } from './mining/cluster-failures';
 import { miningActivities } from './mining/mining-proxies';
@@ -72,6 +73,7 @@ export async function mineRules(input: MineRulesInput, state?: MineRulesState): 
     priced,
   );
   const runner = new StepRunner(budget, 2);
+  setHandler(traceQuery, () => runner.trace);
   Object.assign(progress, { phase: 'mining', total: status.total, done: status.done, failures: status.failures, agnosticFailures: status.agnosticFailures });
   const show = () => {
     const u = budget.usage;
@@ -89,7 +91,6 @@ export async function mineRules(input: MineRulesInput, state?: MineRulesState): 
 
   // Steps 1–2: one child per question, in windows.
   async function mine(question: BenchmarkQuestion): Promise<void> {
-    const release = budget.reserve(1);
     try {
       const brief = await executeChild<typeof mineTrainingQuestion>('mineTrainingQuestion', {
         workflowId: `${input.jobId}/q${question.index}`,
@@ -106,9 +107,6 @@ export async function mineRules(input: MineRulesInput, state?: MineRulesState): 
       progress.failedQuestions++;
       progress.lastFailure = `question ${question.index}: ${failureMessage(err)}`;
       runner.note('mining', 'mineTrainingQuestion', `question ${question.index} failed`, { outcome: failureMessage(err) });
-    } finally {
-      release();
-      show();
     }
   }
 
@@ -119,9 +117,12 @@ export async function mineRules(input: MineRulesInput, state?: MineRulesState): 
     perRun: input.questionsPerRun,
     fetch: (from) =>
       offline.nextMiningQuestions.executeWithOptions({ summary: `unmined questions from #${from}` }, [{ jobId: input.jobId, from, count: PAGE }]),
-    mayStart: () => !budget.refuse(1),
+    budget,
     handle: mine,
-    onInFlight: (n) => (progress.inFlight = n),
+    onInFlight: (n) => {
+      progress.inFlight = n;
+      show();
+    },
   });
 
   const stopped = (): MineRulesResult => {

@@ -1,4 +1,5 @@
 import { workflowInfo } from '@temporalio/workflow';
+import type { RunBudget } from '../../core/budget';
 
 export interface QuestionWindow<Q extends { index: number }> {
   /** Questions in the job. */
@@ -11,11 +12,14 @@ export interface QuestionWindow<Q extends { index: number }> {
   perRun: number;
   /** The next unfinished questions from `from` on, and where the scan stopped. */
   fetch: (from: number) => Promise<{ questions: Q[]; scannedTo: number }>;
-  /** Whether another question may start now (a budget); false stops handing out questions. */
-  mayStart: () => boolean;
+  /**
+   * The job's budget: a question starts only when one more paid call fits (its call is reserved
+   * while it runs); once refused, no more questions are handed out. `handle` records what it spent.
+   */
+  budget: RunBudget;
   /** Handles one question; it must not throw (record its own failure). */
   handle: (question: Q) => Promise<void>;
-  /** Called when the number of questions in flight changes. */
+  /** Called when the number of questions in flight changes (a question started or settled). */
   onInFlight?: (inFlight: number) => void;
 }
 
@@ -24,7 +28,7 @@ export interface QuestionWindow<Q extends { index: number }> {
  * unfinished questions are fetched page by page from the store, at most `concurrency` are in
  * flight, and after `perRun` starts (or when Temporal suggests it) the window drains so the caller
  * can continue as new with `resumeFrom`. Returns `resumeFrom: null` when every question was handed
- * out, and whether `mayStart` refused.
+ * out, and whether the budget refused one.
  */
 export async function runQuestionWindow<Q extends { index: number }>(w: QuestionWindow<Q>): Promise<{ resumeFrom: number | null; refused: boolean }> {
   let nextIndex = w.nextIndex;
@@ -42,15 +46,17 @@ export async function runQuestionWindow<Q extends { index: number }>(w: Question
         continue;
       }
       while (inFlight.size < w.concurrency && queue.length > 0 && !timeToContinue()) {
-        if (!w.mayStart()) {
+        if (w.budget.refuse(1)) {
           refused = true;
           break;
         }
         const question = queue.shift()!;
         started++;
+        const release = w.budget.reserve(1);
         inFlight.set(
           question.index,
           w.handle(question).finally(() => {
+            release();
             inFlight.delete(question.index);
             w.onInFlight?.(inFlight.size);
           }),
