@@ -52,13 +52,18 @@ export async function mineTrainingQuestion(input: MineQuestionInput): Promise<Mi
   runner.stageDone('answer');
   const candidates = (answer?.candidates ?? []).map((c) => ({ path: c.path, sql: c.sql }));
 
-  const mismatches = candidates.length
+  const compared = candidates.length
     ? await runner.step(
         { stage: STAGE, name: 'findCandidateMismatches', summary: `run ${candidates.length} candidates and the gold SQL on ${q.dbId}` },
         (o) => offline.findCandidateMismatches.executeWithOptions(o, [{ question: q, candidates, timeoutMs: input.sqlTimeoutMs }]),
-        (m) => ({ outcome: `${m.length} of ${candidates.length} disagree with the gold SQL` }),
+        (m) => ({
+          outcome: m.goldError
+            ? `the gold SQL fails (${m.goldError}): nothing compared`
+            : `${m.mismatches.length} of ${candidates.length} disagree with the gold SQL`,
+        }),
       )
-    : [];
+    : { mismatches: [] };
+  const { mismatches } = compared;
   runner.stageDone('compare');
 
   const explained = await Promise.all(
@@ -97,6 +102,7 @@ export async function mineTrainingQuestion(input: MineQuestionInput): Promise<Mi
     question: q.question,
     ...(q.difficulty ? { difficulty: q.difficulty } : {}),
     outcome,
+    ...(compared.goldError ? { goldError: compared.goldError } : {}),
     candidates: candidates.length,
     mismatches: mismatches.length,
     explanations,

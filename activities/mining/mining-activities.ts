@@ -40,11 +40,12 @@ export function createMiningActivities(deps: MiningDeps) {
     question: BenchmarkQuestion;
     candidates: { path: string; sql: string }[];
     timeoutMs: number;
-  }): Promise<CandidateMismatch[]> {
+  }): Promise<{ mismatches: CandidateMismatch[]; goldError?: string }> {
     const { question, timeoutMs } = input;
     const db = await deps.databases.get(question.database);
     const gold = await executeForEvaluation(db, question.goldSql, timeoutMs);
-    if (!gold.ok) return []; // a gold query that fails here teaches nothing about the candidates
+    // A gold query that fails here teaches nothing about the candidates: recorded, not compared.
+    if (!gold.ok) return { mismatches: [], goldError: `${gold.kind}: ${gold.message}` };
     const seen = new Set<string>();
     const mismatches: CandidateMismatch[] = [];
     for (const [candidate, c] of input.candidates.entries()) {
@@ -63,7 +64,7 @@ export function createMiningActivities(deps: MiningDeps) {
         candidateRows: executed.ok ? preview(executed.rows) : `error: ${executed.message}`,
       });
     }
-    return mismatches;
+    return { mismatches };
   }
 
   return {
@@ -100,7 +101,7 @@ export function createMiningActivities(deps: MiningDeps) {
       question: BenchmarkQuestion;
       candidates: { path: string; sql: string }[];
       timeoutMs: number;
-    }): Promise<CandidateMismatch[]> {
+    }): Promise<{ mismatches: CandidateMismatch[]; goldError?: string }> {
       return keepAlive(() => findMismatches(input));
     },
 

@@ -99,6 +99,8 @@ export interface MinedQuestionRecord {
   difficulty?: string;
   /** How the question run ended (answerQuestion's outcome, or workflow_failed). */
   outcome: string;
+  /** Why the gold SQL could not be run on the training database (then nothing was compared). */
+  goldError?: string;
   candidates: number;
   mismatches: number;
   explanations: FailureExplanation[];
