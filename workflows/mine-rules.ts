@@ -162,11 +162,15 @@ export async function mineRules(input: MineRulesInput, state?: MineRulesState): 
   );
   if (written.some((w) => w === null)) return stopped();
   const rules: CorrectionRule[] = written.map((w) => w!.rule);
-  const published = await offline.publishMinedRules.executeWithOptions({ summary: `publish ${rules.length} rules for the online correction` }, [
-    { jobId: input.jobId, rules },
-  ]);
+  // A job that found no dominant group leaves the published rules as they are (an empty set would erase them).
+  const published = rules.length
+    ? await offline.publishMinedRules.executeWithOptions({ summary: `publish ${rules.length} rules for the online correction` }, [
+        { jobId: input.jobId, rules },
+      ])
+    : null;
+  if (!published) runner.note('synthesis', 'publishMinedRules', 'no dominant error group', { skipped: 'no rule to publish; the stored rules are unchanged' });
   Object.assign(progress, { rules: rules.length, phase: 'done' });
   runner.stageDone('synthesis');
   show();
-  return { status: 'completed', progress: { ...progress }, rules, rulesVersion: published.version };
+  return { status: 'completed', progress: { ...progress }, rules, ...(published ? { rulesVersion: published.version } : {}) };
 }

@@ -168,6 +168,21 @@ describe('mineRules on a real Spider training subset', () => {
     expect(served()).toBe(before);
   }, 300_000);
 
+  it('a job whose groups are all too small publishes nothing and leaves the stored rules as they are', async () => {
+    const store = openSqliteArtifactStore(stack.artifactsFile);
+    const before = await store.get<CorrectionRule[]>(KNOWLEDGE_KINDS.rules, KNOWLEDGE_KEY);
+    expect(before).toHaveLength(1);
+    const input = job('mining-none', { clustering: { ...MINING_DEFAULTS.clustering, minGroupSize: 50 } });
+    await startMining(stack.client.client, input, stack.queuePrefix);
+    const result = await waitForMining(stack.client.client, input.jobId, () => {});
+    expect(result.status).toBe('completed');
+    expect(result.progress.dominantGroups).toBe(0);
+    expect(result.rules).toEqual([]);
+    expect(result.rulesVersion).toBeUndefined();
+    expect(await store.get<CorrectionRule[]>(KNOWLEDGE_KINDS.rules, KNOWLEDGE_KEY)).toEqual(before);
+    await store.close();
+  }, 300_000);
+
   it('the online correction selects the mined rule and applies it to a candidate with the bad pattern', async () => {
     // The scripted rule selector picks whichever stored rule says to CAST AS REAL (it only sees what the prompt shows).
     llm.setRules([
