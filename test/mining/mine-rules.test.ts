@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from '@temporalio/worker';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
 import { KNOWLEDGE_KEY, KNOWLEDGE_KINDS } from '../../activities/knowledge/knowledge-store';
 import { miningStore } from '../../activities/mining/mining-store';
@@ -132,6 +133,11 @@ describe('mineRules on a real Spider training subset', () => {
     expect(result.status).toBe('completed');
     expect(result.progress.done).toBe(items.length);
     expect(result.progress.runs).toBeGreaterThan(1); // 20 questions, 6 per run: it continued as new
+    // The chain's first run and a question's workflow (a planted ratio: explained and isolated) replay deterministically.
+    const bundle = { workflowBundle: { codePath: process.env.DECODEX_TEST_WORKFLOW_BUNDLE! } };
+    const firstRun = stack.client.client.workflow.getHandle(input.jobId, handle.firstExecutionRunId);
+    await Worker.runReplayHistory(bundle, await firstRun.fetchHistory(), input.jobId);
+    await Worker.runReplayHistory(bundle, await stack.client.client.workflow.getHandle(`${input.jobId}/q16`).fetchHistory(), `${input.jobId}/q16`);
     // Failures: 4 ratios + 1 reversed order + 2 wrong columns; the wrong columns are database-specific.
     expect(result.progress.failures).toBe(7);
     expect(result.progress.agnosticFailures).toBe(5);
