@@ -7,6 +7,10 @@ import { createDagExecutionActivities, createDecompositionActivities } from './d
 import { createGenerationActivities } from './generation/generation-activities';
 import { createJudgingActivities } from './judging/judging-activities';
 import { createLinkingActivities, createRetrievalActivities } from './linking/linking-activities';
+import { createDecompositionKbActivities } from './knowledge/decomposition-kb-activities';
+import { createFewShotJobActivities } from './knowledge/few-shot-job-activities';
+import { createMiningActivities } from './mining/mining-activities';
+import { createMiningLlmActivities } from './mining/mining-llm-activities';
 import { createNotesActivities } from './notes/notes-activities';
 import { createSelectionActivities } from './selection/selection-activities';
 import type { IndexEmbedders } from './indexing/index-embedders';
@@ -44,14 +48,18 @@ export function createActivities(deps: ActivityDeps) {
       ...createLinkingActivities(question),
       ...createNotesActivities(question),
       ...createJudgingActivities(question),
-      ...createDecompositionActivities(question),
-      ...createGenerationActivities(question),
+      ...createDecompositionActivities({ ...question, vectors: deps.vectors }),
+      ...createGenerationActivities({ ...question, vectors: deps.vectors }),
       ...createCorrectionActivities(question),
       ...createSelectionActivities(question),
       ...createExplorationLlmActivities({ llm: deps.llm, store }),
+      ...createMiningLlmActivities(question),
     },
     offline: {
       ...createBenchmarkActivities(deps),
+      ...createMiningActivities({ databases: deps.databases, artifacts: deps.artifacts }),
+      ...createDecompositionKbActivities({ databases: deps.databases, artifacts: deps.artifacts, vectors: deps.vectors }),
+      ...createFewShotJobActivities({ artifacts: deps.artifacts, vectors: deps.vectors }),
       ...createPreparationActivities({ databases: deps.databases, store: deps.artifacts, embedders: deps.embedders, vectors: deps.vectors }),
     },
   };

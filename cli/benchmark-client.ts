@@ -4,6 +4,7 @@ import type { BenchmarkProgress, RunBenchmarkInput } from '../core/benchmark/ben
 import { PRESET } from '../core/search-attributes';
 import { taskQueue } from '../core/task-queues';
 import { benchmarkProgressQuery } from '../workflows/benchmark-definitions';
+import { followWorkflow } from './follow-workflow';
 import type { runBenchmark, RunBenchmarkResult } from '../workflows/run-benchmark';
 
 /**
@@ -30,27 +31,9 @@ export async function startBenchmark(client: Client, input: RunBenchmarkInput, q
 }
 
 /** Waits for the run (across continue-as-new), reporting progress whenever it changes. */
-export async function waitForBenchmark(
-  client: Client,
-  workflowId: string,
-  onProgress: (p: BenchmarkProgress) => void,
-  pollMs = 3000,
-): Promise<RunBenchmarkResult> {
-  const handle = client.workflow.getHandle<typeof runBenchmark>(workflowId);
-  let last = '';
-  const timer = setInterval(() => {
-    handle.query(benchmarkProgressQuery).then(
-      (p) => {
-        const key = `${p.done}/${p.total}`;
-        if (key !== last) onProgress(p);
-        last = key;
-      },
-      () => {}, // between runs of a continue-as-new chain nothing answers; the next poll will
-    );
-  }, pollMs);
-  try {
-    return await handle.result();
-  } finally {
-    clearInterval(timer);
-  }
+export function waitForBenchmark(client: Client, workflowId: string, onProgress: (p: BenchmarkProgress) => void, pollMs = 3000): Promise<RunBenchmarkResult> {
+  return followWorkflow<RunBenchmarkResult, BenchmarkProgress>(client.workflow.getHandle<typeof runBenchmark>(workflowId), benchmarkProgressQuery, onProgress, {
+    pollMs,
+    key: (p) => `${p.done}/${p.total}`,
+  });
 }

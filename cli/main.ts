@@ -4,11 +4,23 @@ import { benchCommand } from './commands/bench';
 import { benchCompareCommand } from './commands/bench-compare';
 import { log, UsageError, type Command } from './commands/command';
 import { prepareCommand } from './commands/prepare';
+import { mineRulesCommand } from './commands/mine-rules';
+import { buildKnowledgeCommand } from './commands/build-knowledge';
 import { serverCommand } from './commands/server';
 import { workerCommand } from './commands/worker';
 
 /** Every subcommand, one file each under cli/commands/. */
-const COMMANDS: Command[] = [demoCommand, askCommand, serverCommand, workerCommand, benchCommand, benchCompareCommand, prepareCommand];
+const COMMANDS: Command[] = [
+  demoCommand,
+  askCommand,
+  serverCommand,
+  workerCommand,
+  benchCommand,
+  benchCompareCommand,
+  prepareCommand,
+  mineRulesCommand,
+  buildKnowledgeCommand,
+];
 
 const USAGE = `decodex: durable text-to-SQL on Temporal
 

@@ -22,9 +22,11 @@ export interface BudgetLimits {
   maxSeconds?: number;
   /** Absent: no refinement limit. */
   maxRefinements?: number;
+  /** Absent: no dollar limit. Needs the budget's `cost` (usage priced by model). */
+  maxCostUsd?: number;
 }
 
-export type BudgetKind = 'call_budget' | 'token_budget' | 'time_budget' | 'refinement_budget';
+export type BudgetKind = 'call_budget' | 'token_budget' | 'cost_budget' | 'time_budget' | 'refinement_budget';
 
 export interface BudgetStop {
   kind: BudgetKind;
@@ -49,7 +51,10 @@ export class RunBudget {
     readonly limits: BudgetLimits,
     private readonly now: () => number,
     state?: Partial<BudgetState>,
+    /** Dollars of a usage (null: unpriced), for maxCostUsd. */
+    private readonly cost?: (usage: RunUsage) => number | null,
   ) {
+    if (limits.maxCostUsd !== undefined && !cost) throw new Error('a cost budget needs a way to price usage');
     this.usage = state?.usage ?? emptyUsage();
     this.refinements = state?.refinements ?? 0;
     this.startedAt = state?.startedAt ?? now();
@@ -74,6 +79,9 @@ export class RunBudget {
     const { maxLlmCalls, maxTokens, maxSeconds } = this.limits;
     if (calls > 0 && this.paidCalls + this.reserved + calls > maxLlmCalls) return { kind: 'call_budget', message: `LLM call budget of ${maxLlmCalls} reached` };
     if (calls > 0 && totalTokens(this.usage) >= maxTokens) return { kind: 'token_budget', message: `token budget of ${maxTokens} reached` };
+    const { maxCostUsd } = this.limits;
+    if (calls > 0 && maxCostUsd !== undefined && (this.cost!(this.usage) ?? 0) >= maxCostUsd)
+      return { kind: 'cost_budget', message: `cost budget of $${maxCostUsd} reached` };
     if (maxSeconds !== undefined && (this.now() - this.startedAt) / 1000 >= maxSeconds)
       return { kind: 'time_budget', message: `time budget of ${maxSeconds} s reached` };
     return undefined;

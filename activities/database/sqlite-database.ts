@@ -51,7 +51,13 @@ export class SqliteDatabase extends StatisticsFromSql implements TargetDatabase 
     assertReadOnlySql(sql, 'sqlite');
     const started = performance.now();
     const statement = withNamedRelations(sql, options.relations ?? [], 'sqlite');
-    const result = await this.pool.run({ path: this.path, sql: statement.sql, params: statement.params, maxRows: options.maxRows, timeoutMs: options.timeoutMs });
+    const result = await this.pool.run({
+      path: this.path,
+      sql: statement.sql,
+      params: statement.params,
+      maxRows: options.maxRows,
+      timeoutMs: options.timeoutMs,
+    });
     return { ...result, elapsedMs: performance.now() - started };
   }
 

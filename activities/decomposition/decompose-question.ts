@@ -1,6 +1,7 @@
 import type { DecompositionExample } from '../../core/knowledge/knowledge-types';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
+import type { VectorStore } from '../vectors/vector-store';
 import { retrieveDecompositionExamples } from '../knowledge/decomposition-examples';
 import { askModel } from '../llm/ask-model';
 import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
@@ -25,7 +26,7 @@ export interface DecomposeOutput {
  * sub-questions, with the k most similar successful decompositions as demonstrations when the
  * knowledge base has them.
  */
-export async function decomposeQuestion(deps: QuestionLlmDeps, input: DecomposeInput): Promise<DecomposeOutput> {
+export async function decomposeQuestion(deps: QuestionLlmDeps & { vectors: VectorStore }, input: DecomposeInput): Promise<DecomposeOutput> {
   const examples = await retrieveDecompositionExamples(deps, input.ctx.question, input.examples);
   const vars = await questionPromptVars(deps, input.ctx);
   const retry = input.problem ? `\n\nYour previous plan could not be used: ${input.problem}. Write a corrected plan.` : '';

@@ -20,7 +20,7 @@ import { log, UsageError, type Command } from './command';
 const OFFICIAL_TIMEOUT_MS = 30_000;
 const OFFICIAL_VES_REPETITIONS = 100;
 
-function nonNegativeInt(value: string | undefined, name: string): number | undefined {
+export function nonNegativeInt(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be a non-negative integer, got "${value}"`);
@@ -28,7 +28,7 @@ function nonNegativeInt(value: string | undefined, name: string): number | undef
 }
 
 /** --prices file, else the `prices` section of DECODEX_CONFIG, else none (cost n/a). */
-function loadPrices(config: RuntimeConfig, file: string | undefined): PriceTable | undefined {
+export function loadPrices(config: RuntimeConfig, file: string | undefined): PriceTable | undefined {
   if (file) return validatePriceTable(JSON.parse(readFileSync(path.resolve(file), 'utf8')), file);
   const fromConfig = (readConfigFile(config) as { prices?: unknown } | undefined)?.prices;
   return fromConfig === undefined ? undefined : validatePriceTable(fromConfig, 'DECODEX_CONFIG prices');

@@ -12,6 +12,8 @@ export interface FewShotExample {
   question: string;
   evidence?: string;
   sql: string;
+  /** The SQL with its values masked (core/knowledge/sql-skeleton.ts). */
+  skeleton?: string;
   /** The training database it comes from (examples never show the user's own schema). */
   database: string;
 }

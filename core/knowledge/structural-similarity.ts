@@ -15,6 +15,11 @@ export function questionShape(question: string): string[] {
   return [...new Set(shape.filter(Boolean))];
 }
 
+/** The shape as one text, for an embedding that stands for it in a vector index (the question itself when it has no shape). */
+export function questionShapeText(question: string): string {
+  return questionShape(question).join(' ') || question;
+}
+
 function jaccard(a: Set<string>, b: Set<string>): number {
   let shared = 0;
   for (const x of a) if (b.has(x)) shared++;

@@ -9,7 +9,7 @@ import { murmurFinalMix, stringHash32 } from '../string-hash';
  */
 export function seededRanks(distinctCount: number, k: number, seedText: string): number[] {
   if (distinctCount <= k) return Array.from({ length: distinctCount }, (_, i) => i + 1);
-  const next = generator(stringHash32(seedText, 0x5bd1e995));
+  const next = seededGenerator(stringHash32(seedText, 0x5bd1e995));
   const chosen = new Set<number>();
   const order: number[] = [];
   // Floyd: for j = n-k+1..n pick t in [1, j]; take t unless already taken, else take j.
@@ -23,7 +23,7 @@ export function seededRanks(distinctCount: number, k: number, seedText: string):
 }
 
 /** A small seeded generator of floats in [0, 1) (a counter through murmur's finaliser). */
-function generator(seed: number): () => number {
+export function seededGenerator(seed: number): () => number {
   let counter = seed;
   return () => {
     counter = (counter + 0x9e3779b9) >>> 0;

@@ -35,6 +35,11 @@ export const PROMPT_CATALOG = {
   'select-rules': { role: 'rule_corrector', stage: 'correction', source: 'DexterSQL §3.4.1 Step 3' },
   'apply-rules': { role: 'rule_corrector', stage: 'correction', source: 'DexterSQL §3.4.1 Step 4' },
   'compare-candidates': { role: 'selection_judge', stage: 'selection', source: 'DexterSQL §3.4.2 (pairwise tournament)' },
+  'explain-failure': { role: 'rule_creator', stage: 'mining', source: 'DexterSQL §3.1.4 Step 1 (error mining)' },
+  'isolate-failure': { role: 'rule_creator', stage: 'mining', source: 'DexterSQL §3.1.4 Step 2 (database-agnostic isolation)' },
+  'cluster-failures': { role: 'rule_creator', stage: 'mining', source: 'DexterSQL §3.1.4 Step 3 (batch clustering)' },
+  'merge-failure-groups': { role: 'rule_creator', stage: 'mining', source: 'DexterSQL §3.1.4 Step 3 (merging per database, then across)' },
+  'synthesize-rule': { role: 'rule_creator', stage: 'mining', source: 'DexterSQL §3.1.4 Step 4 (rule synthesis)' },
 } as const satisfies Record<string, PromptSpec>;
 
 export type PromptName = keyof typeof PROMPT_CATALOG;

@@ -21,6 +21,8 @@ export interface TestStack {
   address: string;
   queuePrefix: string;
   artifactsFile: string;
+  /** The embedded vector store's directory (absent with Qdrant): tests open it to write knowledge. */
+  vectorsDir?: string;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,8 @@ export interface WorkerSetOptions extends TestStackOptions {
 
 export interface WorkerSet {
   artifactsFile: string;
+  /** The embedded vector store's folder (undefined with Qdrant). */
+  vectorsDir: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -79,9 +83,10 @@ export async function startWorkerSet(llmEnv: Record<string, string>, options: Wo
     : openSqliteArtifactStore(artifactsFile);
   const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
   const llm = createLlmService({ config: loadLlmConfig(llmEnv), store });
+  const vectorsDir = options.qdrant ? undefined : (options.vectorsDir ?? path.join(home, 'vectors'));
   const vectors = options.qdrant
     ? vectorStoreFromEnv(home, { QDRANT_URL: options.qdrant.url, DECODEX_QDRANT_PREFIX: options.qdrant.prefix })
-    : new EmbeddedVectorStore(options.vectorsDir ?? path.join(home, 'vectors'));
+    : new EmbeddedVectorStore(vectorsDir!);
   const connection = await NativeConnection.connect({ address: options.address });
   const workers: Worker[] = await createWorkers({
     connection,
@@ -95,6 +100,7 @@ export async function startWorkerSet(llmEnv: Record<string, string>, options: Wo
   const running = workers.map((w) => w.run());
   return {
     artifactsFile,
+    vectorsDir,
     async stop() {
       for (const w of workers) w.shutdown();
       await Promise.all(running);
@@ -122,6 +128,7 @@ export async function startTestStack(
     address,
     queuePrefix,
     artifactsFile: workers.artifactsFile,
+    vectorsDir: workers.vectorsDir,
     async stop() {
       await client.close();
       await workers.stop();

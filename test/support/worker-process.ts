@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { childEnv } from './run-cli';
 import { stopProcess } from './stop-process';
@@ -7,6 +7,8 @@ const ROOT = path.resolve(__dirname, '../..');
 
 export interface WorkerProcess {
   pid: number;
+  /** The process itself, for demos and tests that kill it with SIGKILL as a crashed host. */
+  child: ChildProcess;
   /** What the process printed so far (its INFO lines and errors), for failure messages. */
   output(): string;
   /** SIGTERM: the worker drains its tasks and closes its stores; SIGKILL after 20 s. */
@@ -14,12 +16,12 @@ export interface WorkerProcess {
 }
 
 /**
- * `decodex worker` (the real command, bin/decodex.js) in a process of its own with exactly the
+ * `decodex worker` (the real command, bin/decodex.js; `args` e.g. `--queue offline`) in a process of its own with exactly the
  * given environment plus PATH, HOME and DECODEX_DATASETS, as a worker on another host would run;
  * resolves once it reports its workers running.
  */
-export function startWorkerProcess(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/decodex.js'), 'worker'], {
+export function startWorkerProcess(env: Record<string, string>, options: { args?: string[]; timeoutMs?: number } = {}): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/decodex.js'), 'worker', ...(options.args ?? [])], {
     cwd: ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -34,6 +36,7 @@ export function startWorkerProcess(env: Record<string, string>, options: { timeo
   process.once('exit', killOnExit);
   const handle: WorkerProcess = {
     pid: child.pid ?? -1,
+    child,
     output: () => output,
     async stop() {
       process.removeListener('exit', killOnExit);

@@ -1,7 +1,9 @@
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import Database from 'better-sqlite3';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
+import { storeFewShotExamples } from '../../activities/knowledge/few-shot-index';
 import { KNOWLEDGE_KEY, KNOWLEDGE_KINDS } from '../../activities/knowledge/knowledge-store';
+import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import type { AnswerQuestionResult } from '../../core/answer-question-types';
 import { taskQueue } from '../../core/task-queues';
 import { sqlValueKey, encodeSqlValue } from '../../core/sql-value';
@@ -251,13 +253,15 @@ describe('the online pipeline on concert_singer', () => {
   it('with learned knowledge: the few-shot path runs and mined rules rewrite a candidate', async () => {
     const q = questions[37];
     const store = openSqliteArtifactStore(stack.artifactsFile);
-    await store.put(KNOWLEDGE_KINDS.fewShot, KNOWLEDGE_KEY, [
+    const vectors = new EmbeddedVectorStore(stack.vectorsDir!);
+    await storeFewShotExamples({ store, vectors }, [
       {
         question: 'List all actor names in films from 2010.',
         sql: 'SELECT a.name FROM actor a JOIN film f ON a.film_id = f.id WHERE f.year = 2010',
         database: 'movies',
       },
     ]);
+    await vectors.close();
     await store.put(KNOWLEDGE_KINDS.rules, KNOWLEDGE_KEY, [
       {
         id: 'join-through-link',
@@ -282,5 +286,10 @@ describe('the online pipeline on concert_singer', () => {
     expect(result.usage.byRole.rule_corrector.calls).toBe(6); // select + apply, for each of three candidates
     const fewShot = llm.requests.find((r) => r.prompt?.system.includes('solved examples') && r.prompt.user.includes(q.question))!;
     expect(fewShot.prompt!.user).toContain('List all actor names in films from 2010.');
+    // The trace shows which examples the few-shot path was given: question → SQL skeleton.
+    const fewShotStep = result.trace.find((t) => t.step === 'generateSqlFewShot')!;
+    expect(fewShotStep.detail!.context).toBe(
+      'List all actor names in films from 2010. → SELECT a.name FROM actor a JOIN film f ON a.film_id = f.id WHERE f.year = NUMBER',
+    );
   });
 });

@@ -1,0 +1,104 @@
+import type { SubQuestionDag } from '../../core/dag/sub-question-dag';
+import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
+import type { BuildDecompositionKbInput, DecompositionRecord } from '../../core/knowledge/decomposition-kb-types';
+import { emptyUsage, mergeUsage, type RunUsage } from '../../core/usage';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { DatabaseRegistry } from '../database/database-registry';
+import { evaluateSpiderPair } from '../evaluation/evaluate-spider-pair';
+import { freezeTrainingSample, unfinishedQuestions, type StoredSample } from '../mining/training-sample';
+import type { VectorStore } from '../vectors/vector-store';
+import { storeDecompositionExamples } from './decomposition-examples';
+
+const SAMPLES = 'decomposition-kb-samples';
+const RECORDS = 'decomposition-kb-records';
+const recordKey = (jobId: string, index: number) => `${jobId}/${String(index).padStart(7, '0')}`;
+
+type StoredRecord = DecompositionRecord & { usage: RunUsage };
+
+export interface DecompositionKbJobDeps {
+  databases: DatabaseRegistry;
+  artifacts: ArtifactStore;
+  vectors: VectorStore;
+}
+
+/** What a run of the job finds in the store when it starts. */
+export interface DecompositionJobStatus {
+  total: number;
+  done: number;
+  stored: number;
+  wrong: number;
+  withoutDag: number;
+  usage: RunUsage;
+}
+
+/**
+ * The decomposition knowledge base job's side effects on the `offline` queue: freeze the sample,
+ * hand out unfinished questions, and judge each complex-route answer against the gold SQL
+ * (Spider's execution semantics, as the benchmark does), storing the DAG of a correct one.
+ */
+export function createDecompositionKbActivities(deps: DecompositionKbJobDeps) {
+  const records = async (jobId: string) => {
+    const keys = await deps.artifacts.list(RECORDS, `${jobId}/`);
+    return (await Promise.all(keys.map((k) => deps.artifacts.get<StoredRecord>(RECORDS, k)))).filter((r): r is StoredRecord => r !== undefined);
+  };
+
+  return {
+    async openDecompositionJob(input: BuildDecompositionKbInput): Promise<DecompositionJobStatus> {
+      const sample = await freezeTrainingSample(deps.artifacts, SAMPLES, input);
+      const done = await records(input.jobId);
+      return {
+        total: sample.questions.length,
+        done: done.length,
+        stored: done.filter((r) => r.stored).length,
+        wrong: done.filter((r) => r.hasDag && !r.stored).length,
+        withoutDag: done.filter((r) => !r.hasDag).length,
+        usage: done.reduce((u, r) => mergeUsage(u, r.usage), emptyUsage()),
+      };
+    },
+
+    async nextDecompositionQuestions(input: { jobId: string; from: number; count: number }): Promise<{ questions: BenchmarkQuestion[]; scannedTo: number }> {
+      const sample = await deps.artifacts.get<StoredSample>(SAMPLES, input.jobId);
+      if (!sample) throw new Error(`decomposition job ${input.jobId} has no sample`);
+      const finished = new Set((await deps.artifacts.list(RECORDS, `${input.jobId}/`)).map((k) => Number(k.slice(input.jobId.length + 1))));
+      return unfinishedQuestions(sample, finished, input.from, input.count);
+    },
+
+    /** Written last for a question: a correct answer's DAG becomes an example, and the question counts as done. */
+    async recordDecomposition(input: {
+      jobId: string;
+      question: BenchmarkQuestion;
+      answer: { sql: string | null; outcome: string; dag?: SubQuestionDag; usage: RunUsage };
+      timeoutMs: number;
+    }): Promise<DecompositionRecord> {
+      const { question, answer } = input;
+      let verdict = `no SQL (${answer.outcome})`;
+      if (answer.sql !== null) {
+        const databases = await Promise.all(
+          (question.evaluationDatabases.length ? question.evaluationDatabases : [question.database]).map((d) => deps.databases.get(d)),
+        );
+        verdict = (await evaluateSpiderPair(databases, answer.sql, question.goldSql, { timeoutMs: input.timeoutMs })).verdict;
+      }
+      const stored = verdict === 'correct' && answer.dag !== undefined && answer.dag.nodes.length > 0;
+      if (stored)
+        await storeDecompositionExamples({ store: deps.artifacts, vectors: deps.vectors }, [
+          { question: question.question, evidence: question.evidence, database: question.dbId, dag: answer.dag! },
+        ]);
+      const record: StoredRecord = {
+        index: question.index,
+        dbId: question.dbId,
+        question: question.question,
+        verdict,
+        stored,
+        hasDag: answer.dag !== undefined,
+        tokens: answer.usage.promptTokens + answer.usage.completionTokens,
+        llmCalls: answer.usage.llmCalls - answer.usage.cacheHits,
+        usage: answer.usage,
+      };
+      await deps.artifacts.put(RECORDS, recordKey(input.jobId, question.index), record);
+      const { usage: _usage, ...brief } = record;
+      return brief;
+    },
+  };
+}
+
+export type DecompositionKbActivities = ReturnType<typeof createDecompositionKbActivities>;

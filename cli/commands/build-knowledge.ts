@@ -1,0 +1,127 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { BuildFewShotIndexInput } from '../../activities/knowledge/few-shot-job-activities';
+import { FEW_SHOT_SOURCES } from '../../activities/knowledge/few-shot-sources';
+import { settingsForRole } from '../../activities/llm/llm-config';
+import { datasetsRoot } from '../../core/datasets/datasets-root';
+import { DECOMPOSITION_KB_DEFAULTS, type BuildDecompositionKbInput } from '../../core/knowledge/decomposition-kb-types';
+import { resolvePipelineConfig } from '../../core/pipeline/pipeline-config';
+import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
+import { ALL_TASK_QUEUES, taskQueue, type TaskQueueName } from '../../core/task-queues';
+import { loadWorkerLlmConfig } from '../../workers/build-deps';
+import type { buildDecompositionKnowledge } from '../../workflows/build-decomposition-knowledge';
+import type { buildFewShotIndex } from '../../workflows/build-few-shot-index';
+import { decompositionKbProgressQuery } from '../../workflows/knowledge-definitions';
+import { progressQuery } from '../../workflows/definitions';
+import { ProgressBar } from '../progress-bar';
+import { nonNegativeInt } from './bench';
+import { withClientSession } from './client-session';
+import { log, UsageError, type Command } from './command';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * `decodex build-knowledge few-shot|decompositions`: the resumable jobs that build the few-shot
+ * index (no model) and DecoSearch's decomposition knowledge base (questions answered on the
+ * complex route). Rerunning the same command resumes the job under the same id.
+ */
+async function buildKnowledge(config: RuntimeConfig, args: string[]): Promise<number> {
+  const [kind, ...rest] = args;
+  if (kind !== 'few-shot' && kind !== 'decompositions') throw new UsageError('build-knowledge needs few-shot or decompositions');
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      sources: { type: 'string', default: FEW_SHOT_SOURCES.join(',') },
+      dataset: { type: 'string', default: 'spider-train' },
+      sample: { type: 'string' },
+      seed: { type: 'string' },
+      preset: { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'max-calls': { type: 'string' },
+      concurrency: { type: 'string' },
+      id: { type: 'string' },
+      json: { type: 'boolean' },
+      'no-worker': { type: 'boolean' },
+    },
+  });
+  const root = datasetsRoot(process.env);
+  const queues: TaskQueueName[] = kind === 'few-shot' ? ['offline'] : ALL_TASK_QUEUES;
+  return withClientSession(config, { noWorker: values['no-worker'], queues }, async (decodex) => {
+    const client = decodex.client;
+    const bar = new ProgressBar();
+    const follow = async <T>(result: Promise<T>, poll: () => Promise<{ step: string; done: number; total: number } | null>): Promise<T> => {
+      let finished = false;
+      void result.finally(() => (finished = true)).catch(() => {});
+      while (!finished) {
+        await Promise.race([result.catch(() => undefined), sleep(1000)]);
+        const p = await poll().catch(() => null);
+        if (p) bar.update(p);
+      }
+      bar.finish();
+      return result;
+    };
+    if (kind === 'few-shot') {
+      const input: BuildFewShotIndexInput = { sources: values.sources!.split(',').map((s) => s.trim()), datasetsRoot: root, pageSize: 1_000, pagesPerRun: 20 };
+      const workflowId = values.id ?? `few-shot-index-${input.sources.join('+')}`;
+      const handle = await client.workflow.start<typeof buildFewShotIndex>('buildFewShotIndex', {
+        taskQueue: taskQueue('offline', config.queuePrefix),
+        workflowId,
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        args: [input],
+        staticSummary: `few-shot index from ${input.sources.join(', ')}`,
+      });
+      log(`few-shot index job ${workflowId}\n  ${workflowUiLink(config, workflowId)}`);
+      const result = await follow(handle.result(), () => handle.query(progressQuery));
+      console.log(values.json ? JSON.stringify(result, null, 2) : `few-shot index: ${result.examples} examples in ${result.collection}`);
+      return 0;
+    }
+    settingsForRole(loadWorkerLlmConfig(config, process.env), 'generator');
+    const dataset = values.dataset!.endsWith('.jsonl') ? path.resolve(values.dataset!) : values.dataset!;
+    const d = DECOMPOSITION_KB_DEFAULTS;
+    const input: BuildDecompositionKbInput = {
+      ...d,
+      jobId: values.id ?? `decompositions-${path.basename(dataset)}-n${values.sample ?? d.sample.size}-s${values.seed ?? d.sample.seed}`,
+      dataset,
+      datasetsRoot: root,
+      sample: { size: nonNegativeInt(values.sample, '--sample') || d.sample.size, seed: values.seed === undefined ? d.sample.seed : Number(values.seed) },
+      answer: { preset: values.preset ?? d.answer.preset },
+      budget: {
+        maxTokens: nonNegativeInt(values['max-tokens'], '--max-tokens') || d.budget.maxTokens,
+        maxLlmCalls: nonNegativeInt(values['max-calls'], '--max-calls') || d.budget.maxLlmCalls,
+      },
+      concurrency: nonNegativeInt(values.concurrency, '--concurrency') || d.concurrency,
+    };
+    try {
+      resolvePipelineConfig(input.answer.preset, [], { decomposition: { enabled: true, always: true } });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const handle = await client.workflow.start<typeof buildDecompositionKnowledge>('buildDecompositionKnowledge', {
+      taskQueue: taskQueue('offline', config.queuePrefix),
+      workflowId: input.jobId,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      args: [input],
+      staticSummary: `decomposition knowledge base from ${input.sample.size} ${dataset} questions`,
+    });
+    log(`decomposition knowledge base job ${input.jobId}\n  ${workflowUiLink(config, input.jobId)}`);
+    const result = await follow(handle.result(), async () => {
+      const p = await handle.query(decompositionKbProgressQuery);
+      return { step: p.phase, done: p.done, total: p.total };
+    });
+    const p = result.progress;
+    console.log(
+      values.json
+        ? JSON.stringify(result, null, 2)
+        : `status: ${result.status}${result.stoppedBy ? ` (${result.stoppedBy})` : ''}\nquestions: ${p.done}/${p.total}; stored ${p.stored}, wrong ${p.wrong}, without a DAG ${p.withoutDag}\nspent: ${p.llmCalls} paid LLM calls, ${p.tokens} tokens`,
+    );
+    return result.status === 'completed' ? 0 : 1;
+  });
+}
+
+export const buildKnowledgeCommand: Command = {
+  name: 'build-knowledge',
+  usage:
+    'build-knowledge few-shot [--sources spider-train,bird-train] | decompositions [--dataset spider-train|<file.jsonl>] [--sample N] [--seed S] [--preset P]\n' +
+    '        [--max-tokens N] [--max-calls N] [--concurrency N] [--id ID] [--json]',
+  run: buildKnowledge,
+};

@@ -1,0 +1,119 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { settingsForRole } from '../../activities/llm/llm-config';
+import { datasetsRoot } from '../../core/datasets/datasets-root';
+import { MINING_DEFAULTS, validateMiningInput, type MineRulesInput, type MineRulesResult } from '../../core/mining/mining-types';
+import { resolvePipelineConfig } from '../../core/pipeline/pipeline-config';
+import { rolesOfStage } from '../../core/prompts/prompt-catalog';
+import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
+import { ALL_TASK_QUEUES } from '../../core/task-queues';
+import { loadWorkerLlmConfig } from '../../workers/build-deps';
+import { modelsByRole } from '../benchmark-models';
+import { startMining, waitForMining } from '../mining-client';
+import { ProgressBar } from '../progress-bar';
+import { loadPrices, nonNegativeInt } from './bench';
+import { withClientSession } from './client-session';
+import { log, UsageError, type Command } from './command';
+
+function positive(value: string | undefined, name: string): number | undefined {
+  const n = nonNegativeInt(value, name);
+  if (n === 0) throw new UsageError(`${name} must be at least 1`);
+  return n;
+}
+
+async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      dataset: { type: 'string', default: 'spider-train' },
+      sample: { type: 'string' },
+      seed: { type: 'string' },
+      databases: { type: 'string' },
+      preset: { type: 'string' },
+      ablation: { type: 'string', multiple: true },
+      'batch-size': { type: 'string' },
+      'min-group-size': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'max-calls': { type: 'string' },
+      'max-cost': { type: 'string' },
+      prices: { type: 'string' },
+      concurrency: { type: 'string' },
+      'questions-per-run': { type: 'string' },
+      id: { type: 'string' },
+      json: { type: 'boolean' },
+      'no-worker': { type: 'boolean' },
+    },
+  });
+  const llmConfig = loadWorkerLlmConfig(config, process.env);
+  // Without a model nothing can be mined: say so now, naming what to set.
+  for (const role of ['generator', ...rolesOfStage('mining')]) settingsForRole(llmConfig, role);
+  const prices = loadPrices(config, values.prices);
+  const maxCost = values['max-cost'] === undefined ? undefined : Number(values['max-cost']);
+  const d = MINING_DEFAULTS;
+  const dataset = values.dataset!.endsWith('.jsonl') ? path.resolve(values.dataset!) : values.dataset!;
+  const base: Omit<MineRulesInput, 'jobId'> = {
+    ...d,
+    dataset,
+    datasetsRoot: datasetsRoot(process.env),
+    sample: {
+      size: positive(values.sample, '--sample') ?? d.sample.size,
+      seed: values.seed === undefined ? d.sample.seed : Number(values.seed),
+      ...(values.databases ? { databases: values.databases.split(',').map((s) => s.trim()) } : {}),
+    },
+    answer: values.preset || values.ablation ? { preset: values.preset, ablations: values.ablation ?? [] } : d.answer,
+    clustering: {
+      ...d.clustering,
+      batchSize: positive(values['batch-size'], '--batch-size') ?? d.clustering.batchSize,
+      minGroupSize: positive(values['min-group-size'], '--min-group-size') ?? d.clustering.minGroupSize,
+    },
+    budget: {
+      maxTokens: positive(values['max-tokens'], '--max-tokens') ?? d.budget.maxTokens,
+      maxLlmCalls: positive(values['max-calls'], '--max-calls') ?? d.budget.maxLlmCalls,
+      ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
+    },
+    ...(prices ? { prices, roleModels: modelsByRole(llmConfig) } : {}),
+    concurrency: positive(values.concurrency, '--concurrency') ?? d.concurrency,
+    questionsPerRun: positive(values['questions-per-run'], '--questions-per-run') ?? d.questionsPerRun,
+  };
+  // The id says what is mined, so the same command resumes the same job (with whatever budget it is given now).
+  const jobId = values.id ?? `mine-${path.basename(dataset).replace(/\.jsonl$/, '')}-n${base.sample.size}-s${base.sample.seed}`;
+  const input: MineRulesInput = { ...base, jobId };
+  try {
+    validateMiningInput(input);
+    resolvePipelineConfig(input.answer.preset, input.answer.ablations, input.answer.pipeline);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+
+  return withClientSession(config, { noWorker: values['no-worker'], queues: ALL_TASK_QUEUES }, async (decodex) => {
+    const handle = await startMining(decodex.client, input, config.queuePrefix);
+    log(`mining job ${jobId}\n  ${workflowUiLink(config, handle.workflowId)}`);
+    const bar = new ProgressBar();
+    const result: MineRulesResult = await waitForMining(decodex.client, jobId, (p) =>
+      bar.update(p.phase === 'mining' ? { step: 'mining', done: p.done, total: p.total } : { step: p.phase, done: p.phase === 'done' ? 1 : 0, total: 1 }),
+    );
+    bar.finish();
+    const p = result.progress;
+    if (values.json) console.log(JSON.stringify(result, null, 2));
+    else
+      console.log(
+        [
+          `status: ${result.status}${result.stoppedBy ? ` (${result.stoppedBy}; run the same command with a larger budget to resume)` : ''}`,
+          `questions mined: ${p.done}/${p.total}${p.failedQuestions ? ` (${p.failedQuestions} failed: ${p.lastFailure})` : ''}`,
+          `failures: ${p.failures}, database-agnostic: ${p.agnosticFailures}, groups: ${p.groups}, dominant: ${p.dominantGroups}`,
+          `rules: ${result.rules.length}${result.rulesVersion ? ` (published as ${result.rulesVersion})` : ''}`,
+          ...result.rules.map((r) => `  [${r.id}] ${r.gist}`),
+          `spent: ${p.llmCalls} paid LLM calls, ${p.tokens} tokens${p.costUsd === null ? '' : `, $${p.costUsd.toFixed(4)}`}`,
+        ].join('\n'),
+      );
+    return result.status === 'completed' ? 0 : 1;
+  });
+}
+
+export const mineRulesCommand: Command = {
+  name: 'mine-rules',
+  usage:
+    'mine-rules [--dataset spider-train|<file.jsonl>] [--sample N] [--seed S] [--databases a,b] [--preset P] [--ablation A]...\n' +
+    '        [--batch-size N] [--min-group-size N] [--max-tokens N] [--max-calls N] [--max-cost USD --prices FILE] [--concurrency N] [--id ID] [--json]',
+  run: mineRulesCli,
+};

@@ -1,0 +1,143 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
+import { DatabaseRegistry } from '../../activities/database/database-registry';
+import { openTargetDatabase } from '../../activities/database/open-database';
+import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
+import { sameEmbedder } from '../../activities/indexing/index-embedders';
+import { countDecompositionExamples, retrieveDecompositionExamples, storeDecompositionExamples } from '../../activities/knowledge/decomposition-examples';
+import { loadLlmConfig } from '../../activities/llm/llm-config';
+import { createLlmService } from '../../activities/llm/llm-service';
+import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
+import { DECOMPOSITION_KB_DEFAULTS, type BuildDecompositionKbInput } from '../../core/knowledge/decomposition-kb-types';
+import { taskQueue } from '../../core/task-queues';
+import { createWorkers } from '../../workers/create-workers';
+import type { buildDecompositionKnowledge } from '../../workflows/build-decomposition-knowledge';
+import { DATASETS, spiderDatabasePath } from '../support/datasets';
+import { quietRuntime, UNUSED_LLM_ENV } from '../support/test-workers';
+import { STUB_ANSWERS } from './fixtures/stub-answer-workflow';
+
+/**
+ * The decomposition knowledge base: its retrieval (k nearest, [] without a knowledge base) and its
+ * build job on the real Temporal dev server with the real offline activities (evaluation against
+ * the gold SQL on a real Spider training database, the embedded vector store). Until DecoSearch's
+ * complex route is on main, the `answerQuestion` children are a stub workflow
+ * (fixtures/stub-answer-workflow.ts) that returns that route's result shape (`sql`, `dag.final`).
+ */
+const GOLD: Record<string, string> = {
+  'What are the official names of cities with more residents than the average city?':
+    'SELECT Official_Name FROM city WHERE Population > (SELECT avg(Population) FROM city)',
+  'How many farms have more horses than the farm with the fewest cows?':
+    'SELECT count(*) FROM farm WHERE Total_Horses > (SELECT Total_Horses FROM farm ORDER BY Cows ASC LIMIT 1)',
+  'What is the theme of the competition hosted by the most populous city?':
+    'SELECT T2.Theme FROM city AS T1 JOIN farm_competition AS T2 ON T1.City_ID = T2.Host_city_ID ORDER BY T1.Population DESC LIMIT 1',
+};
+
+describe('decomposition knowledge base', () => {
+  const home = () => mkdtempSync(path.join(os.tmpdir(), 'decodex-dkb-'));
+
+  it('retrieval: the k most similar past questions with their DAGs; [] when no knowledge base exists', async () => {
+    const dir = home();
+    const store = openSqliteArtifactStore(path.join(dir, 'a.sqlite'));
+    const vectors = new EmbeddedVectorStore(path.join(dir, 'v'));
+    expect(await retrieveDecompositionExamples({ store, vectors }, 'Which singers are older than the average singer?', 3)).toEqual([]);
+    const dag = (q: string) => ({ nodes: [{ id: 0, question: q }], edges: [] as [number, number][] });
+    const examples = [
+      'Which singers are older than the average age of singers?',
+      'How many stadiums hosted concerts in 2014?',
+      'List the names of pilots who flew more than 3 flights.',
+      'What is the name of the oldest dog?',
+    ].map((question) => ({ question, database: 'train_db', dag: dag(question) }));
+    await storeDecompositionExamples({ store, vectors }, examples);
+    expect(await countDecompositionExamples({ store, vectors })).toBe(4);
+    const found = await retrieveDecompositionExamples({ store, vectors }, 'Which singers are older than the average singer?', 3);
+    expect(found).toHaveLength(3);
+    expect(found[0]).toEqual(examples[0]);
+    await vectors.close();
+    await store.close();
+  });
+
+  it('the build job stores the DAGs of correct complex-route answers only, and a rerun asks nothing again', async () => {
+    const dir = home();
+    const dataset = path.join(dir, 'train.jsonl');
+    writeFileSync(
+      dataset,
+      Object.entries(GOLD)
+        .map(([question, sql]) => JSON.stringify({ question, sql, database: spiderDatabasePath('farm'), db_id: 'farm' }))
+        .join('\n'),
+    );
+    quietRuntime();
+    const address = process.env.DECODEX_TEST_TEMPORAL_ADDRESS!;
+    const queuePrefix = `dkb${process.pid}.`;
+    const store = openSqliteArtifactStore(path.join(dir, 'artifacts.sqlite'));
+    const vectors = new EmbeddedVectorStore(path.join(dir, 'vectors'));
+    const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
+    const connection = await NativeConnection.connect({ address });
+    const real = await createWorkers({
+      connection,
+      namespace: 'default',
+      queues: ['offline'],
+      queuePrefix,
+      deps: {
+        databases,
+        llm: createLlmService({ config: loadLlmConfig(UNUSED_LLM_ENV), store }),
+        artifacts: store,
+        embedders: sameEmbedder(new HashedEmbedder()),
+        vectors,
+      },
+      workflowBundle: { codePath: process.env.DECODEX_TEST_WORKFLOW_BUNDLE! },
+    });
+    const stub = await Worker.create({
+      connection,
+      taskQueue: taskQueue('online', queuePrefix),
+      workflowsPath: require.resolve('./fixtures/stub-answer-workflow'),
+    });
+    const running = [...real, stub].map((w) => w.run());
+    const clientConnection = await Connection.connect({ address });
+    const client = new Client({ connection: clientConnection });
+    const input: BuildDecompositionKbInput = {
+      ...DECOMPOSITION_KB_DEFAULTS,
+      jobId: `dkb-${process.pid}`,
+      dataset,
+      datasetsRoot: DATASETS,
+      sample: { size: 3, seed: 1 },
+    };
+    const run = () =>
+      client.workflow.execute<typeof buildDecompositionKnowledge>('buildDecompositionKnowledge', {
+        taskQueue: taskQueue('offline', queuePrefix),
+        workflowId: input.jobId,
+        args: [input],
+      });
+    try {
+      const result = await run();
+      expect(result.status).toBe('completed');
+      expect(result.progress).toMatchObject({ total: 3, done: 3, stored: 1, wrong: 1, withoutDag: 1, failedQuestions: 0, llmCalls: 6 });
+      const stored = await retrieveDecompositionExamples({ store, vectors }, 'Which cities have more residents than the average?', 3);
+      expect(stored).toEqual([
+        {
+          question: 'What are the official names of cities with more residents than the average city?',
+          database: 'farm',
+          dag: STUB_ANSWERS['What are the official names of cities with more residents than the average city?'].dag,
+        },
+      ]);
+      // Every question has its record: a rerun of the job hands none out (and its spending counts the first run's).
+      const again = await run();
+      expect(again.progress).toMatchObject({ done: 3, stored: 1, llmCalls: 6 });
+      const children = [];
+      for await (const w of client.workflow.list({ query: `WorkflowType = 'answerQuestion' AND WorkflowId STARTS_WITH '${input.jobId}/'` }))
+        children.push(w.workflowId);
+      expect(children.sort()).toEqual([`${input.jobId}/q0`, `${input.jobId}/q1`, `${input.jobId}/q2`]);
+    } finally {
+      await clientConnection.close();
+      for (const w of [...real, stub]) w.shutdown();
+      await Promise.all(running);
+      await databases.closeAll();
+      await vectors.close();
+      await store.close();
+      await connection.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,222 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
+import { KNOWLEDGE_KEY, KNOWLEDGE_KINDS } from '../../activities/knowledge/knowledge-store';
+import { miningStore } from '../../activities/mining/mining-store';
+import { startMining, waitForMining } from '../../cli/mining-client';
+import type { CorrectionRule } from '../../core/knowledge/knowledge-types';
+import { MINING_DEFAULTS, type MineRulesInput, type MiningProgress } from '../../core/mining/mining-types';
+import { miningProgressQuery } from '../../workflows/mining-definitions';
+import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
+import { DATASETS, spiderDatabasePath } from '../support/datasets';
+import { miningTrainingItems, PLANTED_RATIOS, writeTrainingJsonl } from '../support/mining-training-set';
+import { FAILURE_KINDS, scriptedMiningRules } from '../support/scripted-mining';
+import { questionIn, scriptedPipeline } from '../support/scripted-pipeline';
+import { startTestStack, type TestStack } from '../support/test-workers';
+
+/**
+ * DexterSQL's rule creator end to end on a real Spider training subset (two real training
+ * databases, their real train questions, ratio questions planted on them), the real Temporal dev
+ * server, real workers and the scripted LLM over HTTP: the mined rule comes from the scripted
+ * explanations, only database-agnostic failures in groups big enough make rules, the job's
+ * progress is readable while it runs, a rerun mines nothing again, a job stopped by its budget
+ * resumes with a larger one, and the online correction then applies the mined rule.
+ */
+const items = miningTrainingItems();
+const gold = new Map(items.map((q) => [q.question, q.sql]));
+const wrong = new Map(items.filter((q) => q.wrong).map((q) => [q.question, q.wrong!]));
+const ONLINE_RATIO = {
+  question: 'What is the ratio of heads older than 60 to heads born in California?',
+  sql: "SELECT CAST(SUM(age > 60) AS REAL) / SUM(born_state = 'California') FROM head",
+  wrong: "SELECT SUM(age > 60) / SUM(born_state = 'California') FROM head",
+};
+gold.set(ONLINE_RATIO.question, ONLINE_RATIO.sql);
+
+describe('mineRules on a real Spider training subset', () => {
+  let llm: ScriptedLlm;
+  let stack: TestStack;
+  let dataset: string;
+  const job = (jobId: string, extra: Partial<MineRulesInput> = {}): MineRulesInput => ({
+    ...MINING_DEFAULTS,
+    jobId,
+    dataset,
+    datasetsRoot: DATASETS,
+    sample: { size: items.length, seed: 7 },
+    // Two candidates per question (direct and divide-and-conquer) over the whole schema: no preparation needed.
+    answer: { preset: 'quick', pipeline: { generation: { paths: ['direct', 'divide-and-conquer'] } } },
+    concurrency: 2,
+    questionsPerRun: 6,
+    ...extra,
+  });
+  const served = () => llm.requests.filter((r) => r.api === 'chat' && r.status === 200).length;
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm();
+    llm.setRules([
+      ...scriptedMiningRules,
+      ...scriptedPipeline(gold, { pathSql: (question, p) => (p === 'divide-and-conquer' ? wrong.get(question) : undefined) }),
+    ]);
+    stack = await startTestStack({
+      DECODEX_LLM_BASE_URL: llm.baseUrl,
+      DECODEX_LLM_MODEL: 'scripted',
+      DECODEX_LLM_API_KEY: 'k',
+      DECODEX_LLM_TIMEOUT_MS: '5000',
+    });
+    dataset = writeTrainingJsonl(mkdtempSync(path.join(os.tmpdir(), 'decodex-mining-')), items);
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.stop();
+    await llm?.close();
+  });
+
+  it('stops cleanly when its budget runs out and resumes with a larger one, never mining a question twice', async () => {
+    const input = job('mining-budget', {
+      sample: { size: 10, seed: 3, databases: ['farm'] },
+      budget: { maxTokens: 10_000_000, maxLlmCalls: 6 },
+      clustering: { ...MINING_DEFAULTS.clustering, minGroupSize: 2 },
+    });
+    await startMining(stack.client.client, input, stack.queuePrefix);
+    const stopped = await waitForMining(stack.client.client, input.jobId, () => {});
+    expect(stopped.status).toBe('budget_exhausted');
+    expect(stopped.stoppedBy).toMatch(/LLM call budget of 6/);
+    expect(stopped.progress.done).toBeGreaterThan(0);
+    expect(stopped.progress.done).toBeLessThan(10);
+    expect(stopped.rules).toEqual([]);
+    const store = openSqliteArtifactStore(stack.artifactsFile);
+    const firstMined = await miningStore(store).finishedIndexes(input.jobId);
+    expect(firstMined.size).toBe(stopped.progress.done);
+    const generatorPromptsBefore = llm.requests.filter((r) => r.roleGuess === 'generator').map((r) => questionIn(r.prompt!.user));
+
+    await startMining(stack.client.client, { ...input, budget: { maxTokens: 10_000_000, maxLlmCalls: 1_000 } }, stack.queuePrefix);
+    const resumed = await waitForMining(stack.client.client, input.jobId, () => {});
+    expect(resumed.status).toBe('completed');
+    expect(resumed.progress.done).toBe(10);
+    // The budget counts the whole job: the first run's calls are part of the resumed run's spending.
+    expect(resumed.progress.llmCalls).toBeGreaterThan(stopped.progress.llmCalls);
+    const records = await miningStore(store).records(input.jobId);
+    await store.close();
+    expect(records.map((r) => r.index)).toEqual([...Array(10).keys()]);
+    // Questions mined before the stop were not asked again.
+    const generatorPromptsAfter = llm.requests
+      .filter((r) => r.roleGuess === 'generator')
+      .map((r) => questionIn(r.prompt!.user))
+      .slice(generatorPromptsBefore.length);
+    const firstQuestions = records.filter((r) => firstMined.has(r.index)).map((r) => r.question);
+    expect(generatorPromptsAfter.filter((q) => firstQuestions.includes(q))).toEqual([]);
+  }, 240_000);
+
+  it('mines the planted integer-division failures into a CAST AS REAL rule, showing progress while it runs', async () => {
+    const input = job('mining-main');
+    const handle = await startMining(stack.client.client, input, stack.queuePrefix);
+    // Mid-run: the progress query and the Web UI's current details move with the job.
+    const seen: MiningProgress[] = [];
+    let details = '';
+    while (seen.length < 200) {
+      const p = await handle.query(miningProgressQuery).catch(() => null);
+      if (p && p.phase === 'mining' && p.done > 0 && p.done < p.total) {
+        seen.push(p);
+        const meta = (await handle.query('__temporal_workflow_metadata').catch(() => null)) as { currentDetails?: string } | null;
+        if (meta?.currentDetails?.includes(`questions mined`)) details = meta.currentDetails;
+        if (seen.length >= 2 && seen.at(-1)!.done > seen[0].done && details) break;
+      }
+      if (p?.phase === 'done') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.at(-1)!.done).toBeGreaterThan(seen[0].done);
+    expect(seen.at(-1)!.tokens).toBeGreaterThan(0);
+    expect(details).toMatch(/\*\*mining\*\*: \d+\/20 questions mined/);
+
+    const result = await waitForMining(stack.client.client, input.jobId, () => {});
+    expect(result.status).toBe('completed');
+    expect(result.progress.done).toBe(items.length);
+    expect(result.progress.runs).toBeGreaterThan(1); // 20 questions, 6 per run: it continued as new
+    // The chain's first run and a question's workflow (a planted ratio: explained and isolated) replay deterministically.
+    const bundle = { workflowBundle: { codePath: process.env.DECODEX_TEST_WORKFLOW_BUNDLE! } };
+    const firstRun = stack.client.client.workflow.getHandle(input.jobId, handle.firstExecutionRunId);
+    await Worker.runReplayHistory(bundle, await firstRun.fetchHistory(), input.jobId);
+    await Worker.runReplayHistory(bundle, await stack.client.client.workflow.getHandle(`${input.jobId}/q16`).fetchHistory(), `${input.jobId}/q16`);
+    // Failures: 4 ratios + 1 reversed order + 2 wrong columns; the wrong columns are database-specific.
+    expect(result.progress.failures).toBe(7);
+    expect(result.progress.agnosticFailures).toBe(5);
+    // Groups: integer division (2 + 2 merged across databases) and the lone reversed order, which is too small.
+    expect(result.progress.groups).toBe(2);
+    expect(result.progress.dominantGroups).toBe(1);
+    expect(result.rules).toHaveLength(1);
+    const rule = result.rules[0];
+    expect(rule).toEqual({
+      id: 'mined-1',
+      gist: FAILURE_KINDS.integerDivision.rule.gist,
+      badPattern: FAILURE_KINDS.integerDivision.rule.bad_pattern,
+      correctPattern: FAILURE_KINDS.integerDivision.rule.correct_pattern,
+      fix: FAILURE_KINDS.integerDivision.rule.fix,
+    });
+
+    const store = openSqliteArtifactStore(stack.artifactsFile);
+    expect(await store.get<CorrectionRule[]>(KNOWLEDGE_KINDS.rules, KNOWLEDGE_KEY)).toEqual(result.rules);
+    expect(result.rulesVersion).toMatch(/^v\d{4}$/);
+    const version = await store.get<{ rules: CorrectionRule[] }>(KNOWLEDGE_KINDS.rules, result.rulesVersion!);
+    expect(version!.rules).toEqual(result.rules);
+    const records = await miningStore(store).records(input.jobId);
+    await store.close();
+    const ratioRecords = records.filter((r) => PLANTED_RATIOS.some((p) => p.question === r.question));
+    expect(ratioRecords.map((r) => r.explanations.map((e) => [e.path, e.agnostic]))).toEqual(Array(4).fill([['divide-and-conquer', true]]));
+    const wrongColumn = records.flatMap((r) => r.explanations).filter((e) => e.text === FAILURE_KINDS.wrongColumn.explanation);
+    expect(wrongColumn.map((e) => e.agnostic)).toEqual([false, false]);
+
+    // Rerunning the finished job mines nothing again and asks the model nothing (the clustering is cached).
+    const before = served();
+    await startMining(stack.client.client, input, stack.queuePrefix);
+    const again = await waitForMining(stack.client.client, input.jobId, () => {});
+    expect(again.rules).toEqual(result.rules);
+    expect(served()).toBe(before);
+  }, 300_000);
+
+  it('a job whose groups are all too small publishes nothing and leaves the stored rules as they are', async () => {
+    const store = openSqliteArtifactStore(stack.artifactsFile);
+    const before = await store.get<CorrectionRule[]>(KNOWLEDGE_KINDS.rules, KNOWLEDGE_KEY);
+    expect(before).toHaveLength(1);
+    const input = job('mining-none', { clustering: { ...MINING_DEFAULTS.clustering, minGroupSize: 50 } });
+    await startMining(stack.client.client, input, stack.queuePrefix);
+    const result = await waitForMining(stack.client.client, input.jobId, () => {});
+    expect(result.status).toBe('completed');
+    expect(result.progress.dominantGroups).toBe(0);
+    expect(result.rules).toEqual([]);
+    expect(result.rulesVersion).toBeUndefined();
+    expect(await store.get<CorrectionRule[]>(KNOWLEDGE_KINDS.rules, KNOWLEDGE_KEY)).toEqual(before);
+    await store.close();
+  }, 300_000);
+
+  it('the online correction selects the mined rule and applies it to a candidate with the bad pattern', async () => {
+    // The scripted rule selector picks whichever stored rule says to CAST AS REAL (it only sees what the prompt shows).
+    llm.setRules([
+      {
+        name: 'rule_corrector',
+        when: (p) => p.system.includes('against a list of correction rules') && questionIn(p.user) === ONLINE_RATIO.question,
+        reply: (p) => {
+          const ids = [...p.user.matchAll(/^\[([^\]]+)\] (.*)\n {2}bad: (.*)\n {2}correct: (.*)$/gm)].filter((m) => /AS REAL/.test(m[4])).map((m) => m[1]);
+          const sql = /Query:\n([\s\S]*?)\n\nDiagnostic report/.exec(p.user)![1];
+          return JSON.stringify({ rules: /CAST/i.test(sql) ? [] : ids, reasoning: 'scripted' });
+        },
+      },
+      ...scriptedPipeline(gold, {
+        pathSql: (question) => (question === ONLINE_RATIO.question ? ONLINE_RATIO.wrong : undefined),
+        rules: { select: () => [], rewrite: (question) => gold.get(question)! },
+      }),
+    ]);
+    const { result } = await stack.client.ask({
+      question: ONLINE_RATIO.question,
+      database: spiderDatabasePath('department_management'),
+      preset: 'quick',
+      pipeline: { correction: { enabled: true, rules: true } },
+    });
+    expect(result.outcome).toBe('answered');
+    const [candidate] = result.candidates;
+    expect(candidate.generatedSql).toBe(ONLINE_RATIO.wrong);
+    expect(candidate.corrections).toContain('rules mined-1');
+    expect(result.sql).toBe(ONLINE_RATIO.sql);
+    expect(result.rows).toEqual([[5 / 4]]);
+  }, 120_000);
+});

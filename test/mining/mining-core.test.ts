@@ -1,0 +1,74 @@
+import { assignEveryId } from '../../activities/mining/assign-every-id';
+import { RunBudget } from '../../core/budget';
+import { estimateCost } from '../../core/benchmark/cost';
+import { estimateSqlDifficulty } from '../../core/mining/sql-difficulty';
+import { stratifiedSample } from '../../core/mining/stratified-sample';
+import { MINING_DEFAULTS, validateMiningInput, type MineRulesInput } from '../../core/mining/mining-types';
+import { addCall, emptyUsage } from '../../core/usage';
+
+describe('rule mining, pure parts', () => {
+  it('estimates difficulty from the gold SQL structure, ignoring keywords inside literals', () => {
+    expect(estimateSqlDifficulty('SELECT count(*) FROM singer')).toBe('simple');
+    expect(estimateSqlDifficulty("SELECT name FROM t WHERE note = 'join us, select one, group by'")).toBe('simple');
+    expect(estimateSqlDifficulty('SELECT T1.name FROM a AS T1 JOIN b AS T2 ON T1.id = T2.id ORDER BY T1.age DESC LIMIT 1')).toBe('moderate');
+    expect(estimateSqlDifficulty('SELECT name FROM a WHERE id NOT IN (SELECT a_id FROM b) INTERSECT SELECT name FROM c')).toBe('challenging');
+  });
+
+  it('samples every stratum in turn, reproducibly by seed, in the items’ own order', () => {
+    const items = [
+      ...Array.from({ length: 90 }, (_, i) => ({ id: i, level: 'easy' })),
+      ...Array.from({ length: 8 }, (_, i) => ({ id: 90 + i, level: 'hard' })),
+      ...Array.from({ length: 2 }, (_, i) => ({ id: 98 + i, level: 'extra' })),
+    ];
+    const a = stratifiedSample(items, (x) => x.level, 20, 5);
+    expect(a).toEqual(stratifiedSample(items, (x) => x.level, 20, 5));
+    expect(a).not.toEqual(stratifiedSample(items, (x) => x.level, 20, 6));
+    const count = (level: string) => a.filter((x) => x.level === level).length;
+    // Round robin: both small strata are taken whole, the large one fills the rest.
+    expect([count('easy'), count('hard'), count('extra')]).toEqual([10, 8, 2]);
+    expect(a.map((x) => x.id)).toEqual([...a.map((x) => x.id)].sort((x, y) => x - y));
+    expect(stratifiedSample(items, (x) => x.level, 500, 1)).toHaveLength(100);
+  });
+
+  it('a model grouping is made total and exclusive: invented ids dropped, repeats kept once, missing ids alone', () => {
+    const groups = assignEveryId(
+      ['a', 'b', 'c', 'd'],
+      [
+        { label: 'x', ids: ['[b]', 'a', 'zzz'] },
+        { label: 'y', ids: ['a', 'c'] },
+      ],
+      (id) => `alone ${id}`,
+    );
+    expect(groups).toEqual([
+      { label: 'x', ids: ['a', 'b'] },
+      { label: 'y', ids: ['c'] },
+      { label: 'alone d', ids: ['d'] },
+    ]);
+  });
+
+  it('the whole job’s cost budget stops new work once the priced usage reaches it', () => {
+    const prices = { m: { inputPerMillion: 1_000, outputPerMillion: 1_000 } };
+    const budget = new RunBudget(
+      { maxTokens: 1e9, maxLlmCalls: 1e9, maxCostUsd: 1 },
+      () => 0,
+      {},
+      (u) => estimateCost(u, { '*': 'm' }, prices),
+    );
+    expect(budget.refuse(1)).toBeUndefined();
+    budget.record([{ role: 'generator', model: 'm', promptTokens: 900, completionTokens: 100, latencyMs: 1, cacheHit: false }]);
+    expect(budget.refuse(1)).toEqual({ kind: 'cost_budget', message: 'cost budget of $1 reached' });
+    expect(() => new RunBudget({ maxTokens: 1, maxLlmCalls: 1, maxCostUsd: 1 }, () => 0)).toThrow(/price/);
+    // A resumed job starts from what was spent before.
+    const spent = addCall(emptyUsage(), { role: 'r', model: 'm', promptTokens: 5, completionTokens: 0, latencyMs: 1, cacheHit: false });
+    expect(new RunBudget({ maxTokens: 5, maxLlmCalls: 10 }, () => 0, { usage: spent }).refuse(1)?.kind).toBe('token_budget');
+  });
+
+  it('refuses settings that would do nothing or cannot work', () => {
+    const ok: MineRulesInput = { ...MINING_DEFAULTS, jobId: 'j', dataset: 'spider-train', datasetsRoot: '/x' };
+    expect(() => validateMiningInput(ok)).not.toThrow();
+    expect(() => validateMiningInput({ ...ok, dataset: 'bird-dev' })).toThrow(/spider-train or a .jsonl/);
+    expect(() => validateMiningInput({ ...ok, clustering: { ...ok.clustering, batchSize: 1 } })).toThrow(/batchSize/);
+    expect(() => validateMiningInput({ ...ok, budget: { ...ok.budget, maxCostUsd: 5 } })).toThrow(/needs prices/);
+    expect(() => validateMiningInput({ ...ok, sample: { ...ok.sample, databases: [] } })).toThrow(/at least one/);
+  });
+});

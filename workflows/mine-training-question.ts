@@ -1,0 +1,116 @@
+import { executeChild, setHandler } from '@temporalio/workflow';
+import type { AnswerQuestionResult } from '../core/answer-question-types';
+import { resolveLimits } from '../core/answer-question-types';
+import { RunBudget } from '../core/budget';
+import { databaseLabel } from '../core/database-label';
+import type { FailureExplanation, MineQuestionBrief, MineQuestionInput, MinedQuestionRecord } from '../core/mining/mining-types';
+import { DATABASE } from '../core/search-attributes';
+import { taskQueue } from '../core/task-queues';
+import type { answerQuestion } from './answer-question';
+import { traceQuery } from './definitions';
+import { failureMessage, StepRunner } from './kit/step-runner';
+import { miningActivities } from './mining/mining-proxies';
+
+const STAGE = 'mining';
+
+/**
+ * Mines one training question (DexterSQL §3.1.4 Steps 1–2), as its own workflow so that a
+ * finished question is never redone and a crash resumes it at its last finished step:
+ * answer it through the real online pipeline (a child `answerQuestion`), compare every candidate
+ * with the gold SQL on the training database, explain each mismatch (one explanation per
+ * problem), judge each explanation database-agnostic or not, and store the record. The record,
+ * written last, is what marks the question done.
+ */
+export async function mineTrainingQuestion(input: MineQuestionInput): Promise<MineQuestionBrief> {
+  const { offline, llm, prefix } = miningActivities(input.answer.limits, input.sqlTimeoutMs);
+  const limits = resolveLimits(input.answer.limits);
+  // The question's own budget bounds its answer run plus its explanations; the job's budget is the parent's.
+  const runner = new StepRunner(new RunBudget(limits.budget, () => Date.now()), 4);
+  setHandler(traceQuery, () => runner.trace);
+  const q = input.question;
+  const answerId = `${input.jobId}/q${q.index}/answer`;
+
+  let answer: AnswerQuestionResult | null = null;
+  let outcome = 'workflow_failed';
+  try {
+    answer = await runner.paidStep(
+      { stage: STAGE, name: 'answerQuestion', summary: 'candidate SQLs from the online pipeline', llmCalls: 1 },
+      () =>
+        executeChild<typeof answerQuestion>('answerQuestion', {
+          workflowId: answerId,
+          taskQueue: taskQueue('online', prefix),
+          args: [{ question: q.question, database: q.database, evidence: q.evidence, ...input.answer }],
+          staticSummary: q.question.slice(0, 200),
+          typedSearchAttributes: [{ key: DATABASE, value: databaseLabel(q.database) }],
+        }),
+      (r) => ({ outcome: `${r.outcome}: ${r.candidates.length} candidates` }),
+    );
+    outcome = answer?.outcome ?? 'budget_exhausted';
+  } catch (err) {
+    outcome = `workflow_failed: ${failureMessage(err)}`;
+  }
+  runner.stageDone('answer');
+  const candidates = (answer?.candidates ?? []).map((c) => ({ path: c.path, sql: c.sql }));
+
+  const compared = candidates.length
+    ? await runner.step(
+        { stage: STAGE, name: 'findCandidateMismatches', summary: `run ${candidates.length} candidates and the gold SQL on ${q.dbId}` },
+        (o) => offline.findCandidateMismatches.executeWithOptions(o, [{ question: q, candidates, timeoutMs: input.sqlTimeoutMs }]),
+        (m) => ({
+          outcome: m.goldError
+            ? `the gold SQL fails (${m.goldError}): nothing compared`
+            : `${m.mismatches.length} of ${candidates.length} disagree with the gold SQL`,
+        }),
+      )
+    : { mismatches: [] };
+  const { mismatches } = compared;
+  runner.stageDone('compare');
+
+  const explained = await Promise.all(
+    mismatches.map((mismatch) =>
+      runner.paidStep(
+        { stage: STAGE, name: 'explainFailure', summary: `why the ${mismatch.path} candidate fails (${mismatch.verdict})`, llmCalls: 1 },
+        (o) => llm.explainFailure.executeWithOptions(o, [{ question: q, mismatch }]),
+        (r) => ({ outcome: `${r.explanations.length} problem(s)` }),
+      ),
+    ),
+  );
+  runner.stageDone('explain');
+
+  const explanations: FailureExplanation[] = [];
+  await Promise.all(
+    mismatches.flatMap((mismatch, m) =>
+      (explained[m]?.explanations ?? []).map(async (text, e) => {
+        const id = `q${q.index}.c${mismatch.candidate}.e${e}`;
+        const judged = await runner.paidStep(
+          { stage: STAGE, name: 'isolateFailure', summary: `is ${id} database-agnostic?`, llmCalls: 1 },
+          (o) => llm.isolateFailure.executeWithOptions(o, [{ question: q.question, explanation: text }]),
+          (r) => ({ outcome: r.agnostic ? 'database-agnostic' : 'database-specific' }),
+        );
+        // Unjudged (the question's budget ran out): not kept, since only agnostic failures make rules.
+        explanations.push({ id, path: mismatch.path, text, agnostic: judged?.agnostic ?? false, reason: judged?.reason ?? 'not judged (budget)' });
+      }),
+    ),
+  );
+  runner.stageDone('isolate');
+  explanations.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+  const usage = runner.budget.usage;
+  const record: MinedQuestionRecord = {
+    index: q.index,
+    dbId: q.dbId,
+    question: q.question,
+    ...(q.difficulty ? { difficulty: q.difficulty } : {}),
+    outcome,
+    ...(compared.goldError ? { goldError: compared.goldError } : {}),
+    candidates: candidates.length,
+    mismatches: mismatches.length,
+    explanations,
+    usage,
+    workflowId: answerId,
+  };
+  await runner.step({ stage: STAGE, name: 'saveMinedQuestion', summary: 'store the record (the question is done)' }, (o) =>
+    offline.saveMinedQuestion.executeWithOptions(o, [{ jobId: input.jobId, record }]),
+  );
+  return { index: q.index, failures: explanations.length, agnosticFailures: explanations.filter((e) => e.agnostic).length, usage };
+}
