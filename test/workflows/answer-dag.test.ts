@@ -5,6 +5,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { AnswerQuestionResult } from '../../core/answer-question-types';
 import type { SubQuestionDag } from '../../core/dag/sub-question-dag';
+import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
+import { storeDecompositionExamples } from '../../activities/knowledge/decomposition-examples';
+import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import { REFINEMENTS } from '../../core/search-attributes';
 import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
 import { activityRecords } from '../support/activity-history';
@@ -278,5 +281,33 @@ describe('the complex route (sub-question DAG)', () => {
     const second = llm.requests.filter((r) => r.roleGuess === 'decomposer' && r.prompt?.user.includes('(invalid plan)'))[1];
     expect(second.prompt!.user).toMatch(/Your previous plan could not be used: there is no root node 0/);
     expect(result.candidates.map((x) => x.path)).toEqual(['direct']);
+  });
+
+  // Last: the knowledge base, once stored, grounds every later decomposition of this stack.
+  it('with a decomposition knowledge base, the decomposer is shown the most similar past plans (k = 3)', async () => {
+    const store = openSqliteArtifactStore(stack.artifactsFile);
+    const vectors = new EmbeddedVectorStore(stack.vectorsDir!);
+    const past = (question: string, database: string) => ({
+      question,
+      database,
+      dag: { nodes: [{ id: 0, question: `${question} (past plan)` }], edges: [] as [number, number][] },
+    });
+    await storeDecompositionExamples({ store, vectors }, [
+      past('What is the ratio of men to women among patients with a high cholesterol count?', 'hospital_1'),
+      past('What is the ratio of male to female students with abnormal grades?', 'college_2'),
+      past('How many cars did the maker with the most models produce?', 'car_1'),
+      past('List the names of all the pilots.', 'flight_1'),
+    ]);
+    await vectors.close();
+    await store.close();
+    const c = d2(' (with examples)');
+    const { result } = await ask(c, thrombosis);
+    expect(result.outcome).toBe('answered');
+    expect(result.dag?.examples).toBe(3);
+    expect(result.trace.find((t) => t.step === 'decomposeQuestion')?.outcome).toMatch(/3 example\(s\) from the knowledge base/);
+    const prompt = llm.requests.find((r) => r.roleGuess === 'decomposer' && r.prompt?.user.includes('(with examples)'))!.prompt!;
+    expect(prompt.system).toMatch(/Plans that answered similar questions correctly:[\s\S]*ratio of men to women[\s\S]*\(past plan\)/);
+    expect(prompt.system).toContain('ratio of male to female students with abnormal grades');
+    expect(prompt.system.match(/^Example \d+$/gm)).toHaveLength(3);
   });
 });
