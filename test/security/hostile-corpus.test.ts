@@ -44,8 +44,10 @@ async function mysqlState(url: string): Promise<string> {
     const base = tables.filter((t) => t.k === 'BASE TABLE').map((t) => `\`${t.t}\``);
     const [sums] = await conn.query(`CHECKSUM TABLE ${base.join(', ')} EXTENDED`);
     const [sequence] = await conn.query('SELECT next_not_cached_value FROM seq');
-    const [users] = await conn.query('SELECT user, host FROM mysql.user ORDER BY 1, 2');
-    const [databases] = await conn.query('SHOW DATABASES');
+    // The server is shared with test files running at the same time (which create their own users
+    // and databases): the accounts and databases the corpus could create, drop or change are compared.
+    const [users] = await conn.query("SELECT user, host FROM mysql.user WHERE user IN ('root', 'evil', 'mariadb.sys') ORDER BY 1, 2");
+    const [databases] = await conn.query('SHOW DATABASES WHERE `Database` IN (?, ?)', [DATABASE, 'evil_db']);
     // A relative OUTFILE path lands in the database's folder of the server's data directory.
     const [[{ dir }]] = await conn.query<mysql.RowDataPacket[]>('SELECT @@datadir AS dir');
     const files = existsSync(path.join(dir, DATABASE)) ? readdirSync(path.join(dir, DATABASE)).sort() : 'no local data directory';

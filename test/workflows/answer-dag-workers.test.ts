@@ -7,14 +7,16 @@ import type { SubQuestionDag } from '../../core/dag/sub-question-dag';
 import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
 import { activityRecords } from '../support/activity-history';
 import { createThrombosis, expectedThrombosisRatio } from '../support/appendix-d-databases';
+import { createTestDatabase } from '../support/mariadb';
 import { scriptedDag } from '../support/scripted-dag';
 import { scriptedPipeline } from '../support/scripted-pipeline';
 import { startTestStack, type TestStack } from '../support/test-workers';
 import { startWorkerSetProcess as startWorkerProcess, type WorkerSetProcess as WorkerProcess } from '../support/worker-set-process';
 
 /**
- * The complex route across worker processes: a node's large result is stored by reference, so
- * the node downstream runs on another worker (the first one gone); and a worker SIGKILLed in the
+ * The complex route across worker processes: a node's large result is stored by reference in the
+ * shared artifact store (MariaDB here), so the node downstream runs on another worker with a home
+ * of its own (the first one gone); and a worker SIGKILLed in the
  * middle of a DAG leaves its finished nodes finished: nothing is executed or paid twice.
  */
 const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-dag-workers-'));
@@ -67,6 +69,7 @@ describe('the complex route across worker processes', () => {
   let llm: ScriptedLlm;
   const processes: WorkerProcess[] = [];
   const stacks: TestStack[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
   let gate = deferred();
   const plans: ReturnType<typeof plan>[] = [];
   /** The judger's (scripted) questions; the direct path never answers here. */
@@ -105,18 +108,22 @@ describe('the complex route across worker processes', () => {
   afterAll(async () => {
     for (const p of processes) await p.kill();
     for (const s of stacks) await s.stop();
+    for (const c of cleanups) await c();
     await llm?.close();
   });
 
-  it('a result of more than 100 rows is consumed downstream on a second worker, the first one stopped', async () => {
+  it('a result of more than 100 rows is consumed downstream on a second worker with a home of its own, the first one stopped', async () => {
     const p = plan('(two workers)');
     use(p);
     gate = deferred();
-    const artifactsFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'decodex-shared-')), 'artifacts.sqlite');
+    // Two hosts: each worker process has its own home; they share only the MariaDB artifact store.
+    const artifacts = await createTestDatabase('dag_artifacts');
+    cleanups.push(() => artifacts.drop());
+    const artifactsUrl = artifacts.url;
     // Model calls in this process; the workflow and database work in worker processes.
-    const llmStack = await startTestStack(llmEnv(), { queues: ['llm'], artifactsFile });
+    const llmStack = await startTestStack(llmEnv(), { queues: ['llm'], artifactsUrl });
     stacks.push(llmStack);
-    const first = await startWorkerProcess(llmEnv(), { queues: ['online'], queuePrefix: llmStack.queuePrefix, artifactsFile });
+    const first = await startWorkerProcess(llmEnv(), { queues: ['online'], queuePrefix: llmStack.queuePrefix, artifactsUrl });
     processes.push(first);
     const started = await llmStack.client.startQuestion(input(p));
     await until('node 3 to finish on the first worker', async () => {
@@ -124,7 +131,7 @@ describe('the complex route across worker processes', () => {
       return dag?.nodes.find((n) => n.id === 3)?.state === 'done';
     });
     await first.kill();
-    const second = await startWorkerProcess(llmEnv(), { queues: ['online'], queuePrefix: llmStack.queuePrefix, artifactsFile });
+    const second = await startWorkerProcess(llmEnv(), { queues: ['online'], queuePrefix: llmStack.queuePrefix, artifactsUrl });
     processes.push(second);
     gate.release();
     const result = await started.handle.result();
