@@ -10,6 +10,7 @@ import { createNotesActivities } from './notes/notes-activities';
 import { createSelectionActivities } from './selection/selection-activities';
 import type { IndexEmbedders } from './indexing/index-embedders';
 import type { LlmService } from './llm/llm-service';
+import { keptAlive } from './preparation/activity-heartbeat';
 import { createExplorationLlmActivities, createPreparationActivities } from './preparation/preparation-activities';
 import type { VectorStore } from './vectors/vector-store';
 
@@ -33,12 +34,14 @@ export function createActivities(deps: ActivityDeps) {
   const store = deps.artifacts;
   const question = { llm: deps.llm, databases: deps.databases, store };
   return {
-    online: {
+    // Queries and model calls heartbeat while they wait (see keptAlive); preparation's
+    // activities heartbeat their progress themselves.
+    online: keptAlive({
       ...createDatabaseActivities(deps.databases),
       ...createRetrievalActivities({ databases: deps.databases, store, vectors: deps.vectors, embedders: deps.embedders }),
       ...createDiagnosisActivities({ databases: deps.databases, store }),
-    },
-    llm: {
+    }),
+    llm: keptAlive({
       ...createLinkingActivities(question),
       ...createNotesActivities(question),
       ...createJudgingActivities(question),
@@ -46,9 +49,9 @@ export function createActivities(deps: ActivityDeps) {
       ...createCorrectionActivities(question),
       ...createSelectionActivities(question),
       ...createExplorationLlmActivities({ llm: deps.llm, store }),
-    },
+    }),
     offline: {
-      ...createBenchmarkActivities(deps),
+      ...keptAlive(createBenchmarkActivities(deps)),
       ...createPreparationActivities({ databases: deps.databases, store: deps.artifacts, embedders: deps.embedders, vectors: deps.vectors }),
     },
   };

@@ -8,7 +8,7 @@
  *
  * The offline worker is a real `decodex worker --queue offline` process, killed with SIGKILL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,29 +31,14 @@ import { startScriptedLlm } from '../test/scripted-llm/server';
 import { activityRecords } from '../test/support/activity-history';
 import { scriptedExplorationRules } from '../test/support/scripted-exploration-rules';
 import { createSyntheticDatabase } from '../test/support/synthetic-database';
+import { startWorkerProcess } from '../test/support/worker-process';
 
 const TABLES = 8;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 23)}] ${line}`);
 
 /** A real offline worker process; resolves once it polls its queue. */
-async function startOfflineWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(__dirname, '../bin/decodex.js'), 'worker', '--queue', 'offline'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('workers running')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it ran:\n${output}`)));
-  });
-  child.stderr!.removeAllListeners('data');
-  child.stderr!.resume();
-  return child;
-}
+const startOfflineWorker = (env: Record<string, string>): Promise<ChildProcess> => startWorkerProcess(env, ['offline']);
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });

@@ -6,11 +6,12 @@ import { DecodexTemporalLogger } from '../../workers/temporal-logger';
 import { DecodexClient } from '../client';
 import { ensureTemporal } from '../temporal/embedded-server';
 import { log } from './command';
+import { noticeMissingWorkers } from './no-worker-notice';
 
 export interface SessionOptions {
   /** Run no worker in this process (a `decodex worker` elsewhere serves the queues). */
   noWorker?: boolean;
-  /** Queues this process serves when it does run workers. */
+  /** Queues the command needs: this process serves them, or (--no-worker) a worker elsewhere must. */
   queues?: TaskQueueName[];
 }
 
@@ -42,9 +43,11 @@ export async function withClientSession<T>(config: RuntimeConfig, options: Sessi
   }
   const workers = options.noWorker ? null : await runWorkers(endpoint, config, options.queues ?? ALL_TASK_QUEUES);
   const client = await DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix });
+  const cancelNotice = options.noWorker ? noticeMissingWorkers(client, options.queues ?? ALL_TASK_QUEUES, config.queuePrefix ?? '', log) : () => {};
   try {
     return await work(client);
   } finally {
+    cancelNotice();
     await client.close();
     await workers?.stop();
     await endpoint.stop?.();
