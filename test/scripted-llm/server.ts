@@ -48,6 +48,8 @@ export interface RecordedRequest {
   prompt?: ScriptPrompt;
   /** The parsed JSON body, for assertions on parameters (temperature, response_format, ...). */
   body?: Record<string, unknown>;
+  /** When the request arrived (epoch ms). */
+  arrivedAt: number;
   /** From the request's arrival to the end of its answer (0 while pending). */
   elapsedMs: number;
 }
@@ -192,7 +194,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     const api: Api = path === '/v1/messages' ? 'anthropic' : 'openai';
     const kind: RecordedRequest['api'] =
       path === '/v1/chat/completions' ? 'chat' : path === '/v1/messages' ? 'messages' : path === '/v1/embeddings' ? 'embeddings' : 'other';
-    const record: RecordedRequest = { path, api: kind, model: null, roleGuess: null, fault: null, status: 0, elapsedMs: 0 };
+    const record: RecordedRequest = { path, api: kind, model: null, roleGuess: null, fault: null, status: 0, arrivedAt: Date.now(), elapsedMs: 0 };
     requests.push(record);
     const arrived = performance.now();
     res.once('close', () => (record.elapsedMs = performance.now() - arrived));
