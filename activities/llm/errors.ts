@@ -6,9 +6,11 @@ import OpenAI from 'openai';
  * Why an LLM call failed. The first four are transient (Temporal retries them); the others
  * need a person (a key, a model name, a prompt or schema) and are never retried:
  * - `config`: decodex itself is not configured for the role (no model, bad env value);
- * - `malformed`: the model kept answering outside the schema after repair attempts.
+ * - `malformed`: the model kept answering outside the schema after repair attempts;
+ * - `truncated`: the answer was cut off (token cap, or a local model stopped in a loop) before
+ *   its JSON was complete; the same prompt at the same settings would be cut off again.
  */
-export type LlmErrorKind = 'rate_limited' | 'server' | 'timeout' | 'connection' | 'auth' | 'bad_request' | 'malformed' | 'config';
+export type LlmErrorKind = 'rate_limited' | 'server' | 'timeout' | 'connection' | 'auth' | 'bad_request' | 'malformed' | 'truncated' | 'config';
 
 const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['rate_limited', 'server', 'timeout', 'connection']);
 

@@ -163,8 +163,9 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     record.roleGuess = rule.name;
     const text = fault === 'malformed' ? MALFORMED_TEXT : fault === 'schema-invalid' ? SCHEMA_INVALID_TEXT : rule.reply(prompt);
     record.status = 200;
-    if (fault === 'truncated') sendTruncated(res, completionBody(api, ++sequence, prompt, text));
-    else send(res, 200, completionBody(api, ++sequence, prompt, text));
+    const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : undefined;
+    if (fault === 'truncated') sendTruncated(res, completionBody(api, ++sequence, prompt, text, maxTokens));
+    else send(res, 200, completionBody(api, ++sequence, prompt, text, maxTokens));
   }
 
   function rateLimited(): HttpError {
