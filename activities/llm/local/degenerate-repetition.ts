@@ -4,11 +4,14 @@
  * a unit this many times does not stop by itself; it runs to its token cap, so the answer is
  * lost either way and stopping at once saves the rest of the generation (tens of seconds on a
  * CPU). The thresholds sit far above what SQL or prose repeats: 24 equal characters in a row,
- * or a unit of up to 16 characters repeated 8 times back to back.
+ * or a unit of up to 16 characters repeated back to back 24 times and over 200 characters. (A
+ * small model listing the same keyword ten times, `"Londoner", "Londoner", ...`, still closes
+ * its array: that is a poor answer, not a loop.)
  */
 const SAME_CHARACTER_RUN = 24;
 const MAX_UNIT = 16;
-const UNIT_REPEATS = 8;
+const UNIT_REPEATS = 24;
+const UNIT_RUN_CHARACTERS = 200;
 
 export interface Repetition {
   unit: string;
@@ -23,8 +26,8 @@ export function degenerateRepetition(text: string): Repetition | null {
     if (unit.length < length || unit.trim() === '' || isPeriodic(unit)) continue;
     let times = 1;
     while (text.endsWith(unit, text.length - times * length) && times * length < text.length) times++;
-    const needed = length === 1 ? SAME_CHARACTER_RUN : UNIT_REPEATS;
-    if (times >= needed) return { unit, times };
+    const looping = length === 1 ? times >= SAME_CHARACTER_RUN : times >= UNIT_REPEATS && times * length >= UNIT_RUN_CHARACTERS;
+    if (looping) return { unit, times };
   }
   return null;
 }
