@@ -15,6 +15,7 @@ import { createNotesActivities } from './notes/notes-activities';
 import { createSelectionActivities } from './selection/selection-activities';
 import type { IndexEmbedders } from './indexing/index-embedders';
 import type { LlmService } from './llm/llm-service';
+import { keptAlive } from './preparation/activity-heartbeat';
 import { createExplorationLlmActivities, createPreparationActivities } from './preparation/preparation-activities';
 import type { VectorStore } from './vectors/vector-store';
 
@@ -38,13 +39,15 @@ export function createActivities(deps: ActivityDeps) {
   const store = deps.artifacts;
   const question = { llm: deps.llm, databases: deps.databases, store };
   return {
-    online: {
+    // Queries and model calls heartbeat while they wait (see keptAlive); preparation's
+    // activities heartbeat their progress themselves.
+    online: keptAlive({
       ...createDatabaseActivities(deps.databases),
       ...createRetrievalActivities({ databases: deps.databases, store, vectors: deps.vectors, embedders: deps.embedders }),
       ...createDiagnosisActivities({ databases: deps.databases, store }),
       ...createDagExecutionActivities({ databases: deps.databases, store }),
-    },
-    llm: {
+    }),
+    llm: keptAlive({
       ...createLinkingActivities(question),
       ...createNotesActivities(question),
       ...createJudgingActivities(question),
@@ -54,9 +57,10 @@ export function createActivities(deps: ActivityDeps) {
       ...createSelectionActivities(question),
       ...createExplorationLlmActivities({ llm: deps.llm, store }),
       ...createMiningLlmActivities(question),
-    },
+    }),
     offline: {
-      ...createBenchmarkActivities(deps),
+      ...keptAlive(createBenchmarkActivities(deps)),
+      // The learning jobs' activities heartbeat their own progress.
       ...createMiningActivities({ databases: deps.databases, artifacts: deps.artifacts }),
       ...createDecompositionKbActivities({ databases: deps.databases, artifacts: deps.artifacts, vectors: deps.vectors }),
       ...createFewShotJobActivities({ artifacts: deps.artifacts, vectors: deps.vectors }),

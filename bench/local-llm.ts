@@ -64,11 +64,13 @@ async function main(): Promise<void> {
       queuePrefix: 'bench-local-llm.',
     };
     const answers = await withClientSession(runtime, {}, async (client) => {
-      const timed: { seconds: number; outcome: string; promptTokens: number; completionTokens: number; llmCalls: number }[] = [];
+      const timed: { seconds: number; outcome: string; truncatedSteps: number; promptTokens: number; completionTokens: number; llmCalls: number }[] = [];
       for (const question of questions) {
         const started = performance.now();
         const { result } = await client.ask({ question, database });
-        timed.push({ seconds: (performance.now() - started) / 1000, outcome: result.outcome, ...result.usage });
+        // A step whose model answer was cut off (token cap, or stopped in a loop) fails as LlmTruncated.
+        const truncatedSteps = result.trace.filter((e) => e.detail?.type === 'LlmTruncated').length;
+        timed.push({ seconds: (performance.now() - started) / 1000, outcome: result.outcome, truncatedSteps, ...result.usage });
       }
       return timed;
     });
@@ -82,6 +84,8 @@ async function main(): Promise<void> {
       database: dbId,
       questions: answers.length,
       questions_answered: answers.filter((a) => a.outcome === 'answered').length,
+      outcomes: [...new Set(answers.map((a) => a.outcome))].map((o) => `${o}=${answers.filter((a) => a.outcome === o).length}`).join(' '),
+      truncated_steps: sum((a) => a.truncatedSteps),
       model_load_seconds: loadSeconds.toFixed(2),
       seconds_per_question: (seconds / answers.length).toFixed(2),
       llm_calls_per_question: (sum((a) => a.llmCalls) / answers.length).toFixed(1),

@@ -53,7 +53,7 @@ function pickQuestions(count: number): SpiderQuestion[] {
 }
 
 async function startScriptedModel(answersFile: string): Promise<{ baseUrl: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'scripted-llm-process.ts'), answersFile], {
+  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'scripted-llm-process.ts'), '--pipeline', answersFile], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];

@@ -1,26 +1,51 @@
 /**
- * The scripted LLM as a process of its own, for benchmarks: a real model server runs outside the
- * worker, so its memory and CPU must not be counted as decodex's. Without an argument it answers
- * exploration (test/support/scripted-exploration-rules); with `<answers.json>`
- * (`{"<question>": "<sql>"}`) every role of a question run (test/support/scripted-pipeline).
+ * A scripted LLM (test/scripted-llm) as a process of its own, for benchmarks: a real model
+ * server runs outside the worker, so its memory and CPU must not be counted as decodex's.
  * Prints its base URL on the first line of stdout, exits when stdin closes.
+ *
+ * Default: the exploration roles (test/support/scripted-exploration-rules), for preparation.
+ * `--pipeline <file>`: the online roles (test/support/scripted-pipeline) answering the questions
+ * of a JSON file `{ "<question>": "<sql>" }`; then, when stdin closes, one more line is printed
+ * before exiting: `served: {"<question>": <ms>}`, the time the server spent on each question's
+ * requests (from arrival to the end of the answer), i.e. what the asker waited on the model.
+ * `--latency-ms N`: every completion is answered after N ms, like a real model's generation.
  */
 import { readFileSync } from 'node:fs';
-import { startScriptedLlm } from '../test/scripted-llm/server';
+import { parseArgs } from 'node:util';
+import { startScriptedLlm, type RecordedRequest } from '../test/scripted-llm/server';
 import { scriptedExplorationRules } from '../test/support/scripted-exploration-rules';
-import { scriptedPipeline } from '../test/support/scripted-pipeline';
+import { questionIn, scriptedPipeline } from '../test/support/scripted-pipeline';
 
 async function main(): Promise<void> {
-  const answersFile = process.argv[2];
-  const rules = answersFile
-    ? scriptedPipeline(new Map(Object.entries(JSON.parse(readFileSync(answersFile, 'utf8')) as Record<string, string>)))
-    : scriptedExplorationRules;
-  const llm = await startScriptedLlm({ rules });
-  // It records every request for tests' assertions; a long benchmark must not keep them all.
-  setInterval(() => llm.requests.splice(0), 1_000).unref();
+  const { values } = parseArgs({ options: { pipeline: { type: 'string' }, 'latency-ms': { type: 'string' } } });
+  const answers = values.pipeline ? new Map(Object.entries(JSON.parse(readFileSync(values.pipeline, 'utf8')) as Record<string, string>)) : null;
+  const llm = await startScriptedLlm({
+    rules: answers ? scriptedPipeline(answers) : scriptedExplorationRules,
+    latencyMs: values['latency-ms'] ? Number(values['latency-ms']) : undefined,
+  });
+  // It records every request for tests' assertions; a long benchmark must not keep them all,
+  // only the time served per question.
+  const served = new Map<string, number>();
+  const collect = (requests: RecordedRequest[]) => {
+    for (const r of requests) {
+      const question = r.prompt ? questionIn(r.prompt.user) : '';
+      served.set(question, (served.get(question) ?? 0) + r.elapsedMs);
+    }
+  };
+  setInterval(() => {
+    const done = llm.requests.filter((r) => r.elapsedMs > 0);
+    llm.requests.splice(0, llm.requests.length, ...llm.requests.filter((r) => r.elapsedMs === 0));
+    if (answers) collect(done);
+  }, 1_000).unref();
   process.stdout.write(`${llm.baseUrl}\n`);
   process.stdin.resume();
-  process.stdin.on('end', () => void llm.close().then(() => process.exit(0)));
+  process.stdin.on('end', () => {
+    if (answers) {
+      collect(llm.requests);
+      process.stdout.write(`served: ${JSON.stringify(Object.fromEntries(served))}\n`);
+    }
+    void llm.close().then(() => process.exit(0));
+  });
 }
 
 main().catch((err) => {

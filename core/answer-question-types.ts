@@ -37,6 +37,12 @@ export interface QuestionLimits {
   llmRetry: { maximumAttempts: number; initialIntervalMs: number; backoffCoefficient: number };
   /** Start-to-close timeout of one LLM activity attempt. */
   llmAttemptTimeoutMs: number;
+  /**
+   * Heartbeat timeout of every activity (queries and model calls heartbeat while they wait):
+   * when a worker dies mid-activity, the retry starts after this, not after the attempt's
+   * start-to-close timeout (30 s + 30 s for SQL, 180 s for a local model).
+   */
+  heartbeatTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: QuestionLimits = {
@@ -47,6 +53,7 @@ export const DEFAULT_LIMITS: QuestionLimits = {
   maxResultBytes: 256 * 1024,
   llmRetry: { maximumAttempts: 5, initialIntervalMs: 1_000, backoffCoefficient: 2 },
   llmAttemptTimeoutMs: 180_000,
+  heartbeatTimeoutMs: 10_000,
 };
 
 export interface AnswerQuestionInput {

@@ -59,3 +59,12 @@ export function renderSqlValue(v: SqlValue): string {
   if (isBigIntValue(v)) return v.int;
   return `<blob ${Buffer.from(v.bytes, 'base64').length} bytes>`;
 }
+
+/** Bytes a value takes in a result's JSON (strings counted as UTF-16 code units): what bounds a result's memory. */
+export function sqlValueBytes(v: SqlValue): number {
+  if (v === null) return 4;
+  if (typeof v === 'number') return 24;
+  if (typeof v === 'string') return v.length + 2;
+  if (isBigIntValue(v)) return v.int.length + 10;
+  return v.bytes.length + 12;
+}

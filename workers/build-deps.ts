@@ -11,7 +11,7 @@ import { createLlmService } from '../activities/llm/llm-service';
 import { disposeLocalModels } from '../activities/llm/local/model-runtime';
 import { disposeMiniLmModels } from '../activities/embeddings/minilm-embedder';
 import type { RuntimeConfig } from '../core/runtime-config';
-import { SHARED_SPARE_AFTER_MS, SqliteProcessPool } from '../activities/database/sqlite-process-pool';
+import { sharedSqliteProcessPool } from '../activities/database/sqlite-process-pool';
 import { workerSizingFromEnv, type WorkerSizing } from './worker-sizing';
 
 /** The optional JSON config file (DECODEX_CONFIG), parsed once, with a clear error if broken. */
@@ -66,7 +66,7 @@ export async function buildActivityDeps(
   for (const [reference, password] of passwords) connections.addPassword(reference, password);
   const sizing = workerSizingFromEnv(env, llmConfig);
   // The worker's own SQLite query processes, sized by DECODEX_SQL_POOL_SIZE (see worker-sizing.ts).
-  const sqlitePool = new SqliteProcessPool({ size: sizing.sqlPool.sqlite, spareAfterMs: SHARED_SPARE_AFTER_MS });
+  const sqlitePool = sharedSqliteProcessPool(env, sizing.sqlPool.sqlite);
   const mysql = { readOnlyAccount: readOnlyAccountPolicy(env), connectionLimit: sizing.sqlPool.mysql };
   const databases = new DatabaseRegistry((reference) => openTargetDatabase(connections.resolve(reference), { sqlite: { pool: sqlitePool }, mysql }));
   const vectors = vectorStoreFromEnv(config.home, env);

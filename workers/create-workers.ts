@@ -4,6 +4,8 @@ import { taskQueue, type TaskQueueName } from '../core/task-queues';
 
 /** Concurrent LLM calls of one worker when nothing else is said (DECODEX_LLM_CONCURRENCY). */
 export const DEFAULT_LLM_CONCURRENCY = 8;
+/** At most this long between two heartbeats sent of a long activity (see activity-heartbeat.ts keepAlive). */
+const HEARTBEAT_THROTTLE = '3s';
 
 export interface WorkerSetup {
   connection: NativeConnection;
@@ -48,6 +50,10 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
         connection: setup.connection,
         namespace: setup.namespace,
         taskQueue: taskQueue(queue, setup.queuePrefix),
+        // The SDK sends heartbeats at most every 0.8 heartbeat timeouts, which leaves a busy
+        // worker 2 s of a 10 s timeout before a live activity is declared dead and run again
+        // (a paid model call repeated). keepAlive beats every few seconds: let them through.
+        maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
         ...perQueue[queue],
       }),
     ),

@@ -1,3 +1,4 @@
+import { DEFAULT_SQLITE_POOL_SIZE } from '../activities/database/sqlite-process-pool';
 import { parsePositiveInteger } from '../activities/llm/config-values';
 import type { LlmConfig } from '../activities/llm/llm-config';
 import { llmWorkerConcurrency } from './llm-concurrency';
@@ -7,7 +8,7 @@ type Env = Record<string, string | undefined>;
 /** The Temporal SDK's own default of activities at once per worker, kept for the online and offline queues. */
 export const DEFAULT_QUEUE_CONCURRENCY = 100;
 /** SQL statements at once per target database (MySQL connections) and SQLite query processes of the worker. */
-export const DEFAULT_SQL_POOL_SIZE = { mysql: 4, sqlite: 2 };
+export const DEFAULT_SQL_POOL_SIZE = { mysql: 4, sqlite: DEFAULT_SQLITE_POOL_SIZE };
 
 /** How much one worker process takes on, per task queue and per database. */
 export interface WorkerSizing {

@@ -65,6 +65,7 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   const llm = proxyActivities<ExplorationLlmActivities>({
     taskQueue: taskQueue('llm', prefix),
     startToCloseTimeout: limits.llmActivityTimeoutMs,
+    heartbeatTimeout: limits.heartbeatTimeoutMs,
     retry: { maximumAttempts: limits.maxAttempts, initialInterval: '2s', backoffCoefficient: 2 },
   });
 

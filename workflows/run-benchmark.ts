@@ -23,6 +23,7 @@ export interface RunBenchmarkResult {
 /** Questions fetched per activity call: enough to keep the window full, small as a payload. */
 const PAGE = 25;
 const DEFAULT_QUESTIONS_PER_RUN = 100;
+const HEARTBEAT_TIMEOUT_MS = 30_000;
 
 /**
  * Runs a benchmark: each question is asked through an `answerQuestion` child workflow (preset
@@ -42,6 +43,8 @@ export async function runBenchmark(input: RunBenchmarkInput, state?: RunBenchmar
     proxyActivities<BenchmarkActivities>({
       taskQueue: taskQueue('offline', prefix),
       startToCloseTimeout,
+      // Evaluations heartbeat while their queries run: a dead worker's one is retried after this.
+      heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
       retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['BenchmarkIdTaken', 'DatasetUnavailable', 'BenchmarkNotPrepared'] },
     });
   const bench = offline(5 * 60_000);

@@ -28,6 +28,12 @@ export interface MysqlDatabaseOptions {
   /** Time limit for introspection and statistics queries. Default 120 s. */
   internalTimeoutMs?: number;
   /**
+   * Bytes of rows one statement may hold in the worker; past it the statement is killed and
+   * fails with QueryOutOfMemory. With `connectionLimit` it bounds the memory all statements
+   * hold: 4 x 64 MB by default.
+   */
+  maxResultBytes?: number;
+  /**
    * What to do when the account can write (checked with SHOW GRANTS at connection time): `warn`
    * (default: say so once, through `onAccountWarning`) or `require` (refuse to open the database).
    * Worker setting: DECODEX_MYSQL_ACCOUNT.
@@ -36,6 +42,8 @@ export interface MysqlDatabaseOptions {
   /** Where the warning goes; default: the process's stderr. */
   onAccountWarning?: (message: string) => void;
 }
+
+export const DEFAULT_MYSQL_MAX_RESULT_BYTES = 64 * 2 ** 20;
 
 export const READ_ONLY_ACCOUNT_POLICIES = ['warn', 'require'] as const;
 export type ReadOnlyAccountPolicy = (typeof READ_ONLY_ACCOUNT_POLICIES)[number];
@@ -63,6 +71,7 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
   /** One connection kept aside for KILL QUERY, so a full pool cannot delay a kill. */
   private readonly killPool: Pool;
   private readonly internalTimeoutMs: number;
+  private readonly maxResultBytes: number;
   private server: Promise<MysqlServerInfo> | null = null;
   private closed = false;
 
@@ -121,6 +130,10 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
     this.pool = mysql.createPool({ ...common, connectionLimit: options.connectionLimit ?? 4 });
     this.killPool = mysql.createPool({ ...common, connectionLimit: 1 });
     this.internalTimeoutMs = options.internalTimeoutMs ?? 120_000;
+    this.maxResultBytes = options.maxResultBytes ?? DEFAULT_MYSQL_MAX_RESULT_BYTES;
+    if (!(Number.isSafeInteger(this.maxResultBytes) && this.maxResultBytes > 0)) {
+      throw new RangeError(`maxResultBytes must be a positive integer, got ${options.maxResultBytes}`);
+    }
   }
 
   schema(): Promise<SchemaInfo> {
@@ -171,7 +184,8 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
       await conn.query('START TRANSACTION READ ONLY');
       // At run time `.connection` is the callback-style connection (its typing says otherwise); it can stream.
       const core = conn.connection as unknown as CoreConnection;
-      const { killed, ...rows } = await streamRows(core, statement.sql, limits, () => this.killQuery(core.threadId));
+      const bounds = { ...limits, maxBytes: this.maxResultBytes };
+      const { killed, ...rows } = await streamRows(core, statement.sql, bounds, () => this.killQuery(core.threadId));
       // After a KILL QUERY the kill might still land on the connection's next statement: drop it.
       reusable = !killed;
       return rows;

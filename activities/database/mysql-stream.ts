@@ -1,7 +1,7 @@
 import type { Connection, FieldPacket } from 'mysql2';
-import type { SqlRow } from '../../core/sql-value';
+import { sqlValueBytes, type SqlRow } from '../../core/sql-value';
 import { castMysqlField } from './mysql-values';
-import { QueryTimeout, type StatementRows } from './target-database';
+import { QueryOutOfMemory, QueryTimeout, type StatementRows } from './target-database';
 
 export interface StreamedRows extends StatementRows {
   /** The statement was stopped with KILL QUERY: the connection must not be reused. */
@@ -18,19 +18,22 @@ const TRUNCATION_GRACE_MS = 50;
 /**
  * Runs one statement on `connection`, reading rows as they arrive so a huge result never sits
  * in memory. It keeps `maxRows` rows; one more sets `truncated` and the rest are not wanted.
+ * Rows kept past `maxBytes` in all stop it with QueryOutOfMemory: this runs inside the worker
+ * process, whose memory must not follow whatever the SQL selects (200 rows of 16 MB held 3.3 GB).
  * At `timeoutMs` it fails with QueryTimeout. Stopping a statement means `killQuery()`, a KILL
  * QUERY sent on another connection, so the server stops working, not just this client reading.
  */
 export function streamRows(
   connection: Connection,
   sql: string,
-  limits: { timeoutMs: number; maxRows: number },
+  limits: { timeoutMs: number; maxRows: number; maxBytes: number },
   killQuery: () => Promise<void>,
 ): Promise<StreamedRows> {
   return new Promise((resolve, reject) => {
     let columns: string[] = [];
     const rows: SqlRow[] = [];
     let truncated = false;
+    let bytes = 0;
     let stopping = false; // we sent KILL QUERY: the interruption that follows is ours, not an error
     let settled = false;
     let timer = setTimeout(() => stop(() => reject(new QueryTimeout(limits.timeoutMs))), limits.timeoutMs);
@@ -55,7 +58,12 @@ export function streamRows(
     });
     query.on('result', (row: SqlRow) => {
       if (truncated || stopping) return;
-      if (rows.length < limits.maxRows) return void rows.push(row);
+      if (rows.length < limits.maxRows) {
+        bytes += row.reduce<number>((n, v) => n + sqlValueBytes(v), 0);
+        if (bytes <= limits.maxBytes) return void rows.push(row);
+        const mb = Math.round(limits.maxBytes / 2 ** 20);
+        return stop(() => reject(new QueryOutOfMemory(`out of memory: the statement's rows passed ${mb} MB, the bound of a result in the worker`)));
+      }
       truncated = true;
       clearTimeout(timer);
       timer = setTimeout(() => stop(() => resolve({ columns, rows, truncated, killed: true })), TRUNCATION_GRACE_MS);

@@ -1,7 +1,11 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { SqlValue } from '../../core/sql-value';
+import { boundedNodeLaunch, checkMemoryLimitMb, DEFAULT_SQLITE_MEMORY_LIMIT_MB, resultByteBound } from './sqlite-process-memory';
 import type { ChildMessage, ParentMessage } from './sqlite-process-protocol';
-import { QueryTimeout, ReadOnlyViolation, type StatementRows } from './target-database';
+import { QueryOutOfMemory, QueryTimeout, ReadOnlyViolation, type StatementRows } from './target-database';
 
 export interface SqliteProcessPoolOptions {
   /** Child processes, i.e. SQLite statements that can run at once. Default 2. */
@@ -13,6 +17,18 @@ export interface SqliteProcessPoolOptions {
    * hold up the rest for longer than this. Unset: all `size` processes start on first use.
    */
   spareAfterMs?: number;
+  /**
+   * Processes one database may occupy at once; its further statements wait while other
+   * databases' statements run on the remaining processes, so runaway queries on one database
+   * cannot stall questions on the others. Default: `size` (no cap; the shared pool sets one).
+   */
+  perDatabase?: number;
+  /**
+   * Memory bound of each query process in MB (its data segment: SQLite's heap, sorts and temp
+   * tables, which stay in memory, and the rows of a result). A statement that needs more fails
+   * with QueryOutOfMemory. Default 512; the whole pool stays under `size` times this.
+   */
+  memoryLimitMb?: number;
 }
 
 export interface SqliteRunRequest {
@@ -50,6 +66,13 @@ interface Slot {
  */
 export class SqliteProcessPool {
   readonly size: number;
+  readonly perDatabase: number;
+  readonly memoryLimitMb: number;
+  /**
+   * SQLITE_TMPDIR of the query processes. temp_store=MEMORY keeps SQLite's temp data in memory,
+   * so this stays empty; a folder of the pool's own makes that checkable and cleans up after it.
+   */
+  readonly tempDir: string;
   private readonly spareAfterMs: number | undefined;
   private growthTimer: NodeJS.Timeout | null = null;
   private slots: Slot[] = [];
@@ -70,6 +93,13 @@ export class SqliteProcessPool {
     this.size = options.size ?? 2;
     this.spareAfterMs = options.spareAfterMs;
     if (!Number.isInteger(this.size) || this.size < 1) throw new Error(`SQLite process pool size must be a positive integer, got ${this.size}`);
+    this.perDatabase = options.perDatabase ?? this.size;
+    if (!Number.isInteger(this.perDatabase) || this.perDatabase < 1 || this.perDatabase > this.size) {
+      throw new Error(`SQLite processes per database must be an integer from 1 to the pool size ${this.size}, got ${this.perDatabase}`);
+    }
+    this.memoryLimitMb = options.memoryLimitMb ?? DEFAULT_SQLITE_MEMORY_LIMIT_MB;
+    checkMemoryLimitMb(this.memoryLimitMb);
+    this.tempDir = mkdtempSync(path.join(os.tmpdir(), 'decodex-sqlite-tmp-'));
   }
 
   run(request: SqliteRunRequest): Promise<StatementRows> {
@@ -97,13 +127,19 @@ export class SqliteProcessPool {
       slot.child.kill('SIGKILL');
     }
     await Promise.all(slots.map((s) => s.exited));
+    rmSync(this.tempDir, { recursive: true, force: true });
   }
 
   private startProcess(): void {
     // Under tsx or ts-jest the entry point is TypeScript: the child needs tsx to load it.
     const entry = require.resolve('./sqlite-query-process');
     const execArgv = entry.endsWith('.ts') ? ['--require', require.resolve('tsx/cjs')] : [];
-    const child = fork(entry, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
+    const launch = boundedNodeLaunch(entry, execArgv, this.memoryLimitMb);
+    const child = spawn(launch.command, launch.args, {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'json',
+      env: { ...process.env, SQLITE_TMPDIR: this.tempDir },
+    });
     const slot: Slot = { child, ready: false, job: null, jobId: 0, timer: null, jobStartedAt: 0, exited: new Promise((r) => child.once('exit', () => r())) };
     this.slots.push(slot);
     child.on('message', (message: ChildMessage) => this.onMessage(slot, message));
@@ -117,7 +153,7 @@ export class SqliteProcessPool {
       slot.ready = true;
     } else if (message.id === slot.jobId) {
       if (message.type === 'result') this.finish(slot, (job) => job.resolve(message.result));
-      else this.finish(slot, (job) => job.reject(rebuildError(message.error)));
+      else this.finish(slot, (job) => job.reject(rebuildError(message.error, this.memoryLimitMb)));
     }
     this.dispatch();
   }
@@ -127,7 +163,9 @@ export class SqliteProcessPool {
     const wasReady = slot.ready;
     this.slots = this.slots.filter((s) => s !== slot);
     const how = signal ? `signal ${signal}` : `code ${code}`;
-    this.finish(slot, (job) => job.reject(new Error(`the SQLite query process died (${how}) while running the statement`)));
+    // Past its data limit Node itself cannot allocate and aborts: the likeliest cause by far.
+    const died = `the SQLite query process died (${how}) while running the statement, most likely out of memory: it may use at most ${this.memoryLimitMb} MB`;
+    this.finish(slot, (job) => job.reject(signal ? new QueryOutOfMemory(died) : new Error(died)));
     if (!wasReady) {
       // Start-up itself fails (its stderr says why): fail waiting work instead of respawning forever.
       const err = new Error(`the SQLite query process exited (${how}) before it was ready`);
@@ -142,16 +180,25 @@ export class SqliteProcessPool {
     for (const slot of this.slots) {
       if (this.queue.length === 0) break;
       if (!slot.ready || slot.job) continue;
-      const job = this.queue.shift()!;
+      const next = this.nextFairJob();
+      if (next < 0) break;
+      const [job] = this.queue.splice(next, 1);
       const { path, sql, params = [], maxRows, timeoutMs } = job.request;
       slot.job = job;
       slot.jobId = this.nextJobId++;
       slot.timer = setTimeout(() => this.killForTimeout(slot), timeoutMs);
       slot.jobStartedAt = performance.now();
-      this.send(slot, { type: 'run', id: slot.jobId, path, sql, params, maxRows, timeoutMs });
+      this.send(slot, { type: 'run', id: slot.jobId, path, sql, params, maxRows, maxBytes: resultByteBound(this.memoryLimitMb), timeoutMs });
     }
     this.growIfHeldUp();
     this.updateRefs();
+  }
+
+  /** The oldest waiting statement whose database has fewer than `perDatabase` running; -1 if none. */
+  private nextFairJob(): number {
+    const running = new Map<string, number>();
+    for (const { job } of this.slots) if (job) running.set(job.request.path, (running.get(job.request.path) ?? 0) + 1);
+    return this.queue.findIndex((job) => (running.get(job.request.path) ?? 0) < this.perDatabase);
   }
 
   /** A process died or was killed: an eager pool replaces it; a lazy one only when work needs it. */
@@ -167,6 +214,7 @@ export class SqliteProcessPool {
     if (this.spareAfterMs === undefined || this.closed || this.growthTimer) return;
     if (this.queue.length === 0 || this.slots.length >= this.size) return;
     if (this.slots.some((s) => !s.ready)) return; // one is starting: it will take the work
+    if (this.nextFairJob() < 0) return; // what waits, waits for its database's cap: a process more would not run it
     const youngest = Math.max(...this.slots.map((s) => s.jobStartedAt));
     const wait = youngest + this.spareAfterMs - performance.now();
     if (wait <= 0) {
@@ -220,8 +268,12 @@ export class SqliteProcessPool {
   }
 }
 
-function rebuildError(error: { name: string; message: string; code?: string }): Error {
+function rebuildError(error: { name: string; message: string; code?: string }, memoryLimitMb: number): Error {
   if (error.name === 'ReadOnlyViolation') return new ReadOnlyViolation(error.message);
+  if (error.name === 'QueryOutOfMemory') return new QueryOutOfMemory(error.message);
+  if (error.code === 'SQLITE_NOMEM') {
+    return new QueryOutOfMemory(`out of memory: the statement needed more than the ${memoryLimitMb} MB a SQLite query process may use`);
+  }
   const err = new Error(error.message) as Error & { code?: string };
   err.name = error.name;
   if (error.code) err.code = error.code;
@@ -230,13 +282,23 @@ function rebuildError(error: { name: string; message: string; code?: string }): 
 
 let shared: SqliteProcessPool | null = null;
 
+/** Query processes of a worker's pool when DECODEX_SQL_POOL_SIZE does not say. */
+export const DEFAULT_SQLITE_POOL_SIZE = 3;
+
 /**
  * The process-wide pool that SQLite databases use unless given one: a worker that serves many
- * databases then runs at most two child processes in all, not two per database, and the second
- * only while a slow statement would otherwise hold up the rest.
+ * databases then runs at most `size` child processes in all (DECODEX_SQL_POOL_SIZE, default
+ * three), not that many per database, a further one only while slow statements would otherwise
+ * hold up the rest, and at most `size - 1` for any one database, so one database's runaway
+ * queries leave a process to the others. Each process is bounded by DECODEX_SQLITE_MEMORY_MB
+ * (default 512), so the pool by `size` times that. The first call decides the size.
  */
-export function sharedSqliteProcessPool(): SqliteProcessPool {
-  if (!shared || shared.isClosed) shared = new SqliteProcessPool({ size: 2, spareAfterMs: SHARED_SPARE_AFTER_MS });
+export function sharedSqliteProcessPool(env: NodeJS.ProcessEnv = process.env, size = DEFAULT_SQLITE_POOL_SIZE): SqliteProcessPool {
+  if (!shared || shared.isClosed) {
+    const memory = env.DECODEX_SQLITE_MEMORY_MB;
+    const memoryLimitMb = memory === undefined || memory === '' ? undefined : Number(memory);
+    shared = new SqliteProcessPool({ size, perDatabase: Math.max(1, size - 1), spareAfterMs: SHARED_SPARE_AFTER_MS, memoryLimitMb });
+  }
   return shared;
 }
 

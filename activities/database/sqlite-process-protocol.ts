@@ -11,6 +11,8 @@ export interface RunStatementRequest {
   sql: string;
   params: SqlValue[];
   maxRows: number;
+  /** Bytes of rows past which the statement fails (the process's memory bound); absent when unbounded. */
+  maxBytes?: number;
   /** The parent kills the process at this timeout; the process's own watchdog a little later. */
   timeoutMs: number;
 }

@@ -21,6 +21,10 @@ function connectionFor(path: string): Database.Database {
     connections.delete(path); // re-insert: Map order doubles as recency order
   } else {
     db = openReadOnlySqlite(path);
+    // Sorts, DISTINCT and temp b-trees stay in memory, where this process's data limit bounds
+    // them, instead of spilling to temp files that no limit covers (a runaway ORDER BY wrote
+    // gigabytes of them).
+    db.pragma('temp_store = MEMORY');
     if (connections.size >= MAX_OPEN_CONNECTIONS) forget(connections.keys().next().value as string);
   }
   connections.set(path, db);
@@ -41,7 +45,7 @@ process.on('message', (message: ParentMessage) => {
   watchdog.arm(message.timeoutMs);
   try {
     const db = connectionFor(message.path);
-    send({ type: 'result', id: message.id, result: runReadOnlyStatement(db, message.sql, message.params, message.maxRows) });
+    send({ type: 'result', id: message.id, result: runReadOnlyStatement(db, message.sql, message.params, message.maxRows, message.maxBytes) });
   } catch (err) {
     const e = err as Error & { code?: string };
     send({ type: 'error', id: message.id, error: { name: e.name, message: e.message, code: e.code } });

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
-import { encodeSqlValue, type CellPosition, type SqlRow, type SqlValue } from '../../core/sql-value';
+import { encodeSqlValue, sqlValueBytes, type CellPosition, type SqlRow, type SqlValue } from '../../core/sql-value';
 import { prepareWithLegacyStrings } from './sqlite-legacy-strings';
-import { ReadOnlyViolation, type StatementRows } from './target-database';
+import { QueryOutOfMemory, ReadOnlyViolation, type StatementRows } from './target-database';
 
 /**
  * Engine-level read-only protection for SQLite, below the statement guard: even SQL that got
@@ -19,8 +19,12 @@ export function openReadOnlySqlite(path: string): Database.Database {
   return db;
 }
 
-/** Runs one statement, reading at most `maxRows + 1` rows so `truncated` is exact and cheap. */
-export function runReadOnlyStatement(db: Database.Database, sql: string, params: SqlValue[], maxRows: number): StatementRows {
+/**
+ * Runs one statement, reading at most `maxRows + 1` rows so `truncated` is exact and cheap.
+ * Rows past `maxBytes` in all stop it with QueryOutOfMemory: that is the process's memory bound,
+ * not a presentation limit, so the statement fails rather than answering with part of its rows.
+ */
+export function runReadOnlyStatement(db: Database.Database, sql: string, params: SqlValue[], maxRows: number, maxBytes = Infinity): StatementRows {
   const stmt = prepareWithLegacyStrings(db, sql);
   // Flag pragmas act while being prepared: `PRAGMA query_only=OFF` would disarm the connection
   // for every later statement. (The guard never lets a PRAGMA through; this is the layer below.)
@@ -35,6 +39,7 @@ export function runReadOnlyStatement(db: Database.Database, sql: string, params:
   const rows: SqlRow[] = [];
   const integralReals: CellPosition[] = [];
   let truncated = false;
+  let bytes = 0;
   for (const row of stmt.iterate(...params) as IterableIterator<unknown[]>) {
     if (rows.length === maxRows) {
       truncated = true;
@@ -43,7 +48,12 @@ export function runReadOnlyStatement(db: Database.Database, sql: string, params:
     // Safe integers are on, so an INTEGER arrives as a bigint and a REAL as a number: a whole
     // number here is a REAL such as 1.0, which would be lost once encoded.
     row.forEach((v, c) => typeof v === 'number' && Number.isInteger(v) && integralReals.push([rows.length, c]));
-    rows.push(row.map(encodeSqlValue));
+    const encoded = row.map(encodeSqlValue);
+    bytes += encoded.reduce<number>((n, v) => n + sqlValueBytes(v), 0);
+    if (bytes > maxBytes) {
+      throw new QueryOutOfMemory(`out of memory: the statement's rows passed ${Math.round(maxBytes / 2 ** 20)} MB, the bound of a result in the query process`);
+    }
+    rows.push(encoded);
   }
   return { columns, rows, truncated, ...(integralReals.length > 0 ? { integralReals } : {}) };
 }

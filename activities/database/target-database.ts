@@ -75,3 +75,14 @@ export class QueryTimeout extends Error {
     this.name = 'QueryTimeout';
   }
 }
+
+/**
+ * Thrown when a statement needs more memory than its bound (the SQLite query process's data
+ * limit, or the bytes of rows a result may hold): the statement is stopped, the worker lives on.
+ */
+export class QueryOutOfMemory extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueryOutOfMemory';
+  }
+}

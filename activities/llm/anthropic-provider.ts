@@ -56,7 +56,11 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): LlmP
           ...(system ? { system } : {}),
         });
         const text = response.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-        return { text, usage: { promptTokens: response.usage.input_tokens, completionTokens: response.usage.output_tokens } };
+        return {
+          text,
+          usage: { promptTokens: response.usage.input_tokens, completionTokens: response.usage.output_tokens },
+          ...(response.stop_reason === 'max_tokens' ? { cutOff: 'length' as const } : {}),
+        };
       } catch (err) {
         throw classifyProviderError(err, {
           provider: 'anthropic',

@@ -9,8 +9,11 @@ import OpenAI from 'openai';
  * - `malformed`: the model kept answering outside the schema after repair attempts;
  * - `context_overflow`: the prompt (question, schema, notes) plus the answer's room is larger
  *   than the model's context; the details name both sizes.
+ * - `truncated`: the answer was cut off (token cap, or a local model stopped in a loop) before
+ *   its JSON was complete; the same prompt at the same settings would be cut off again.
  */
-export type LlmErrorKind = 'rate_limited' | 'server' | 'timeout' | 'connection' | 'auth' | 'bad_request' | 'malformed' | 'config' | 'context_overflow';
+export type LlmErrorKind =
+  'rate_limited' | 'server' | 'timeout' | 'connection' | 'auth' | 'bad_request' | 'malformed' | 'truncated' | 'config' | 'context_overflow';
 
 const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['rate_limited', 'server', 'timeout', 'connection']);
 
@@ -61,6 +64,17 @@ function rootCause(err: unknown): string {
   return typeof message === 'string' && message !== '' && message !== '{}' ? message : 'no detail from the HTTP client';
 }
 
+/** Socket errors of a connection that closed mid-request or mid-answer (undici's and Node's codes). */
+const BROKEN_CONNECTION_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
+
+/** The answer's body was cut off: fetch throws "terminated" with the socket error as its cause, and no HTTP status. */
+function brokenConnection(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e && typeof e === 'object'; e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && BROKEN_CONNECTION_CODES.has(e.code)) return true;
+  }
+  return false;
+}
+
 /** The error message the server put in its JSON body, without the SDKs' "400 {...}" wrapping. */
 function serverMessage(err: unknown): string {
   const body = (err as { error?: { message?: unknown; error?: { message?: unknown } } }).error;
@@ -89,6 +103,9 @@ export function classifyProviderError(err: unknown, ctx: CallContext): LlmError 
   if (connectionFailed) {
     return new LlmError('connection', `cannot reach ${at} (${rootCause(err)}); check DECODEX_LLM_BASE_URL and that the server is running`);
   }
+  if (brokenConnection(err)) {
+    return new LlmError('connection', `the connection to ${at} broke off before the answer was complete (${rootCause(err)}); Temporal retries`);
+  }
   const status = err instanceof OpenAI.APIError || err instanceof Anthropic.APIError ? err.status : undefined;
   if (typeof status !== 'number') {
     // Not an HTTP answer at all (e.g. the SDK refused the request before sending it).
@@ -97,10 +114,11 @@ export function classifyProviderError(err: unknown, ctx: CallContext): LlmError 
   const serverSays = serverMessage(err);
   const details = { status };
   if (status === 429) {
+    const retryAfterMs = retryAfterOf(err);
     return new LlmError(
       'rate_limited',
-      `${at} is rate-limiting requests (HTTP 429): ${serverSays}. Temporal retries; lower the llm worker's concurrency if this persists`,
-      details,
+      `${at} is rate-limiting requests (HTTP 429): ${serverSays}. Temporal retries${retryAfterMs === undefined ? '' : ` after the ${retryAfterMs} ms the server asked for`}; lower the llm worker's concurrency if this persists`,
+      retryAfterMs === undefined ? details : { ...details, retryAfterMs },
     );
   }
   if (status >= 500) return new LlmError('server', `${at} failed with HTTP ${status}: ${serverSays}`, details);
@@ -121,6 +139,20 @@ export function classifyProviderError(err: unknown, ctx: CallContext): LlmError 
       ? '. Check the model name (DECODEX_LLM_MODEL or DECODEX_LLM_<ROLE>_MODEL) and that this endpoint serves it'
       : '';
   return new LlmError('bad_request', `${at} rejected the request for model "${ctx.model}" (HTTP ${status}): ${serverSays}${modelHint}`, details);
+}
+
+/** A server's Retry-After can be anything; past this the retry policy's own backoff is used. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** The wait a 429 asks for (`retry-after-ms`, or `retry-after` in seconds or as a date), when sane. */
+function retryAfterOf(err: unknown): number | undefined {
+  const headers = (err as { headers?: { get?: (name: string) => string | null } }).headers;
+  const ms = Number(headers?.get?.('retry-after-ms') ?? NaN);
+  const after = headers?.get?.('retry-after') ?? null;
+  const seconds = after === null ? NaN : Number(after);
+  const fromDate = after === null || !Number.isNaN(seconds) ? NaN : Date.parse(after) - Date.now();
+  const wait = [ms, seconds * 1000, fromDate].find((v) => Number.isFinite(v) && v >= 0);
+  return wait === undefined || wait > MAX_RETRY_AFTER_MS ? undefined : Math.round(wait);
 }
 
 /**
@@ -150,5 +182,10 @@ function contextOverflowOf(status: number, message: string): { contextTokens?: n
 export function toActivityFailure(err: unknown): Error {
   if (!(err instanceof LlmError)) return err instanceof Error ? err : new Error(String(err));
   const type = failureTypeOf(err.kind);
+  // A 429 that says when to come back is retried then, not on the policy's schedule.
+  const retryAfterMs = err.details.retryAfterMs;
+  if (err.retryable && typeof retryAfterMs === 'number') {
+    return ApplicationFailure.create({ message: err.message, type, details: [err.details], nonRetryable: false, nextRetryDelay: retryAfterMs });
+  }
   return err.retryable ? ApplicationFailure.retryable(err.message, type, err.details) : ApplicationFailure.nonRetryable(err.message, type, err.details);
 }

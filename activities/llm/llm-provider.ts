@@ -25,6 +25,12 @@ export interface TokenUsage {
 export interface Completion {
   text: string;
   usage: TokenUsage;
+  /**
+   * Set when the answer did not end by itself: `length`, it reached the token cap; `repetition`,
+   * the local model was stopped in a loop (see local/degenerate-repetition.ts). The text is then
+   * cut off, and a schema's JSON is likely unfinished.
+   */
+  cutOff?: 'length' | 'repetition';
 }
 
 /**

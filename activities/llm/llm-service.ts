@@ -59,6 +59,20 @@ interface Answer {
   attempts: number;
 }
 
+function truncatedAnswer(role: string, settings: LlmSettings, completion: Completion, usage: TokenUsage, attempts: number): LlmError {
+  const why =
+    completion.cutOff === 'repetition'
+      ? `was stopped repeating itself after ${completion.usage.completionTokens} tokens`
+      : `reached its ${settings.maxTokens}-token cap`;
+  const tail = completion.text.length > 60 ? `...${completion.text.slice(-60)}` : completion.text;
+  return new LlmError(
+    'truncated',
+    `the "${role}" model "${settings.model}" ${why} before its JSON answer was complete ("${tail}"); ` +
+      `raise DECODEX_LLM_MAX_TOKENS if the answer is long, or configure a stronger model with ${roleEnvVar(role, 'model')}`,
+    { cutOff: completion.cutOff, attempts, role, model: settings.model, ...usage },
+  );
+}
+
 export function createLlmService({ config, store, providerFor = providerForSettings, now = Date.now }: LlmServiceOptions): LlmService {
   const cache = createLlmCache(store);
   // One client per endpoint + key + timeout: SDK clients keep connection pools worth reusing.
@@ -92,6 +106,9 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       if (!request.schema) return { text: completion.text, usage, attempts: attempt };
       const parsed = parseStructured(completion.text, request.schema);
       if (parsed.ok) return { text: completion.text, value: parsed.value, usage, attempts: attempt };
+      // A cut-off answer is no schema mistake to repair: asked again, the model loops or runs
+      // out of tokens the same way (and the repair prompt is longer still).
+      if (completion.cutOff) throw truncatedAnswer(request.role, settings, completion, usage, attempt);
       problems = parsed.problems;
       messages.push({ role: 'assistant', content: completion.text }, { role: 'user', content: repairInstruction(problems) });
     }
@@ -99,7 +116,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       'malformed',
       `the "${request.role}" model "${settings.model}" answered outside the JSON schema ${maxRepairs + 1} times (last problems: ${problems.join('; ')}); ` +
         `check the role's prompt template and schema, or configure a stronger model with ${roleEnvVar(request.role, 'model')}`,
-      { problems, attempts: maxRepairs + 1, ...usage },
+      { problems, attempts: maxRepairs + 1, role: request.role, model: settings.model, ...usage },
     );
   }
 

@@ -39,6 +39,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): LlmProvide
         return {
           text: response.choices[0]?.message?.content ?? '',
           usage: { promptTokens: response.usage?.prompt_tokens ?? 0, completionTokens: response.usage?.completion_tokens ?? 0 },
+          ...(response.choices[0]?.finish_reason === 'length' ? { cutOff: 'length' as const } : {}),
         };
       } catch (err) {
         throw classifyProviderError(err, {

@@ -53,6 +53,17 @@ export async function keepAlive<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The same activities, each run under keepAlive: an activity with no progress of its own to
+ * record (a query, a model call) still heartbeats while it waits, so when its worker dies the
+ * workflow's heartbeat timeout, seconds, retries it, not the attempt's start-to-close timeout.
+ */
+export function keptAlive<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
+  const wrapped: Record<string, (...args: never[]) => Promise<unknown>> = {};
+  for (const [name, run] of Object.entries(activities)) wrapped[name] = (...args) => keepAlive(() => run(...args));
+  return wrapped as T;
+}
+
 function send(context: Context, beat: Beat): void {
   beat.lastSentAt = Date.now();
   context.heartbeat(beat.details);

@@ -8,11 +8,12 @@ import { DecodexClient } from '../client';
 import { ensureTemporal } from '../temporal/embedded-server';
 import { normalizeDatabaseSpec } from '../database-reference';
 import { log, UsageError } from './command';
+import { noticeMissingWorkers } from './no-worker-notice';
 
 export interface SessionOptions {
   /** Run no worker in this process (a `decodex worker` elsewhere serves the queues). */
   noWorker?: boolean;
-  /** Queues this process serves when it does run workers. */
+  /** Queues the command needs: this process serves them, or (--no-worker) a worker elsewhere must. */
   queues?: TaskQueueName[];
   /** Database passwords from the command line: for the in-process worker only, never in a workflow input. */
   databasePasswords?: DatabasePasswords;
@@ -68,9 +69,11 @@ export async function withClientSession<T>(config: RuntimeConfig, options: Sessi
   }
   const workers = options.noWorker ? null : await runWorkers(endpoint, config, options.queues ?? ALL_TASK_QUEUES, options.databasePasswords);
   const client = await DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix });
+  const cancelNotice = options.noWorker ? noticeMissingWorkers(client, options.queues ?? ALL_TASK_QUEUES, config.queuePrefix ?? '', log) : () => {};
   try {
     return await work(client);
   } finally {
+    cancelNotice();
     await client.close();
     await workers?.stop();
     await endpoint.stop?.();

@@ -70,6 +70,22 @@ describe.each(['openai', 'anthropic'] as const)('%s provider', (provider) => {
     expect(llm.requests).toHaveLength(1); // maxRetries 0: retrying is Temporal's job
   });
 
+  it('keeps the wait a 429 asks for (Retry-After) for the retry', async () => {
+    llm.setFaults({ rate: 1, kinds: ['429'], retryAfterSeconds: 3 });
+    const err = await failure(providerForSettings(settings()).complete(REQUEST));
+    expect(err.kind).toBe('rate_limited');
+    expect(err.details.retryAfterMs).toBe(3000);
+    expect(err.message).toMatch(/after the 3000 ms the server asked for/);
+  });
+
+  it('reports an answer whose body breaks off mid-stream as a retryable connection error', async () => {
+    llm.setFaults({ rate: 1, kinds: ['truncated'] });
+    const err = await failure(providerForSettings(settings()).complete(REQUEST));
+    expect(err.kind).toBe('connection');
+    expect(err.retryable).toBe(true);
+    expect(err.message).toContain(settings().baseUrl);
+  });
+
   it('turns a slow answer into a retryable timeout', async () => {
     llm.setFaults({ rate: 1, kinds: ['slow'], slowMs: 5000 });
     const started = Date.now();

@@ -1,16 +1,25 @@
 /** Fault injection for the scripted LLM: which request fails, and how, decided by a seeded PRNG. */
 
-export type FaultKind = '429' | '500' | 'slow' | 'malformed';
+/**
+ * - 429 (with a Retry-After header of `retryAfterSeconds`), 500: error answers;
+ * - slow: the answer comes after `slowMs` (past a client timeout);
+ * - malformed: a 200 whose text is cut-off JSON;
+ * - truncated: a 200 whose HTTP body stops half-way and the connection drops (a broken stream);
+ * - schema-invalid: a 200 with well-formed JSON that does not fit the answer's schema.
+ */
+export type FaultKind = '429' | '500' | 'slow' | 'malformed' | 'truncated' | 'schema-invalid';
 
 export interface FaultOptions {
   /** Probability (0..1) that a request gets a fault. */
   rate: number;
-  /** Faults to pick from, uniformly; default all four. */
+  /** Faults to pick from, uniformly; default the first four (429, 500, slow, malformed). */
   kinds?: FaultKind[];
   /** Same seed, same sequence of faults over the same sequence of requests. */
   seed?: number;
   /** How long a 'slow' answer waits before it is sent; default 5000 ms (past a small client timeout). */
   slowMs?: number;
+  /** Retry-After of a 429, in seconds; default 1. */
+  retryAfterSeconds?: number;
 }
 
 const ALL_KINDS: FaultKind[] = ['429', '500', 'slow', 'malformed'];

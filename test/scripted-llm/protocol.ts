@@ -50,8 +50,14 @@ export function countTokens(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
 
-export function completionBody(api: Api, id: number, prompt: ScriptPrompt, text: string): object {
+/**
+ * The API's answer. An answer longer than the request's `maxTokens` is cut there and says so
+ * (`finish_reason: length`, `stop_reason: max_tokens`), as a real model's would be.
+ */
+export function completionBody(api: Api, id: number, prompt: ScriptPrompt, whole: string, maxTokens?: number): object {
   const promptTokens = countTokens(prompt.all);
+  const cut = maxTokens !== undefined && countTokens(whole) > maxTokens;
+  const text = cut ? firstTokens(whole, maxTokens) : whole;
   const completionTokens = countTokens(text);
   if (api === 'anthropic') {
     return {
@@ -60,7 +66,7 @@ export function completionBody(api: Api, id: number, prompt: ScriptPrompt, text:
       role: 'assistant',
       model: prompt.model,
       content: [{ type: 'text', text }],
-      stop_reason: 'end_turn',
+      stop_reason: cut ? 'max_tokens' : 'end_turn',
       stop_sequence: null,
       usage: { input_tokens: promptTokens, output_tokens: completionTokens },
     };
@@ -70,9 +76,15 @@ export function completionBody(api: Api, id: number, prompt: ScriptPrompt, text:
     object: 'chat.completion',
     created: 0,
     model: prompt.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop', logprobs: null }],
+    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: cut ? 'length' : 'stop', logprobs: null }],
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
   };
+}
+
+/** The text up to the end of its `count`-th token (tokens as countTokens counts them). */
+function firstTokens(text: string, count: number): string {
+  const ends = [...text.matchAll(/\S+/g)].map((m) => m.index + m[0].length);
+  return count <= 0 ? '' : text.slice(0, ends[count - 1]);
 }
 
 const ERROR_TYPES: Record<number, { openai: string; anthropic: string }> = {

@@ -38,6 +38,8 @@ export interface ScriptedLlmOptions {
    * refused with HTTP 400 in vLLM's words, as a real server refuses it. Default: unlimited.
    */
   contextTokens?: number;
+  /** Every completion is answered after this long, like a real model's generation time (benchmarks). */
+  latencyMs?: number;
 }
 
 export interface RecordedRequest {
@@ -52,6 +54,10 @@ export interface RecordedRequest {
   prompt?: ScriptPrompt;
   /** The parsed JSON body, for assertions on parameters (temperature, response_format, ...). */
   body?: Record<string, unknown>;
+  /** When the request arrived (epoch ms). */
+  arrivedAt: number;
+  /** From the request's arrival to the end of its answer (0 while pending). */
+  elapsedMs: number;
 }
 
 export interface ScriptedLlm {
@@ -67,11 +73,14 @@ export interface ScriptedLlm {
 
 const BAD_KEY = 'bad-key';
 const MALFORMED_TEXT = '{"answer": "this JSON was cut off", "items": [1, 2,';
+/** Well-formed JSON that no decodex answer schema accepts (required keys missing). */
+const SCHEMA_INVALID_TEXT = '{"unexpected": "a well-formed answer of the wrong shape"}';
 
 class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -89,10 +98,18 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   throw new HttpError(400, 'request body is not a JSON object');
 }
 
-function send(res: ServerResponse, status: number, body: object): void {
+function send(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
   if (res.destroyed || res.writableEnded) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
+}
+
+/** A 200 whose body stops half-way: the declared length is never reached and the connection drops. */
+function sendTruncated(res: ServerResponse, body: object): void {
+  if (res.destroyed || res.writableEnded) return;
+  const text = Buffer.from(JSON.stringify(body));
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(text.length) });
+  res.write(text.subarray(0, Math.floor(text.length / 2)), () => res.destroy());
 }
 
 function firstLine(text: string): string {
@@ -137,17 +154,18 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     const prompt = promptOf(api, body);
     record.prompt = prompt;
     const fault = record.fault;
-    if (fault === '429') throw new HttpError(429, 'rate limit reached (injected fault)');
+    if (fault === '429') throw rateLimited();
     if (fault === '500') throw new HttpError(500, 'internal server error (injected fault)');
     if (fault === 'slow' && !(await sleepUnlessGone(faultOptions?.slowMs ?? DEFAULT_SLOW_MS, res))) return;
+    if (options.latencyMs && !(await sleepUnlessGone(options.latencyMs, res))) return;
 
     const promptTokens = countTokens(prompt.all);
-    const maxTokens = Number(body.max_tokens ?? body.max_completion_tokens ?? 0);
-    if (options.contextTokens !== undefined && promptTokens + maxTokens > options.contextTokens) {
+    const requested = Number(body.max_tokens ?? body.max_completion_tokens ?? 0);
+    if (options.contextTokens !== undefined && promptTokens + requested > options.contextTokens) {
       throw new HttpError(
         400,
-        `This model's maximum context length is ${options.contextTokens} tokens. However, you requested ${promptTokens + maxTokens} tokens ` +
-          `(${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`,
+        `This model's maximum context length is ${options.contextTokens} tokens. However, you requested ${promptTokens + requested} tokens ` +
+          `(${promptTokens} in the messages, ${requested} in the completion). Please reduce the length of the messages or completion.`,
       );
     }
     const rule = rules.find((r) => r.when(prompt));
@@ -158,19 +176,25 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
       );
     }
     record.roleGuess = rule.name;
-    const text = fault === 'malformed' ? MALFORMED_TEXT : await rule.reply(prompt);
+    const text = fault === 'malformed' ? MALFORMED_TEXT : fault === 'schema-invalid' ? SCHEMA_INVALID_TEXT : await rule.reply(prompt);
     record.status = 200;
-    send(res, 200, completionBody(api, ++sequence, prompt, text));
+    const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : undefined;
+    if (fault === 'truncated') sendTruncated(res, completionBody(api, ++sequence, prompt, text, maxTokens));
+    else send(res, 200, completionBody(api, ++sequence, prompt, text, maxTokens));
+  }
+
+  function rateLimited(): HttpError {
+    return new HttpError(429, 'rate limit reached (injected fault)', { 'retry-after': String(faultOptions?.retryAfterSeconds ?? 1) });
   }
 
   async function handleEmbeddings(body: Record<string, unknown>, record: RecordedRequest, res: ServerResponse) {
     const input = typeof body.input === 'string' ? [body.input] : body.input;
     if (!Array.isArray(input) || !input.every((x) => typeof x === 'string')) throw new HttpError(400, 'input must be a string or an array of strings');
-    if (record.fault === '429') throw new HttpError(429, 'rate limit reached (injected fault)');
+    if (record.fault === '429') throw rateLimited();
     if (record.fault === '500') throw new HttpError(500, 'internal server error (injected fault)');
     if (record.fault === 'slow' && !(await sleepUnlessGone(faultOptions?.slowMs ?? DEFAULT_SLOW_MS, res))) return;
-    // 'malformed' concerns text answers; an embedding is answered normally.
-    if (record.fault === 'malformed') record.fault = null;
+    // The text faults concern text answers; an embedding is answered normally.
+    if (record.fault === 'malformed' || record.fault === 'schema-invalid' || record.fault === 'truncated') record.fault = null;
     const base64 = body.encoding_format === 'base64';
     const data = (input as string[]).map((text, index) => {
       const vector = hashEmbedding(text, embeddingDim);
@@ -186,8 +210,10 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     const api: Api = path === '/v1/messages' ? 'anthropic' : 'openai';
     const kind: RecordedRequest['api'] =
       path === '/v1/chat/completions' ? 'chat' : path === '/v1/messages' ? 'messages' : path === '/v1/embeddings' ? 'embeddings' : 'other';
-    const record: RecordedRequest = { path, api: kind, model: null, roleGuess: null, fault: null, status: 0 };
+    const record: RecordedRequest = { path, api: kind, model: null, roleGuess: null, fault: null, status: 0, arrivedAt: Date.now(), elapsedMs: 0 };
     requests.push(record);
+    const arrived = performance.now();
+    res.once('close', () => (record.elapsedMs = performance.now() - arrived));
     try {
       if (req.method !== 'POST' || kind === 'other') throw new HttpError(404, `scripted LLM: no endpoint ${req.method} ${path}`);
       const body = await readJson(req);
@@ -204,7 +230,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     } catch (err) {
       const status = err instanceof HttpError ? err.status : 500;
       record.status = status;
-      send(res, status, errorBody(api, status, err instanceof Error ? err.message : String(err)));
+      send(res, status, errorBody(api, status, err instanceof Error ? err.message : String(err)), err instanceof HttpError ? err.headers : {});
     }
   }
 

@@ -75,11 +75,13 @@ export function startQuestionRun(input: AnswerQuestionInput, config: PipelineCon
   const online = proxyActivities<OnlineActivities>({
     taskQueue: taskQueue('online', prefix),
     startToCloseTimeout: limits.sqlTimeoutMs + 30_000,
+    heartbeatTimeout: limits.heartbeatTimeoutMs,
     retry: { maximumAttempts: 3, nonRetryableErrorTypes: NON_RETRYABLE },
   });
   const llm = proxyActivities<LlmActivities>({
     taskQueue: taskQueue('llm', prefix),
     startToCloseTimeout: limits.llmAttemptTimeoutMs,
+    heartbeatTimeout: limits.heartbeatTimeoutMs,
     retry: {
       maximumAttempts: limits.llmRetry.maximumAttempts,
       initialInterval: limits.llmRetry.initialIntervalMs,

@@ -106,7 +106,16 @@ export class StepRunner {
       this.trace.push(event({ ...described, ...(used.length ? { usage: summarizeUsage(used) } : {}) }));
       return result;
     } catch (err) {
-      this.trace.push(event({ ok: false, detail: { error: failureMessage(err), ...(failureType(err) ? { type: failureType(err) } : {}) } }));
+      // A model call that failed after answering (cut off, malformed) still spent its tokens.
+      const spent = failedCallUsage(err);
+      if (spent) this.budget.record([spent]);
+      this.trace.push(
+        event({
+          ok: false,
+          detail: { error: failureMessage(err), ...(failureType(err) ? { type: failureType(err) } : {}) },
+          ...(spent ? { usage: summarizeUsage([spent]) } : {}),
+        }),
+      );
       throw err;
     } finally {
       release();
@@ -133,6 +142,22 @@ function causeChain(err: unknown): unknown[] {
   const chain: unknown[] = [err];
   for (let e = err; e instanceof Error && e.cause; e = e.cause) chain.push(e.cause);
   return chain;
+}
+
+/** The tokens a failed model call reports in its failure's details (role, model, tokens), as a call's usage. */
+export function failedCallUsage(err: unknown): LlmCallUsage | undefined {
+  const application = causeChain(err).filter((e): e is ApplicationFailure => e instanceof ApplicationFailure);
+  const details = application.at(-1)?.details?.[0] as Partial<LlmCallUsage> | undefined;
+  if (!details || typeof details.promptTokens !== 'number' || typeof details.completionTokens !== 'number') return undefined;
+  if (typeof details.role !== 'string' || typeof details.model !== 'string') return undefined;
+  return {
+    role: details.role,
+    model: details.model,
+    promptTokens: details.promptTokens,
+    completionTokens: details.completionTokens,
+    latencyMs: 0,
+    cacheHit: false,
+  };
 }
 
 /** The innermost failure's message, so "activity task failed" never hides what went wrong. */
