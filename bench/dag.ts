@@ -82,7 +82,10 @@ async function main(): Promise<void> {
       ablations: ['selector', 'correction'],
       pipeline: { decomposition: { always: true } },
     });
-    if (result.outcome !== 'answered' || result.route !== 'complex') throw new Error(`benchmark question ended ${result.outcome} on the ${result.route} route`);
+    if (result.outcome !== 'answered' || result.route !== 'complex')
+      throw new Error(
+        `benchmark question ended ${result.outcome} on the ${result.route} route: ${JSON.stringify(result.trace.filter((t) => !t.ok).map((t) => t.detail ?? t.skipped))}`,
+      );
     return performance.now() - t0;
   };
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { validateJson, type JsonSchema } from '../../activities/llm/json-schema';
 import { isSamePlan, unchangedNodes } from '../../core/dag/dag-changes';
 import { placeholdersIn, replacePlaceholders } from '../../core/dag/placeholders';
 import { prependCtes } from '../../core/dag/prepend-ctes';
@@ -94,6 +97,31 @@ describe('sub-question DAGs', () => {
     expect([...unchangedNodes(DIAMOND, rephrased)].sort()).toEqual([1, 3]);
     const leafChanged = { ...DIAMOND, nodes: DIAMOND.nodes.map((n) => (n.id === 3 ? { ...n, question: 'other ids' } : n)) };
     expect([...unchangedNodes(DIAMOND, leafChanged)]).toEqual([]);
+  });
+
+  it("the decomposer's and refiner's answer schemas admit a 10-node plan in 3 waves (bench:dag's), and the validator accepts it", () => {
+    const leaves = [6, 7, 8, 9];
+    const middle = [1, 2, 3, 4, 5];
+    const plan = {
+      nodes: [
+        { id: 0, question: `Sum ${middle.map((m) => `@[${m}]`).join(' ')}` },
+        ...middle.map((m) => ({ id: m, question: `Count among @[${leaves[m % 4]}] and @[${leaves[(m + 1) % 4]}]` })),
+        ...leaves.map((l) => ({ id: l, question: `Leaf ${l}` })),
+      ],
+      edges: [
+        ...middle.map((m) => [0, m]),
+        ...middle.flatMap((m) => [
+          [m, leaves[m % 4]],
+          [m, leaves[(m + 1) % 4]],
+        ]),
+      ],
+    };
+    for (const template of ['decompose-question', 'refine-topology'] as const) {
+      const schema = JSON.parse(readFileSync(path.join(__dirname, '../../prompts', `${template}.schema.json`), 'utf8')) as JsonSchema;
+      expect(validateJson(plan, schema)).toEqual([]);
+    }
+    const check = validateDag(plan);
+    expect(check.ok && topologicalWaves(check.dag)).toEqual([leaves, middle, [0]]);
   });
 
   it('prepends common table expressions, merging with a query that has its own WITH', () => {
