@@ -8,6 +8,7 @@ import type { SubQuestionDag } from '../../core/dag/sub-question-dag';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
 import { storeDecompositionExamples } from '../../activities/knowledge/decomposition-examples';
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
+import { formatResult } from '../../cli/print-result';
 import { REFINEMENTS } from '../../core/search-attributes';
 import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
 import { activityRecords } from '../support/activity-history';
@@ -154,6 +155,10 @@ describe('the complex route (sub-question DAG)', () => {
     expect(result.sql).toBe(nodeSqlOf(result, 0));
     expect(result.usage.byRole).toMatchObject({ judger: { calls: 1 }, decomposer: { calls: 1 }, generator: { calls: 3 } });
     expect(result.trace.find((t) => t.step === 'decomposeQuestion')?.outcome).toMatch(/zero-shot/);
+    // `decodex ask` prints the DAG as it ran, wave by wave.
+    const printed = formatResult(result, 'http://ui');
+    expect(printed).toContain('sub-question DAG (3 nodes, 0 refinement(s)):');
+    expect(printed).toMatch(/\[1\] wave 0 done, 2 rows: Find the raceId[\s\S]*\[2\] wave 1 done, 1 rows[\s\S]*\[0\] wave 2 done, 1 rows/);
     // The step prompt showed the resolved values.
     const step2 = llm.requests.find((r) => r.prompt?.user.includes('Step: Find the driverId'))!;
     expect(step2.prompt!.user).toContain('among races (1, 3)');
@@ -268,6 +273,9 @@ describe('the complex route (sub-question DAG)', () => {
     expect(result.trace.some((t) => t.step === 'degrade' && /accepted the best result of node\(s\) 2/.test(t.outcome ?? ''))).toBe(true);
     expect(result.usage.byRole.topology_refiner.calls).toBe(3);
     expect((await handle.describe()).typedSearchAttributes.get(REFINEMENTS)).toBe(3);
+    expect(formatResult(result, 'http://ui')).toMatch(
+      /sub-question DAG \(4 nodes, 0 refinement\(s\), 3 rejected, degraded\)[\s\S]*\[2\] wave 1 accepted-degraded, 0 rows/,
+    );
   });
 
   it('an invalid decomposition is sent back once with the problem named, then the direct path answers', async () => {
