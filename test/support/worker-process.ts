@@ -13,6 +13,8 @@ export interface WorkerProcess {
   output(): string;
   /** SIGTERM: the worker drains its tasks and closes its stores; SIGKILL after 20 s. */
   stop(): Promise<void>;
+  /** SIGKILL, as a crashed host; resolves once the process is gone. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -21,11 +23,15 @@ export interface WorkerProcess {
  * resolves once it reports its workers running.
  */
 export function startWorkerProcess(env: Record<string, string>, options: { args?: string[]; timeoutMs?: number } = {}): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/decodex.js'), 'worker', ...(options.args ?? [])], {
-    cwd: ROOT,
-    env: childEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return startUntilReady([path.join(ROOT, 'bin/decodex.js'), 'worker', ...(options.args ?? [])], env, 'workers running on', options.timeoutMs);
+}
+
+/**
+ * A worker process for tests: Node with `args`, from the repository root, resolved once its output
+ * contains `readyText` (worker-set-process.ts starts the tests' own worker sets this way).
+ */
+export function startUntilReady(args: string[], env: Record<string, string>, readyText: string, timeoutMs = 120_000): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
@@ -42,25 +48,33 @@ export function startWorkerProcess(env: Record<string, string>, options: { args?
       process.removeListener('exit', killOnExit);
       await stopProcess(child);
     },
+    kill: () =>
+      new Promise<void>((resolve) => {
+        process.removeListener('exit', killOnExit);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
   };
-  const timeoutMs = options.timeoutMs ?? 120_000;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`decodex worker did not start within ${timeoutMs} ms:\n${output}`));
+      reject(new Error(`the worker process did not start within ${timeoutMs} ms:\n${output}`));
     }, timeoutMs);
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`the worker process exited (${code}) before starting:\n${output}`));
+    };
     const ready = () => {
-      if (!output.includes('workers running on')) return;
+      if (!output.includes(readyText)) return;
       clearTimeout(timer);
       child.stdout.off('data', ready);
       child.stderr.off('data', ready);
+      child.off('exit', onExit);
       resolve(handle);
     };
     child.stdout.on('data', ready);
     child.stderr.on('data', ready);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`decodex worker exited (${code}) before starting:\n${output}`));
-    });
+    child.once('exit', onExit);
   });
 }

@@ -11,7 +11,9 @@ import { createTestDatabase } from '../support/mariadb';
 import { scriptedDag } from '../support/scripted-dag';
 import { scriptedPipeline } from '../support/scripted-pipeline';
 import { startTestStack, type TestStack } from '../support/test-workers';
-import { startWorkerSetProcess as startWorkerProcess, type WorkerSetProcess as WorkerProcess } from '../support/worker-set-process';
+import type { WorkerProcess } from '../support/worker-process';
+import { startWorkerSetProcess } from '../support/worker-set-process';
+import { until } from '../support/until';
 
 /**
  * The complex route across worker processes: a node's large result is stored by reference in the
@@ -55,14 +57,6 @@ function deferred(): { promise: Promise<void>; release: () => void } {
   let release!: () => void;
   const promise = new Promise<void>((r) => (release = r));
   return { promise, release };
-}
-
-async function until(what: string, condition: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const t0 = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('the complex route across worker processes', () => {
@@ -123,7 +117,7 @@ describe('the complex route across worker processes', () => {
     // Model calls in this process; the workflow and database work in worker processes.
     const llmStack = await startTestStack(llmEnv(), { queues: ['llm'], artifactsUrl });
     stacks.push(llmStack);
-    const first = await startWorkerProcess(llmEnv(), { queues: ['online'], queuePrefix: llmStack.queuePrefix, artifactsUrl });
+    const first = await startWorkerSetProcess(llmEnv(), { queues: ['online'], queuePrefix: llmStack.queuePrefix, artifactsUrl });
     processes.push(first);
     const started = await llmStack.client.startQuestion(input(p));
     await until('node 3 to finish on the first worker', async () => {
@@ -131,7 +125,7 @@ describe('the complex route across worker processes', () => {
       return dag?.nodes.find((n) => n.id === 3)?.state === 'done';
     });
     await first.kill();
-    const second = await startWorkerProcess(llmEnv(), { queues: ['online'], queuePrefix: llmStack.queuePrefix, artifactsUrl });
+    const second = await startWorkerSetProcess(llmEnv(), { queues: ['online'], queuePrefix: llmStack.queuePrefix, artifactsUrl });
     processes.push(second);
     gate.release();
     const result = await started.handle.result();
@@ -143,8 +137,8 @@ describe('the complex route across worker processes', () => {
     expect(n3.rowCount).toBeGreaterThan(100);
     const runs = (await activityRecords(started.handle)).filter((a) => a.name === 'executeNode');
     const worker = (id: number) => runs.find((a) => (a.input as { node: { id: number } }).node.id === id)!.identity;
-    expect(worker(3)).toMatch(new RegExp(`^${first.child.pid}@`));
-    for (const id of [1, 2, 0]) expect(worker(id)).toMatch(new RegExp(`^${second.child.pid}@`));
+    expect(worker(3)).toMatch(new RegExp(`^${first.pid}@`));
+    for (const id of [1, 2, 0]) expect(worker(id)).toMatch(new RegExp(`^${second.pid}@`));
   }, 180_000);
 
   it("SIGKILL mid-DAG: on restart no finished node is executed again, and no finished node's model call is paid again", async () => {
@@ -153,7 +147,7 @@ describe('the complex route across worker processes', () => {
     gate = deferred();
     const queuePrefix = `crash${process.pid}.`;
     const artifactsFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'decodex-crash-')), 'artifacts.sqlite');
-    const first = await startWorkerProcess(llmEnv(), { queuePrefix, artifactsFile });
+    const first = await startWorkerSetProcess(llmEnv(), { queuePrefix, artifactsFile });
     processes.push(first);
     const client = await DecodexClient.connect({ address: process.env.DECODEX_TEST_TEMPORAL_ADDRESS!, queuePrefix });
     try {
@@ -166,7 +160,7 @@ describe('the complex route across worker processes', () => {
         decomposer: llm.requests.filter((r) => r.roleGuess === 'decomposer' && r.prompt?.user.includes('(crash)')).length,
         leaf: stepPrompts('Find the IDs', '(crash)').length,
       };
-      const second = await startWorkerProcess(llmEnv(), { queuePrefix, artifactsFile });
+      const second = await startWorkerSetProcess(llmEnv(), { queuePrefix, artifactsFile });
       processes.push(second);
       gate.release();
       const result = await started.handle.result();
@@ -177,7 +171,7 @@ describe('the complex route across worker processes', () => {
       const ofNode = (name: string, id: number) => records.filter((a) => a.name === name && (a.input as { node: { id: number } }).node.id === id);
       // The finished node: one execution, one attempt, by the first worker; its model call made once.
       expect(ofNode('executeNode', 3)).toHaveLength(1);
-      expect(ofNode('executeNode', 3)[0]).toMatchObject({ attempt: 1, identity: expect.stringMatching(new RegExp(`^${first.child.pid}@`)) });
+      expect(ofNode('executeNode', 3)[0]).toMatchObject({ attempt: 1, identity: expect.stringMatching(new RegExp(`^${first.pid}@`)) });
       expect(ofNode('generateNodeSql', 3)[0].attempt).toBe(1);
       expect(stepPrompts('Find the IDs', '(crash)')).toHaveLength(1);
       expect(before).toEqual({ decomposer: 1, leaf: 1 });

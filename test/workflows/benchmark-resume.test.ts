@@ -10,14 +10,7 @@ import { startScriptedLlm } from '../scripted-llm/server';
 import { DATASETS, spiderDev } from '../support/datasets';
 import { questionIn, scriptedPipeline } from '../support/scripted-pipeline';
 import { startTestStack } from '../support/test-workers';
-
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { until } from '../support/until';
 
 describe('a benchmark stopped mid-run', () => {
   it('resumes under the same id and never asks an answered question again', async () => {
@@ -55,7 +48,7 @@ describe('a benchmark stopped mid-run', () => {
       const first = await startTestStack(env, { artifactsFile });
       try {
         const started = await startBenchmark(first.client.client, input, first.queuePrefix);
-        await until(async () => (await store.finishedIndexes(input.benchmarkId)).size >= 4, 30_000);
+        await until('4 answered questions', async () => (await store.finishedIndexes(input.benchmarkId)).size >= 4, 30_000);
         await started.terminate('simulated crash');
       } finally {
         await first.stop();
