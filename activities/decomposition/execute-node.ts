@@ -6,7 +6,7 @@ import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { quoteIdentifier } from '../database/sql-identifiers';
 import { openDatabaseOrFail } from '../preparation/preparation-deps';
-import { loadNodeResult, saveNodeResult } from './node-result-store';
+import { loadNodeResults, saveNodeResult } from './node-result-store';
 import { relationsFor, resolveNodeSql, uniqueColumnNames, type LoadedUpstream } from './resolve-node-sql';
 
 export interface ExecuteNodeInput {
@@ -50,7 +50,11 @@ const PREVIEW_CELL_CHARS = 120;
 export async function executeNode(deps: { databases: DatabaseRegistry; store: ArtifactStore }, input: ExecuteNodeInput): Promise<NodeRun> {
   const db = await openDatabaseOrFail(deps.databases, input.database);
   const upstream = new Map<number, LoadedUpstream>();
-  for (const ref of input.upstream) upstream.set(ref.id, { ref, rows: await loadNodeResult(deps.store, ref.ref) });
+  const rows = await loadNodeResults(
+    deps.store,
+    input.upstream.map((u) => u.ref),
+  );
+  input.upstream.forEach((ref, i) => upstream.set(ref.id, { ref, rows: rows[i] }));
   const relations = input.upstream.filter((u) => u.passedAs === 'relation');
   const compose = (resolvedSql: string) =>
     relations.length

@@ -5,7 +5,7 @@ import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { cleanSql, type GeneratedSql } from '../generation/generated-sql';
 import { askModel } from '../llm/ask-model';
 import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
-import { loadNodeResult } from './node-result-store';
+import { loadNodeResults } from './node-result-store';
 
 export interface GenerateNodeSqlInput {
   ctx: QuestionContext;
@@ -29,8 +29,12 @@ const SAMPLE_ROWS = 3;
 export async function generateNodeSql(deps: QuestionLlmDeps, input: GenerateNodeSqlInput): Promise<GenerateNodeSqlOutput> {
   const values = new Map<number, string>();
   const lines: string[] = [];
-  for (const u of input.upstream) {
-    const stored = await loadNodeResult(deps.store, u.ref);
+  const results = await loadNodeResults(
+    deps.store,
+    input.upstream.map((u) => u.ref),
+  );
+  for (const [i, u] of input.upstream.entries()) {
+    const stored = results[i];
     const cols = u.columns.join(', ');
     if (u.passedAs === 'inline') {
       const list = `(${stored.rows.map((r) => cell(r[0] ?? null)).join(', ') || 'no values'})`;

@@ -18,6 +18,11 @@ export async function loadNodeResult(store: ArtifactStore, ref: string): Promise
   return stored;
 }
 
+/** The stored rows of several nodes, read at once. */
+export function loadNodeResults(store: ArtifactStore, refs: string[]): Promise<StoredNodeResult[]> {
+  return Promise.all(refs.map((ref) => loadNodeResult(store, ref)));
+}
+
 export function saveNodeResult(store: ArtifactStore, ref: string, result: StoredNodeResult): Promise<void> {
   return store.put(NODE_RESULTS_KIND, ref, result);
 }
