@@ -3,19 +3,26 @@
  * what orchestration (Temporal round trips, workflow and activity scheduling, payloads, the
  * worker's own code) adds on top of the time a question must wait for its model and database.
  *
- *   npm run bench:load [-- --questions 200] [--latency-ms 1000] [--preset quick]
+ *   npm run bench:load [-- --questions 200] [--one-at-a-time 5] [--latency-ms 1000] [--preset quick]
  *
  * Setup: a Temporal dev server (in memory), one worker in this process serving all three task
  * queues (LLM concurrency = the number of questions, so the model is never the queue), and the
  * scripted LLM in a process of its own answering every completion after `--latency-ms`.
  * Questions are Spider dev questions of concert_singer, each asked once (a number appended, so
- * no answer comes from the LLM cache), all started at the same moment after one warm-up question.
+ * no answer comes from the LLM cache). After one warm-up question, `--one-at-a-time` questions
+ * are asked one after another, then `--questions` are all started at the same moment.
  *
  * Prints `name: value` lines: questions_per_second (questions over the wall time from the first
  * start to the last answer), latency_p50_seconds / latency_p95_seconds (start to answer, per
  * question), and orchestration_overhead_fraction: over all questions, the time not spent
  * waiting on the LLM (the stand-in's time serving that question's requests) or the database
  * (the time the worker's database calls took), over end-to-end time. Target: <= 0.10.
+ *
+ * Beside it, the floor (load-floor.ts): Temporal alone on the same server in the same run,
+ * workflows of the same shape (the question's activity count, one waiting the model's latency),
+ * started the same way. decodex cannot go below it, so the two figures side by side say how
+ * much of the overhead is decodex's and how much is the machine's. The history's shape
+ * (events, workflow tasks, activities), database calls and CPU per question say where it goes.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -23,7 +30,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
 import { DatabaseRegistry } from '../activities/database/database-registry';
@@ -35,21 +42,22 @@ import { loadLlmConfig } from '../activities/llm/llm-config';
 import { createLlmService } from '../activities/llm/llm-service';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
 import { DecodexClient } from '../cli/client';
-import { findTemporalCli } from '../cli/temporal/find-temporal-cli';
-import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
 import { ALL_TASK_QUEUES } from '../core/task-queues';
 import { spiderDatabasePath, spiderDev } from '../test/support/datasets';
 import { createWorkers } from '../workers/create-workers';
+import { startBenchTemporal } from './bench-temporal';
+import { startFloor } from './load-floor';
 import { childPids, commandOf, cpuSeconds } from './process-stats';
 
 /** A database whose every call adds its duration to `waited.ms`: the time spent waiting on the database. */
-function timedDatabase(db: TargetDatabase, waited: { ms: number }): TargetDatabase {
+function timedDatabase(db: TargetDatabase, waited: { ms: number; calls: Record<string, number> }): TargetDatabase {
   return new Proxy(db, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
       if (typeof value !== 'function' || key === 'close') return value;
       return async (...args: unknown[]) => {
         const started = performance.now();
+        waited.calls[String(key)] = (waited.calls[String(key)] ?? 0) + 1;
         try {
           return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         } finally {
@@ -60,19 +68,45 @@ function timedDatabase(db: TargetDatabase, waited: { ms: number }): TargetDataba
   });
 }
 
+/** Events, workflow tasks and activities in one question's history. */
+async function historyShape(env: TestWorkflowEnvironment, workflowId: string) {
+  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  const events = history.events ?? [];
+  const count = (key: string) => events.filter((e) => (e as Record<string, unknown>)[key]).length;
+  return { events: events.length, workflowTasks: count('workflowTaskScheduledEventAttributes'), activities: count('activityTaskScheduledEventAttributes') };
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { questions: { type: 'string', default: '200' }, 'latency-ms': { type: 'string', default: '1000' }, preset: { type: 'string', default: 'quick' } },
+    options: {
+      questions: { type: 'string', default: '200' },
+      'one-at-a-time': { type: 'string', default: '5' },
+      'latency-ms': { type: 'string', default: '1000' },
+      preset: { type: 'string', default: 'quick' },
+    },
   });
   const count = Number(values.questions);
+  const sequential = Number(values['one-at-a-time']);
   const latencyMs = Number(values['latency-ms']);
+  for (const [name, n] of [
+    ['--questions', count],
+    ['--one-at-a-time', sequential],
+    ['--latency-ms', latencyMs],
+  ] as const)
+    if (!Number.isInteger(n) || n < (name === '--questions' ? 1 : 0))
+      throw new Error(`${name} must be a whole number${name === '--questions' ? ' of at least 1' : ''}`);
   const pool = spiderDev().filter((q) => q.db_id === 'concert_singer');
-  const questions = Array.from({ length: count + 1 }, (_, i) => ({ question: `${pool[i % pool.length].question} (#${i})`, sql: pool[i % pool.length].query }));
-  const [warmUp, ...timed] = questions;
+  const questions = Array.from({ length: 1 + sequential + count }, (_, i) => ({
+    question: `${pool[i % pool.length].question} (#${i})`,
+    sql: pool[i % pool.length].query,
+  }));
+  const warmUp = questions[0];
+  const oneByOne = questions.slice(1, 1 + sequential);
+  const burst = questions.slice(1 + sequential);
   const database = spiderDatabasePath('concert_singer');
 
   const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-load-'));
@@ -89,14 +123,8 @@ async function main(): Promise<void> {
   const baseUrl = standOut.split('\n')[0].trim();
 
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
-      searchAttributes: ALL_SEARCH_ATTRIBUTES,
-      extraArgs: ['--log-level', 'error'],
-    },
-  });
-  const dbWait = { ms: 0 };
+  const env = await startBenchTemporal();
+  const dbWait = { ms: 0, calls: {} as Record<string, number> };
   const store = openSqliteArtifactStore(path.join(home, 'artifacts.sqlite'));
   const registry = new DatabaseRegistry(async (spec) => timedDatabase(await openTargetDatabase(spec), dbWait));
   const vectors = new EmbeddedVectorStore(path.join(home, 'vectors'));
@@ -115,37 +143,56 @@ async function main(): Promise<void> {
     llmConcurrency: count,
   });
   const running = workers.map((w) => w.run());
+  const floor = await startFloor(env, connection, `${queuePrefix}floor`);
   const client = await DecodexClient.connect({ address: env.address, queuePrefix });
   const temporalPids = childPids(process.pid).filter((pid) => commandOf(pid).includes('temporal'));
+  const queryProcesses = () => childPids(process.pid).filter((pid) => commandOf(pid).includes('sqlite-query-process'));
+  const cpuOf = (pids: number[]) => pids.reduce((n, pid) => n + cpuSeconds(pid), 0);
+  /** CPU seconds of this process (workers, client), the Temporal server and the SQLite query processes while `work` runs. */
+  const measureCpu = async <T>(work: () => Promise<T>) => {
+    const before = { worker: process.cpuUsage(), server: cpuOf(temporalPids), queries: cpuOf(queryProcesses()) };
+    const result = await work();
+    const worker = process.cpuUsage(before.worker);
+    return {
+      result,
+      cpu: { worker: (worker.user + worker.system) / 1e6, server: cpuOf(temporalPids) - before.server, queries: cpuOf(queryProcesses()) - before.queries },
+    };
+  };
   try {
     const ask = async (question: string) => {
       const started = performance.now();
-      const { result } = await client.ask({ question, database, preset: values.preset });
-      return { question, outcome: result.outcome, llmCalls: result.usage.llmCalls, seconds: (performance.now() - started) / 1000 };
+      const { result, workflowId } = await client.ask({ question, database, preset: values.preset });
+      return { question, workflowId, outcome: result.outcome, llmCalls: result.usage.llmCalls, seconds: (performance.now() - started) / 1000 };
     };
     await ask(warmUp.question); // workflow code loaded, database opened (and prepared, for presets that need it)
+    const oneByOneAnswers = [];
+    for (const q of oneByOne) oneByOneAnswers.push(await ask(q.question));
     dbWait.ms = 0;
-    const queryProcesses = () => childPids(process.pid).filter((pid) => commandOf(pid).includes('sqlite-query-process'));
-    const cpuOf = (pids: number[]) => pids.reduce((n, pid) => n + cpuSeconds(pid), 0);
-    const cpuBefore = { worker: process.cpuUsage(), server: cpuOf(temporalPids), queries: cpuOf(queryProcesses()) };
+    dbWait.calls = {};
     const started = performance.now();
-    const answers = await Promise.all(timed.map((q) => ask(q.question)));
+    const { result: answers, cpu } = await measureCpu(() => Promise.all(burst.map((q) => ask(q.question))));
     const wallSeconds = (performance.now() - started) / 1000;
-    const workerCpu = process.cpuUsage(cpuBefore.worker);
-    const cpu = {
-      worker: (workerCpu.user + workerCpu.system) / 1e6,
-      server: cpuOf(temporalPids) - cpuBefore.server,
-      queries: cpuOf(queryProcesses()) - cpuBefore.queries,
-    };
+    const burstDbMs = dbWait.ms;
+    const history = await historyShape(env, answers[0].workflowId);
+
+    // Temporal alone, the same shape and the same way, on the same server and machine.
+    await floor.oneAtATime(1, history.activities, latencyMs); // its workflow code loaded
+    const floorOneByOne = await floor.oneAtATime(sequential, history.activities, latencyMs);
+    const { result: floorBurst, cpu: floorCpu } = await measureCpu(() => floor.burst(count, history.activities, latencyMs));
 
     stand.stdin!.end();
     await once(stand, 'exit');
     const servedLine = standOut.split('\n').find((line) => line.startsWith('served: '));
     if (!servedLine) throw new Error('the LLM stand-in did not report the time it served');
     const served = JSON.parse(servedLine.slice('served: '.length)) as Record<string, number>;
-    const llmSeconds = answers.reduce((n, a) => n + (served[a.question.replace(/\s+$/, '')] ?? 0), 0) / 1000;
+    const llmSecondsOf = (list: { question: string }[]) => list.reduce((n, a) => n + (served[a.question.replace(/\s+$/, '')] ?? 0), 0) / 1000;
     const endToEnd = answers.reduce((n, a) => n + a.seconds, 0);
+    const llmSeconds = llmSecondsOf(answers);
     const latencies = answers.map((a) => a.seconds).sort((a, b) => a - b);
+    const oneByOneEndToEnd = oneByOneAnswers.reduce((n, a) => n + a.seconds, 0);
+    // The database time of the one-by-one questions is not separated out: it is the few ms of a small query each.
+    const oneByOneOverhead = sequential ? ((oneByOneEndToEnd - llmSecondsOf(oneByOneAnswers)) / oneByOneEndToEnd).toFixed(3) : 'n/a';
+    const perQuestionMs = (seconds: number) => ((seconds * 1000) / count).toFixed(1);
     const lines: Record<string, string | number> = {
       questions: answers.length,
       preset: values.preset!,
@@ -157,12 +204,31 @@ async function main(): Promise<void> {
       latency_p50_seconds: percentile(latencies, 50).toFixed(2),
       latency_p95_seconds: percentile(latencies, 95).toFixed(2),
       llm_wait_fraction: (llmSeconds / endToEnd).toFixed(3),
-      database_wait_fraction: (dbWait.ms / 1000 / endToEnd).toFixed(3),
-      orchestration_overhead_fraction: ((endToEnd - llmSeconds - dbWait.ms / 1000) / endToEnd).toFixed(3),
-      // Where orchestration's time goes: CPU seconds during the timed questions, per process.
-      worker_cpu_seconds: cpu.worker.toFixed(2),
-      temporal_server_cpu_seconds: cpu.server.toFixed(2),
-      sqlite_query_processes_cpu_seconds: cpu.queries.toFixed(2),
+      database_wait_fraction: (burstDbMs / 1000 / endToEnd).toFixed(3),
+      orchestration_overhead_fraction: ((endToEnd - llmSeconds - burstDbMs / 1000) / endToEnd).toFixed(3),
+      // The floor: Temporal alone, same shape, same burst (see load-floor.ts). decodex cannot go below it.
+      temporal_floor_overhead_fraction: floorBurst.overheadFraction.toFixed(3),
+      temporal_floor_latency_p50_seconds: percentile(
+        [...floorBurst.seconds].sort((a, b) => a - b),
+        50,
+      ).toFixed(2),
+      // The same, with one question in flight at a time: what orchestration adds when nothing queues.
+      one_at_a_time_questions: sequential,
+      orchestration_overhead_fraction_one_at_a_time: oneByOneOverhead,
+      temporal_floor_overhead_fraction_one_at_a_time: sequential ? floorOneByOne.overheadFraction.toFixed(3) : 'n/a',
+      // What one question asks of Temporal and the database: every task and event costs server and worker CPU.
+      history_events_per_question: history.events,
+      workflow_tasks_per_question: history.workflowTasks,
+      activities_per_question: history.activities,
+      database_calls_per_question: Object.entries(dbWait.calls)
+        .map(([method, n]) => `${method} ${(n / answers.length).toFixed(1)}`)
+        .join(', '),
+      // Where orchestration's time goes: CPU per question during the burst, per process, decodex beside the floor.
+      worker_cpu_ms_per_question: perQuestionMs(cpu.worker),
+      temporal_server_cpu_ms_per_question: perQuestionMs(cpu.server),
+      sqlite_query_processes_cpu_ms_per_question: perQuestionMs(cpu.queries),
+      temporal_floor_worker_cpu_ms_per_question: perQuestionMs(floorCpu.worker),
+      temporal_floor_server_cpu_ms_per_question: perQuestionMs(floorCpu.server),
       cpu_cores: os.availableParallelism(),
       load_average_1m: os.loadavg()[0].toFixed(2),
     };
@@ -170,6 +236,7 @@ async function main(): Promise<void> {
   } finally {
     stand.kill();
     await client.close();
+    await floor.stop();
     for (const w of workers) w.shutdown();
     await Promise.all(running);
     await registry.closeAll();
