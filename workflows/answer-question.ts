@@ -1,4 +1,5 @@
 import { ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
+import type { ExecuteSqlOutput } from '../activities/database/database-activities';
 import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult, type RunError } from '../core/answer-question-types';
 import { resolvePipelineConfig, type PipelineConfig } from '../core/pipeline/pipeline-config';
 import { PRESET } from '../core/search-attributes';
@@ -13,6 +14,7 @@ import { linkSchema } from './answer/link-schema';
 import { openDatabase } from './answer/open-database';
 import { startQuestionRun, type QuestionRun } from './answer/question-run';
 import { selectCandidate, type Selection } from './answer/select-candidate';
+import type { WorkingCandidate } from './answer/working-candidate';
 
 /**
  * One question, as the papers answer it (each stage in its own file under workflows/answer/):
@@ -73,7 +75,11 @@ function useDraftsAsCandidates(run: QuestionRun): void {
     });
 }
 
-/** The chosen candidate, run once more for the caller's rows (row cap and timeout from the limits). */
+/**
+ * The chosen candidate's rows for the caller (row cap, byte limits and timeout from the limits):
+ * those its diagnosis already read under the same limits when there was one candidate, else
+ * the SQL is run once more.
+ */
 async function answer(run: QuestionRun, selection: Selection | null): Promise<AnswerQuestionResult> {
   const stopped: RunError | undefined = run.budget.stoppedBy;
   if (!selection) {
@@ -83,7 +89,40 @@ async function answer(run: QuestionRun, selection: Selection | null): Promise<An
     return finishRun(run, failure.kind === CONTEXT_OVERFLOW ? 'context_overflow' : 'llm_error', {}, null, failure);
   }
   const chosen = run.candidates[selection.report.chosen];
-  const executed = await run.runner.step(
+  const executed = rowsFromDiagnosis(run, chosen) ?? (await executeChosen(run, chosen));
+  run.runner.stageDone('answer');
+  if (!executed.ok) return finishRun(run, 'execution_error', { sql: chosen.sql }, selection, executed.error);
+  const { columns, rows, truncated, byteLimit } = executed.result;
+  // A budget that ran out still returns the answer it paid for, and says so.
+  return finishRun(
+    run,
+    stopped ? 'budget_exhausted' : 'answered',
+    { sql: chosen.sql, columns, rows, truncated, ...(byteLimit ? { byteLimit } : {}) },
+    selection,
+    stopped,
+  );
+}
+
+function describeRows(e: ExecuteSqlOutput): string {
+  return e.ok
+    ? `${e.result.rows.length} rows${e.result.truncated ? ' (cut)' : ''}${e.result.byteLimit ? `, ${e.result.byteLimit.cutCells} cells cut to ${e.result.byteLimit.maxCellBytes} bytes` : ''}`
+    : `error: ${e.error.message}`;
+}
+
+/** The rows the chosen SQL's own diagnosis read under the answer's limits, if it kept them. */
+function rowsFromDiagnosis(run: QuestionRun, chosen: WorkingCandidate): ExecuteSqlOutput | undefined {
+  const execution = chosen.diagnosis?.execution;
+  const kept = execution?.ok ? execution.answer : undefined;
+  if (!kept || kept.sql !== chosen.sql) return undefined;
+  const output: ExecuteSqlOutput = { ok: true, result: kept.result };
+  run.runner.note('answer', 'answerRows', "the chosen SQL already ran read-only in its diagnosis, under the answer's limits: its rows are the answer", {
+    outcome: describeRows(output),
+  });
+  return output;
+}
+
+function executeChosen(run: QuestionRun, chosen: WorkingCandidate): Promise<ExecuteSqlOutput> {
+  return run.runner.step(
     { stage: 'answer', name: 'executeSql', summary: `run the chosen SQL read-only (timeout ${run.limits.sqlTimeoutMs} ms, ≤ ${run.limits.maxRows} rows)` },
     (o) =>
       run.online.executeSql.executeWithOptions(o, [
@@ -96,22 +135,7 @@ async function answer(run: QuestionRun, selection: Selection | null): Promise<An
           maxResultBytes: run.limits.maxResultBytes,
         },
       ]),
-    (e) => ({
-      outcome: e.ok
-        ? `${e.result.rows.length} rows${e.result.truncated ? ' (cut)' : ''}${e.result.byteLimit ? `, ${e.result.byteLimit.cutCells} cells cut to ${e.result.byteLimit.maxCellBytes} bytes` : ''}`
-        : `error: ${e.error.message}`,
-    }),
-  );
-  run.runner.stageDone('answer');
-  if (!executed.ok) return finishRun(run, 'execution_error', { sql: chosen.sql }, selection, executed.error);
-  const { columns, rows, truncated, byteLimit } = executed.result;
-  // A budget that ran out still returns the answer it paid for, and says so.
-  return finishRun(
-    run,
-    stopped ? 'budget_exhausted' : 'answered',
-    { sql: chosen.sql, columns, rows, truncated, ...(byteLimit ? { byteLimit } : {}) },
-    selection,
-    stopped,
+    (e) => ({ outcome: describeRows(e) }),
   );
 }
 

@@ -2,6 +2,8 @@ import type { Finding } from '../../core/correction/finding';
 import { resultKey } from '../../core/selection/result-key';
 import type { SqlRow } from '../../core/sql-value';
 import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { ResultByteLimits } from '../../core/result-bytes';
+import { boundResult, firstRows, type BoundedQueryResult } from '../database/database-activities';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { QueryTimeout, ReadOnlyViolation } from '../database/target-database';
 import { openDatabaseOrFail } from '../preparation/preparation-deps';
@@ -16,10 +18,22 @@ export interface DiagnoseSqlInput {
   timeoutMs: number;
   /** Rows read to tell results apart (clustering); a larger result is keyed as cut. */
   maxRows: number;
+  /**
+   * When set, the rows are also returned as the final answer returns them (row and byte limits
+   * of the question), so a run with one candidate does not execute its SQL a second time.
+   */
+  answer?: ResultByteLimits & { maxRows: number };
+}
+
+/** A candidate's rows as the final answer returns them, with the SQL they are the result of. */
+export interface AnswerRows {
+  sql: string;
+  result: BoundedQueryResult;
 }
 
 export type CandidateExecution =
-  { ok: true; rowCount: number; truncated: boolean; columns: string[]; resultKey: string; preview: SqlRow[] } | { ok: false; kind: string; error: string };
+  | { ok: true; rowCount: number; truncated: boolean; columns: string[]; resultKey: string; preview: SqlRow[]; answer?: AnswerRows }
+  | { ok: false; kind: string; error: string };
 
 export interface Diagnosis {
   findings: Finding[];
@@ -46,9 +60,13 @@ export async function diagnoseSql(deps: { databases: DatabaseRegistry; store: Ar
   const { schema } = await loadSchema(deps, input.ctx);
   const analysis = (await sharedSqlAnalyzer()).analyze(input.sql, input.ctx.dialect, schemaHintOf(schema));
   let execution: CheckInput['execution'];
+  let answer: AnswerRows | undefined;
   try {
-    const result = await db.execute(input.sql, { timeoutMs: input.timeoutMs, maxRows: input.maxRows });
+    // One execution serves both: read as many rows as the larger of the two limits asks for.
+    const read = await db.execute(input.sql, { timeoutMs: input.timeoutMs, maxRows: Math.max(input.maxRows, input.answer?.maxRows ?? 0) });
+    const result = firstRows(read, input.maxRows);
     execution = { ok: true, columns: result.columns, rows: result.rows, truncated: result.truncated };
+    if (input.answer) answer = { sql: input.sql, result: boundResult(firstRows(read, input.answer.maxRows), input.answer) };
   } catch (err) {
     const kind = err instanceof QueryTimeout ? 'timeout' : err instanceof ReadOnlyViolation ? 'read_only_violation' : 'sql_error';
     execution = { ok: false, kind, message: (err as Error).message };
@@ -64,6 +82,7 @@ export async function diagnoseSql(deps: { databases: DatabaseRegistry; store: Ar
           columns: execution.columns,
           resultKey: resultKey(execution.rows, execution.truncated),
           preview: preview(execution.rows),
+          ...(answer ? { answer } : {}),
         }
       : { ok: false, kind: execution.kind, error: execution.message },
   };

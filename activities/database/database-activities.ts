@@ -33,6 +33,14 @@ function errorText(err: unknown): string {
   return message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS)}… (${message.length} characters)` : message;
 }
 
+/** The first `maxRows` rows of a result read with a larger row limit: what a run with `maxRows` returns. */
+export function firstRows(result: QueryResult, maxRows: number): QueryResult {
+  if (result.rows.length <= maxRows) return result;
+  const { integralReals, ...rest } = result;
+  const keptReals = integralReals?.filter(([r]) => r < maxRows);
+  return { ...rest, rows: result.rows.slice(0, maxRows), truncated: true, ...(keptReals?.length ? { integralReals: keptReals } : {}) };
+}
+
 /** Cells and rows past the byte limits are cut, so a result never makes a payload Temporal refuses. */
 export function boundResult(result: QueryResult, limits: ResultByteLimits): BoundedQueryResult {
   const { rows, truncation } = boundRowBytes(result.rows, limits);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { databaseLabel } from '../../core/database-label';
@@ -32,6 +33,8 @@ export class SqliteDatabase extends StatisticsFromSql implements TargetDatabase 
   private readonly pool: SqliteProcessPool;
   private readonly internalTimeoutMs: number;
   private closed = false;
+  /** The schema last read, with the fingerprint it was read under (see schemaFingerprint). */
+  private cachedSchema?: { fingerprint: string; schema: SchemaInfo };
 
   constructor(file: string, options: SqliteDatabaseOptions = {}) {
     super('sqlite');
@@ -41,8 +44,33 @@ export class SqliteDatabase extends StatisticsFromSql implements TargetDatabase 
     this.internalTimeoutMs = options.internalTimeoutMs ?? 120_000;
   }
 
-  schema(): Promise<SchemaInfo> {
-    return readSqliteSchema((sql) => this.internalQuery(sql));
+  /**
+   * Every step of a question asks for the schema; reading it is three queries over every table.
+   * It is read again only when its fingerprint changed, and each caller gets its own copy.
+   */
+  async schema(): Promise<SchemaInfo> {
+    const fingerprint = await this.schemaFingerprint();
+    if (fingerprint === undefined || this.cachedSchema?.fingerprint !== fingerprint) {
+      const schema = await readSqliteSchema((sql) => this.internalQuery(sql));
+      this.cachedSchema = fingerprint === undefined ? undefined : { fingerprint, schema };
+      return schema;
+    }
+    return structuredClone(this.cachedSchema.schema);
+  }
+
+  /**
+   * SQLite's schema cookie changes with every change of the schema, whoever makes it (WAL
+   * included); the file's identity, size and time say whether it is still the same file (a file
+   * copied over this path may carry the same cookie). Undefined when either cannot be read.
+   */
+  private async schemaFingerprint(): Promise<string | undefined> {
+    try {
+      const file = statSync(this.path);
+      const [[cookie]] = await this.internalQuery('SELECT schema_version FROM pragma_schema_version');
+      return `${String(cookie)}:${file.dev}:${file.ino}:${file.size}:${file.mtimeMs}`;
+    } catch {
+      return undefined;
+    }
   }
 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {

@@ -60,7 +60,7 @@ describe('bad input', () => {
     expect(result.error?.kind).toBe('LlmContextOverflow');
     expect(result.error?.message).toMatch(/maximum context length is 8192 tokens.*requested \d+ tokens/);
     expect(result.sql).toBeNull();
-    expect(result.trace.some((t) => t.step === 'executeSql')).toBe(false);
+    expect(result.trace.some((t) => t.step === 'executeSql' || t.step === 'diagnoseSql')).toBe(false);
     // Not retried: the same prompt cannot fit on a second attempt.
     expect(llm.requests.filter((r) => r.status === 400)).toHaveLength(1);
   });

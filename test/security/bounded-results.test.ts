@@ -48,7 +48,7 @@ describe('results bounded in bytes', () => {
     expect(result.byteLimit).toMatchObject({ maxCellBytes: 4096, maxResultBytes: 256 * 1024, cutCells: result.rows.length });
     expect(result.byteLimit!.droppedRows).toBe(200 - result.rows.length);
     expect(result.rows.length).toBeGreaterThan(50);
-    expect(result.trace.find((t) => t.step === 'executeSql')?.outcome).toMatch(/cells cut to 4096 bytes/);
+    expect(result.trace.find((t) => t.stage === 'answer')?.outcome).toMatch(/cells cut to 4096 bytes/);
   });
 
   it('the byte limits are the caller’s to set, and nonsense is refused before a run starts', async () => {

@@ -74,7 +74,7 @@ describe('no database password leaves the worker', () => {
 
     const history = await historyText([result.workflowId, workflowIdOf(plain)]);
     expect(history).toContain(`mysql://reader@127.0.0.1:${port}/${DATABASE}`); // the reference is there...
-    expect(history).toContain('executeSql');
+    expect(history).toContain('diagnoseSql'); // the activity that ran the SQL
     expectNoSecret(history); // ...its password is not
   }, 120_000);
 

@@ -43,7 +43,8 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
 }
 
 /**
- * A worker killed (SIGKILL, as a crashed machine) in the middle of `executeSql`: the activity
+ * A worker killed (SIGKILL, as a crashed machine) in the middle of the question's query (with
+ * one candidate, its diagnosis is the one execution, `diagnoseSql`): the activity
  * heartbeats while its query runs, so Temporal notices the dead worker after the heartbeat
  * timeout and retries on another worker, in seconds, not after the attempt's 60 s
  * start-to-close timeout.
@@ -80,8 +81,8 @@ describe('a worker killed in the middle of a query', () => {
     workers.push((await startWorkerProcess(env)).child);
     const { handle } = await client.startQuestion({ question: QUESTION, database: spiderDatabasePath('concert_singer'), preset: 'quick' });
     await waitFor(
-      'executeSql to run',
-      async () => (await pendingActivities(handle)).find((a) => a.name === 'executeSql' && a.attempt === 1 && a.started),
+      'diagnoseSql to run',
+      async () => (await pendingActivities(handle)).find((a) => a.name === 'diagnoseSql' && a.attempt === 1 && a.started),
       60_000,
     );
     await new Promise((r) => setTimeout(r, 500)); // inside the query now
@@ -89,7 +90,7 @@ describe('a worker killed in the middle of a query', () => {
     const killedAt = Date.now();
     workers.push((await startWorkerProcess(env)).child);
 
-    await waitFor('the retry of executeSql', async () => (await pendingActivities(handle)).find((a) => a.name === 'executeSql' && a.attempt >= 2), 60_000);
+    await waitFor('the retry of diagnoseSql', async () => (await pendingActivities(handle)).find((a) => a.name === 'diagnoseSql' && a.attempt >= 2), 60_000);
     const retriedAfterMs = Date.now() - killedAt;
     const result = await handle.result();
 

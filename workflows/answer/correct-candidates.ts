@@ -11,9 +11,14 @@ export const DIAGNOSIS_MAX_ROWS = 10_000;
 
 export function diagnose(run: QuestionRun, candidate: WorkingCandidate, label: string, stage = STAGE): Promise<Diagnosis> {
   const ctx = run.ctx;
+  const { maxRows, maxCellBytes, maxResultBytes } = run.limits;
+  // A lone candidate will be the answer if it runs: its diagnosis keeps the rows, so the SQL runs
+  // once. With several, only the chosen one's rows are wanted, and history would hold them all.
+  const answer = run.candidates.length === 1 ? { answer: { maxRows, maxCellBytes, maxResultBytes } } : {};
   return run.runner.step(
     { stage, name: 'diagnoseSql', summary: `diagnose ${label}: parse, run read-only, checks` },
-    (o) => run.online.diagnoseSql.executeWithOptions(o, [{ ctx, sql: candidate.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: DIAGNOSIS_MAX_ROWS }]),
+    (o) =>
+      run.online.diagnoseSql.executeWithOptions(o, [{ ctx, sql: candidate.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: DIAGNOSIS_MAX_ROWS, ...answer }]),
     (d) => ({
       outcome: `${d.execution.ok ? `${d.execution.rowCount} rows` : `error: ${d.execution.error}`}${d.findings.length ? `; ${d.findings.map((f) => f.check).join(', ')}` : '; no findings'}`,
     }),
