@@ -153,6 +153,7 @@ async function main(): Promise<void> {
     console.log(`peak_rss_mib: ${mib(processKib + queryProcessesKib)}`);
     console.log(`peak_rss_decodex_process_mib: ${mib(processKib)}`);
     console.log(`peak_rss_sqlite_processes_mib: ${mib(queryProcessesKib)}`);
+    console.log(`sqlite_processes_peaks_mib: ${watch.peaksKib().map(mib).join(' ') || 'none'}`);
     const parts = memory.peaksKib();
     console.log(`peak_heap_used_mib: ${mib(parts.heapUsed)}`);
     console.log(`peak_heap_total_mib: ${mib(parts.heapTotal)}`);

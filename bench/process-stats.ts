@@ -57,7 +57,7 @@ export function cpuSeconds(pid: number): number {
  * Follows the peak memory of this process's SQLite query processes (decodex runs every SQLite
  * statement in one; they are replaced after a timeout, so each one's peak is kept).
  */
-export function watchQueryProcesses(intervalMs = 200): { peakKib(): number; stop(): void } {
+export function watchQueryProcesses(intervalMs = 200): { peakKib(): number; peaksKib(): number[]; stop(): void } {
   const peaks = new Map<number, number>();
   const sample = () => {
     for (const pid of childPids(process.pid)) {
@@ -69,6 +69,11 @@ export function watchQueryProcesses(intervalMs = 200): { peakKib(): number; stop
     peakKib: () => {
       sample();
       return [...peaks.values()].reduce((n, k) => n + k, 0);
+    },
+    /** Each query process's own peak, in the order they started. */
+    peaksKib: () => {
+      sample();
+      return [...peaks.values()];
     },
     stop: () => clearInterval(timer),
   };
