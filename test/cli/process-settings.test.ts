@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { childEnv } from '../support/run-cli';
+
+/**
+ * `decodex` starts Node through bin/decodex-node, which sets glibc's malloc arenas and threshold
+ * and V8's young generation (bench:prepare measures a worker started this way). These tests run
+ * the real scripts and read the settings back from inside the Node process they start.
+ */
+const BIN = path.resolve(__dirname, '../../bin');
+const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-process-settings-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Prints what the process got: its malloc settings, and the size of V8's young generation after
+ * enough short-lived garbage to grow it to its maximum (Node's default grows it to 32 MB).
+ */
+const REPORT = `
+const v8 = require('node:v8');
+let keep = [];
+for (let i = 0; i < 2e6; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 1000) keep = []; }
+const newSpace = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+process.stdout.write(JSON.stringify({
+  arenas: process.env.MALLOC_ARENA_MAX ?? null,
+  mmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ ?? null,
+  newSpaceMb: newSpace.space_size / 2 ** 20,
+}));
+`;
+const reportFile = path.join(dir, 'report.js');
+writeFileSync(reportFile, REPORT);
+
+interface Report {
+  arenas: string | null;
+  mmapThreshold: string | null;
+  newSpaceMb: number;
+}
+
+function run(command: string, args: string[], env: Record<string, string> = {}): Report {
+  return JSON.parse(execFileSync(command, args, { env: childEnv(env), encoding: 'utf8' })) as Report;
+}
+
+describe('decodex process settings (bin/decodex-node)', () => {
+  it('Node started plainly has none of them (what the settings change)', () => {
+    const plain = run(process.execPath, [reportFile]);
+    expect(plain).toMatchObject({ arenas: null, mmapThreshold: null });
+    expect(plain.newSpaceMb).toBeGreaterThan(8);
+  });
+
+  it('sets two malloc arenas, a fixed mmap threshold and a 1 MB young generation', () => {
+    const tuned = run(path.join(BIN, 'decodex-node'), [reportFile]);
+    expect(tuned).toMatchObject({ arenas: '2', mmapThreshold: '131072' });
+    expect(tuned.newSpaceMb).toBeLessThanOrEqual(2);
+  });
+
+  it('keeps what the caller set', () => {
+    const own = run(path.join(BIN, 'decodex-node'), [reportFile], { MALLOC_ARENA_MAX: '4', NODE_OPTIONS: '--max-semi-space-size=8' });
+    expect(own.arenas).toBe('4');
+    expect(own.newSpaceMb).toBeGreaterThan(2);
+  });
+
+  it('the decodex command, linked as npm links it, runs the CLI with them', () => {
+    const link = path.join(dir, 'decodex');
+    symlinkSync(path.join(BIN, 'decodex'), link);
+    // The CLI itself prints its usage; the report, preloaded, says what its process got.
+    const out = execFileSync(link, ['--help'], { env: childEnv({ NODE_OPTIONS: `--require ${reportFile}` }), encoding: 'utf8' });
+    const report = JSON.parse(out.slice(0, out.indexOf('}') + 1)) as Report;
+    expect(report).toMatchObject({ arenas: '2', mmapThreshold: '131072' });
+    expect(report.newSpaceMb).toBeLessThanOrEqual(2);
+    expect(out).toContain('Usage:');
+  });
+});
