@@ -32,6 +32,7 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
 import { DatabaseRegistry } from '../activities/database/database-registry';
 import { openTargetDatabase } from '../activities/database/open-database';
+import { sharedSqliteProcessPool } from '../activities/database/sqlite-process-pool';
 import { disposeMiniLmModels } from '../activities/embeddings/minilm-embedder';
 import { indexEmbeddersFromEnv } from '../activities/indexing/index-backends';
 import { loadLlmConfig } from '../activities/llm/llm-config';
@@ -43,6 +44,7 @@ import { mapWithConcurrency } from '../core/map-with-concurrency';
 import type { PrepareDatabaseResult } from '../core/preparation/preparation-types';
 import { PREPARATION_TASK_QUEUES } from '../core/task-queues';
 import { createWorkers } from '../workers/create-workers';
+import { workerSizingFromEnv } from '../workers/worker-sizing';
 import { causeChain, startBenchTemporal } from './bench-temporal';
 import { childPids, commandOf, cpuSeconds, peakRssKib, watchMemoryParts, watchQueryProcesses } from './process-stats';
 
@@ -94,11 +96,12 @@ async function main(): Promise<void> {
   runTsx('../scripts/bundle-workflows.ts', [bundle]);
   const store = openSqliteArtifactStore(path.join(home, 'artifacts.sqlite'));
   const vectors = new EmbeddedVectorStore(path.join(home, 'vectors'));
-  const registry = new DatabaseRegistry((spec) => openTargetDatabase(spec));
-  const llmService = createLlmService({
-    config: loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'bench' }),
-    store,
-  });
+  const llmConfig = loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'bench' });
+  // Sized as `decodex worker` sizes itself (DECODEX_SQL_POOL_SIZE, DECODEX_OFFLINE_CONCURRENCY, ...).
+  const sizing = workerSizingFromEnv(process.env, llmConfig);
+  const sqlitePool = sharedSqliteProcessPool(process.env, sizing.sqlPool.sqlite);
+  const registry = new DatabaseRegistry((spec) => openTargetDatabase(spec, { sqlite: { pool: sqlitePool } }));
+  const llmService = createLlmService({ config: llmConfig, store });
   const connection = await NativeConnection.connect({ address: env.address });
   const queuePrefix = 'bench.';
   // The embedders a worker would use here (DECODEX_EMBEDDER, default minilm when installed).
@@ -111,6 +114,8 @@ async function main(): Promise<void> {
     queuePrefix,
     deps: { databases: registry, llm: llmService, artifacts: store, embedders, vectors },
     workflowBundle: { codePath: bundle },
+    offlineConcurrency: sizing.offlineConcurrency,
+    llmConcurrency: sizing.llmConcurrency,
   });
   const running = workers.map((w) => w.run());
   const client = await DecodexClient.connect({ address: env.address, queuePrefix });
@@ -153,6 +158,7 @@ async function main(): Promise<void> {
     console.log(`peak_rss_mib: ${mib(processKib + queryProcessesKib)}`);
     console.log(`peak_rss_decodex_process_mib: ${mib(processKib)}`);
     console.log(`peak_rss_sqlite_processes_mib: ${mib(queryProcessesKib)}`);
+    console.log(`sqlite_pool_size: ${sqlitePool.size}`);
     console.log(`sqlite_processes_peaks_mib: ${watch.peaksKib().map(mib).join(' ') || 'none'}`);
     const parts = memory.peaksKib();
     console.log(`peak_heap_used_mib: ${mib(parts.heapUsed)}`);
