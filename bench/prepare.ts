@@ -6,6 +6,10 @@
  *
  *   npm run bench:prepare [-- --limit 20] [--parallel 8] [--only formula_1] [--with-llm]
  *
+ * The process hosts the workers as `decodex worker` does: started through bin/decodex-node (the
+ * `decodex` command's malloc and V8 settings) and sized from the same environment
+ * (DECODEX_SQL_POOL_SIZE, DECODEX_OFFLINE_CONCURRENCY, ...).
+ *
  * Prints `name: value` lines:
  * - prepare_seconds: wall time from the first start to the last result over all databases:
  *   profiling + indexing + statistics (the explorator's `useLlm` off, so Step 3 measures every
@@ -18,7 +22,8 @@
  *   side, so it is a per-activity rate under the run's real contention);
  * - peak_rss_mib: peak memory of decodex's whole preparation: this process (workers and client)
  *   plus every SQLite query process it started, each at its own peak (so a bound from above);
- *   `peak_rss_decodex_process_mib`, `peak_rss_sqlite_processes_mib` and the peaks of this
+ *   `peak_rss_decodex_process_mib`, `peak_rss_sqlite_processes_mib` (with `sqlite_pool_size`
+ *   and each query process's own peak in `sqlite_processes_peaks_mib`) and the peaks of this
  *   process's V8 heap (used, reserved) and external memory say where it goes;
  * - temporal_server_rss_mib: the Temporal dev server's peak, apart (a deployment shares one).
  *   The scripted model's process stands in for a model server and is counted in neither.
