@@ -24,12 +24,12 @@ export const MIN_SQLITE_MEMORY_LIMIT_MB = 192;
 const RESULT_SHARE = 8;
 
 /**
- * V8 flags of a query process. Its heap holds one statement's rows while they are encoded and
- * sent, then garbage: with Node's default young generation (16 MB semi-spaces) that garbage
- * kept each process ~10 MB larger after a preparation of every Spider database than with 1 MB
- * ones, at no measurable cost in time (bench:prepare, 2026-12-01).
+ * V8 flags of a query process (as bin/decodex-node sets them for decodex's own). Its heap holds
+ * one statement's rows while they are encoded and sent, then garbage: with Node's defaults (16 MB
+ * semi-spaces, an old generation let grow up to 4x its live size) that garbage kept the busiest
+ * process ~15 MB larger after a preparation of every Spider database (bench:prepare, 2026-12-01).
  */
-export const QUERY_PROCESS_NODE_FLAGS = ['--max-semi-space-size=1'];
+export const QUERY_PROCESS_NODE_FLAGS = ['--max-semi-space-size=1', '--heap-growing-percent=30'];
 
 let prlimitPath: string | null | undefined;
 

@@ -26,6 +26,7 @@ process.stdout.write(JSON.stringify({
   arenas: process.env.MALLOC_ARENA_MAX ?? null,
   mmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ ?? null,
   newSpaceMb: newSpace.space_size / 2 ** 20,
+  heapGrowing: process.execArgv.find((a) => a.startsWith('--heap-growing-percent=')) ?? null,
 }));
 `;
 const reportFile = path.join(dir, 'report.js');
@@ -35,6 +36,7 @@ interface Report {
   arenas: string | null;
   mmapThreshold: string | null;
   newSpaceMb: number;
+  heapGrowing: string | null;
 }
 
 function run(command: string, args: string[], env: Record<string, string> = {}): Report {
@@ -44,20 +46,24 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
 describe('decodex process settings (bin/decodex-node)', () => {
   it('Node started plainly has none of them (what the settings change)', () => {
     const plain = run(process.execPath, [reportFile]);
-    expect(plain).toMatchObject({ arenas: null, mmapThreshold: null });
+    expect(plain).toMatchObject({ arenas: null, mmapThreshold: null, heapGrowing: null });
     expect(plain.newSpaceMb).toBeGreaterThan(8);
   });
 
-  it('sets two malloc arenas, a fixed mmap threshold and a 1 MB young generation', () => {
+  it('sets two malloc arenas, a fixed mmap threshold, a 1 MB young generation and a 30% old-generation growth', () => {
     const tuned = run(path.join(BIN, 'decodex-node'), [reportFile]);
-    expect(tuned).toMatchObject({ arenas: '2', mmapThreshold: '131072' });
+    expect(tuned).toMatchObject({ arenas: '2', mmapThreshold: '131072', heapGrowing: '--heap-growing-percent=30' });
     expect(tuned.newSpaceMb).toBeLessThanOrEqual(2);
   });
 
   it('keeps what the caller set', () => {
-    const own = run(path.join(BIN, 'decodex-node'), [reportFile], { MALLOC_ARENA_MAX: '4', NODE_OPTIONS: '--max-semi-space-size=8' });
-    expect(own.arenas).toBe('4');
+    const own = run(path.join(BIN, 'decodex-node'), [reportFile], { MALLOC_ARENA_MAX: '4', DECODEX_NODE_FLAGS: '--max-semi-space-size=8' });
+    expect(own).toMatchObject({ arenas: '4', mmapThreshold: '131072', heapGrowing: null });
     expect(own.newSpaceMb).toBeGreaterThan(2);
+    // Empty: V8's own defaults.
+    const defaults = run(path.join(BIN, 'decodex-node'), [reportFile], { DECODEX_NODE_FLAGS: '' });
+    expect(defaults.heapGrowing).toBeNull();
+    expect(defaults.newSpaceMb).toBeGreaterThan(8);
   });
 
   it('the decodex command, linked as npm links it, runs the CLI with them', () => {
@@ -66,7 +72,7 @@ describe('decodex process settings (bin/decodex-node)', () => {
     // The CLI itself prints its usage; the report, preloaded, says what its process got.
     const out = execFileSync(link, ['--help'], { env: childEnv({ NODE_OPTIONS: `--require ${reportFile}` }), encoding: 'utf8' });
     const report = JSON.parse(out.slice(0, out.indexOf('}') + 1)) as Report;
-    expect(report).toMatchObject({ arenas: '2', mmapThreshold: '131072' });
+    expect(report).toMatchObject({ arenas: '2', mmapThreshold: '131072', heapGrowing: '--heap-growing-percent=30' });
     expect(report.newSpaceMb).toBeLessThanOrEqual(2);
     expect(out).toContain('Usage:');
   });

@@ -44,10 +44,11 @@ describe('SQLite query process memory', () => {
     expect((await run(spiderDbPath(databases[0]), 'SELECT 1')).rows).toEqual([[1]]);
   });
 
-  it('starts Node with a 1 MB young generation', async () => {
+  it('starts Node with a 1 MB young generation and a 30% old-generation growth', async () => {
     await run(spiderDbPath('car_1'), 'SELECT 1');
     const [pid] = pool.processIds;
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     expect(argv).toContain('--max-semi-space-size=1');
+    expect(argv).toContain('--heap-growing-percent=30');
   });
 });
