@@ -2,9 +2,18 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CosineIndex } from './cosine-index';
-import { decodeVectorBlob, encodeVectorBlob } from './vector-blob';
+import { decodeVectorBlob, encodeScaledVectorBlob, type BlobScratch } from './vector-blob';
 import { type Payload, type SearchHit, type SearchOptions, type VectorPoint, type VectorStore, VectorStoreError } from './vector-store';
-import { assertCollectionName, assertDimension, assertPayload, assertSearchOptions, assertUniqueIds, toUnitVector } from './vector-validation';
+import {
+  assertCollectionName,
+  assertDimension,
+  assertPayload,
+  assertSearchOptions,
+  assertUniqueIds,
+  scaledCopy,
+  toUnitVector,
+  unitScale,
+} from './vector-validation';
 
 /**
  * The default vector store: no server, persisted in one SQLite file under `directory`, searched
@@ -40,6 +49,8 @@ export class EmbeddedVectorStore implements VectorStore {
   private readonly collections = new Map<string, CollectionState>();
   private seenDataVersion: number;
   private closed = false;
+  /** Where upsert writes each vector's blob before binding it (see encodeScaledVectorBlob). */
+  private readonly blobScratch: BlobScratch = { bytes: Buffer.alloc(0) };
 
   constructor(readonly directory: string) {
     mkdirSync(directory, { recursive: true });
@@ -87,11 +98,11 @@ export class EmbeddedVectorStore implements VectorStore {
       collection,
     );
     // Validate and normalise everything before writing anything: a batch lands whole or not at all.
+    // Only checked and scaled here; each blob is written into one reused buffer as it is bound.
     const rows = points.map((point) => {
       const what = `point ${JSON.stringify(point.id)} in ${collection}`;
       assertPayload(point.payload, what);
-      const unit = toUnitVector(point.vector, state.dimension, what);
-      return { id: point.id, unit, payload: { ...point.payload } };
+      return { id: point.id, vector: point.vector, scale: unitScale(point.vector, state.dimension, what), payload: JSON.stringify(point.payload) };
     });
     state.upsertStatement ??= this.db.prepare(
       `INSERT INTO ${pointsTable(state.key)} (id, vector, payload) VALUES (?, ?, ?) ` +
@@ -100,7 +111,7 @@ export class EmbeddedVectorStore implements VectorStore {
     const statement = state.upsertStatement;
     const version = this.db.transaction(() => {
       for (const row of rows) {
-        statement.run(row.id, encodeVectorBlob(row.unit), JSON.stringify(row.payload));
+        statement.run(row.id, encodeScaledVectorBlob(row.vector, row.scale, this.blobScratch), row.payload);
       }
       return this.db.prepare('UPDATE collections SET version = version + 1 WHERE key = ? RETURNING version').pluck().get(state.key) as number;
     })();
@@ -108,7 +119,7 @@ export class EmbeddedVectorStore implements VectorStore {
     // loaded index misses its points, so drop it rather than patch it.
     if (state.index && version !== state.version + 1) state.index = undefined;
     state.version = version;
-    if (state.index) for (const row of rows) state.index.put(row.id, row.unit, row.payload);
+    if (state.index) for (const row of rows) state.index.put(row.id, scaledCopy(row.vector, row.scale), JSON.parse(row.payload) as Payload);
   }
 
   async search(collection: string, vector: Float32Array | number[], options: SearchOptions): Promise<SearchHit[]> {

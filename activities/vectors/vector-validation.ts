@@ -37,10 +37,18 @@ export function assertVector(vector: Float32Array | number[], dimension: number,
 
 /** A unit-length Float32 copy (cosine then is a plain dot product). */
 export function toUnitVector(vector: Float32Array | number[], dimension: number, what: string): Float32Array {
-  const scale = 1 / Math.sqrt(assertVector(vector, dimension, what));
-  const unit = new Float32Array(dimension);
-  for (let i = 0; i < dimension; i++) unit[i] = vector[i] * scale;
-  return unit;
+  return scaledCopy(vector, unitScale(vector, dimension, what));
+}
+
+/** What scales a valid vector to unit length (checked as assertVector checks it). */
+export function unitScale(vector: Float32Array | number[], dimension: number, what: string): number {
+  return 1 / Math.sqrt(assertVector(vector, dimension, what));
+}
+
+export function scaledCopy(vector: Float32Array | number[], scale: number): Float32Array {
+  const copy = new Float32Array(vector.length);
+  for (let i = 0; i < vector.length; i++) copy[i] = vector[i] * scale;
+  return copy;
 }
 
 export function assertPayload(payload: Payload, what: string): void {
