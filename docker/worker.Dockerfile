@@ -5,6 +5,6 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .
-# bin/decodex starts Node with decodex's process settings (malloc arenas and threshold, V8 young
-# generation: see bin/decodex-node).
+# bin/decodex starts Node with decodex's process settings (malloc arenas and threshold, V8 heap
+# settings by role: see bin/decodex-node).
 CMD ["bin/decodex", "worker"]

@@ -6,8 +6,9 @@ import { childEnv } from '../support/run-cli';
 
 /**
  * `decodex` starts Node through bin/decodex-node, which sets glibc's malloc arenas and threshold
- * and V8's young generation (bench:prepare measures a worker started this way). These tests run
- * the real scripts and read the settings back from inside the Node process they start.
+ * and V8's heap settings, by role: preparation gets a small young generation, questions keep
+ * V8's (bench:prepare and bench:load measure workers started this way). These tests run the real
+ * scripts and read the settings back from inside the Node process they start.
  */
 const BIN = path.resolve(__dirname, '../../bin');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-process-settings-'));
@@ -50,10 +51,19 @@ describe('decodex process settings (bin/decodex-node)', () => {
     expect(plain.newSpaceMb).toBeGreaterThan(8);
   });
 
-  it('sets two malloc arenas, a fixed mmap threshold, a 1 MB young generation and a 30% old-generation growth', () => {
+  it("questions (the default role): two malloc arenas, a fixed mmap threshold, a 30% old-generation growth, V8's young generation", () => {
     const tuned = run(path.join(BIN, 'decodex-node'), [reportFile]);
     expect(tuned).toMatchObject({ arenas: '2', mmapThreshold: '131072', heapGrowing: '--heap-growing-percent=30' });
+    expect(tuned.newSpaceMb).toBeGreaterThan(8);
+  });
+
+  it('preparation: the same and a 1 MB young generation; an unknown role is refused', () => {
+    const tuned = run(path.join(BIN, 'decodex-node'), [reportFile], { DECODEX_NODE_ROLE: 'preparation' });
+    expect(tuned).toMatchObject({ arenas: '2', mmapThreshold: '131072', heapGrowing: '--heap-growing-percent=30' });
     expect(tuned.newSpaceMb).toBeLessThanOrEqual(2);
+    expect(() => run(path.join(BIN, 'decodex-node'), [reportFile], { DECODEX_NODE_ROLE: 'prep' })).toThrow(
+      /DECODEX_NODE_ROLE must be 'questions' or 'preparation'/,
+    );
   });
 
   it('keeps what the caller set', () => {
@@ -66,14 +76,41 @@ describe('decodex process settings (bin/decodex-node)', () => {
     expect(defaults.newSpaceMb).toBeGreaterThan(8);
   });
 
-  it('the decodex command, linked as npm links it, runs the CLI with them', () => {
+  describe('the decodex command, linked as npm links it, runs the CLI with the role of its command', () => {
     const link = path.join(dir, 'decodex');
-    symlinkSync(path.join(BIN, 'decodex'), link);
-    // The CLI itself prints its usage; the report, preloaded, says what its process got.
-    const out = execFileSync(link, ['--help'], { env: childEnv({ NODE_OPTIONS: `--require ${reportFile}` }), encoding: 'utf8' });
-    const report = JSON.parse(out.slice(0, out.indexOf('}') + 1)) as Report;
-    expect(report).toMatchObject({ arenas: '2', mmapThreshold: '131072', heapGrowing: '--heap-growing-percent=30' });
-    expect(report.newSpaceMb).toBeLessThanOrEqual(2);
-    expect(out).toContain('Usage:');
+    beforeAll(() => symlinkSync(path.join(BIN, 'decodex'), link));
+    /** The CLI fails on the preloaded report's output or prints usage; the report, preloaded, says what its process got. */
+    const reportOf = (args: string[]): Report => {
+      let out: string;
+      try {
+        out = execFileSync(link, args, {
+          env: childEnv({ NODE_OPTIONS: `--require ${reportFile}` }),
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+          timeout: 30_000,
+        });
+      } catch (err) {
+        out = String((err as { stdout?: string }).stdout ?? '');
+      }
+      return JSON.parse(out.slice(0, out.indexOf('}') + 1)) as Report;
+    };
+
+    it.each([
+      [['--help'], 'questions'],
+      [['worker', '--queue', 'online', '--help'], 'questions'],
+      [['worker', '--queue', 'offline', '--queue', 'llm', '--help'], 'questions'],
+      [['worker', '--queue=offline', '--help'], 'preparation'],
+      [['prepare', '--help'], 'preparation'],
+      [['mine-rules', '--help'], 'preparation'],
+    ])('%j runs as %s', (args, role) => {
+      const report = reportOf(args);
+      expect(report).toMatchObject({ arenas: '2', mmapThreshold: '131072', heapGrowing: '--heap-growing-percent=30' });
+      if (role === 'preparation') expect(report.newSpaceMb).toBeLessThanOrEqual(2);
+      else expect(report.newSpaceMb).toBeGreaterThan(8);
+    });
+
+    it('prints the CLI usage', () => {
+      expect(execFileSync(link, ['--help'], { env: childEnv({}), encoding: 'utf8' })).toContain('Usage:');
+    });
   });
 });
