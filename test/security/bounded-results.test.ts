@@ -3,10 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { boundRowBytes } from '../../core/result-bytes';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
 import { runCli } from '../support/run-cli';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { startScriptedStack, type ScriptedStack } from '../support/scripted-stack';
+import type { TestStack } from '../support/test-workers';
 
 /**
  * Issue 12, point 2: results are bounded in bytes, not only rows. 200 rows of 12,000 characters
@@ -17,7 +16,7 @@ const QUESTION = 'Show every note.';
 const SQL = 'SELECT id, body FROM note';
 
 describe('results bounded in bytes', () => {
-  let llm: ScriptedLlm;
+  let scripted: ScriptedStack;
   let stack: TestStack;
   let file: string;
 
@@ -28,13 +27,10 @@ describe('results bounded in bytes', () => {
     const insert = db.prepare('INSERT INTO note VALUES (?, ?)');
     for (let i = 1; i <= 200; i++) insert.run(i, 'é'.repeat(6000)); // 12,000 bytes of UTF-8 each
     db.close();
-    llm = await startScriptedLlm({ rules: scriptedPipeline(new Map([[QUESTION, SQL]])) });
-    stack = await startTestStack({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'k' });
+    scripted = await startScriptedStack(new Map([[QUESTION, SQL]]));
+    stack = scripted.stack;
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await llm?.close();
-  });
+  afterAll(() => scripted?.stop());
 
   it('a 2.4 MB result is answered, cut to the byte limits, and the cut is marked', async () => {
     const { result } = await stack.client.ask({ question: QUESTION, database: file, preset: 'quick' });

@@ -6,9 +6,8 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { createDatabaseActivities } from '../../activities/database/database-activities';
 import { DatabaseRegistry } from '../../activities/database/database-registry';
 import { openTargetDatabase } from '../../activities/database/open-database';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { startScriptedStack, type ScriptedStack } from '../support/scripted-stack';
+import type { TestStack } from '../support/test-workers';
 
 /**
  * The chosen SQL runs once: with one candidate (preset quick), its diagnosis reads the rows
@@ -25,7 +24,7 @@ async function activityNames(handle: WorkflowHandle): Promise<string[]> {
 }
 
 describe('the answer runs its SQL once', () => {
-  let llm: ScriptedLlm;
+  let scripted: ScriptedStack;
   let stack: TestStack;
   let file: string;
 
@@ -37,13 +36,10 @@ describe('the answer runs its SQL once', () => {
     // Whole-valued REALs (2.0), and labels past the cell limit: both must come back as executeSql gives them.
     for (let i = 1; i <= 300; i++) insert.run(i, i % 2 ? i + 0.5 : i, `label ${i} `.repeat(i % 7 === 0 ? 20 : 1));
     db.close();
-    llm = await startScriptedLlm({ rules: scriptedPipeline(new Map([[QUESTION, SQL]])) });
-    stack = await startTestStack({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'k' });
+    scripted = await startScriptedStack(new Map([[QUESTION, SQL]]));
+    stack = scripted.stack;
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await llm?.close();
-  });
+  afterAll(() => scripted?.stop());
 
   it('one candidate: the diagnosis rows are the answer, exactly as a second execution would return them', async () => {
     const { result, handle } = await stack.client.ask({ question: QUESTION, database: file, preset: 'quick', limits: LIMITS });
