@@ -50,12 +50,11 @@ export class SqliteDatabase extends StatisticsFromSql implements TargetDatabase 
    */
   async schema(): Promise<SchemaInfo> {
     const fingerprint = await this.schemaFingerprint();
-    if (fingerprint === undefined || this.cachedSchema?.fingerprint !== fingerprint) {
-      const schema = await readSqliteSchema((sql) => this.internalQuery(sql));
-      this.cachedSchema = fingerprint === undefined ? undefined : { fingerprint, schema };
-      return schema;
-    }
-    return structuredClone(this.cachedSchema.schema);
+    if (fingerprint !== undefined && this.cachedSchema?.fingerprint === fingerprint) return structuredClone(this.cachedSchema.schema);
+    const schema = await readSqliteSchema((sql) => this.internalQuery(sql));
+    // The cache keeps a copy of its own: what this caller does with its schema changes nobody else's.
+    this.cachedSchema = fingerprint === undefined ? undefined : { fingerprint, schema: structuredClone(schema) };
+    return schema;
   }
 
   /**
