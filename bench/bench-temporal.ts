@@ -14,10 +14,10 @@ export function startBenchTemporal(): Promise<TestWorkflowEnvironment> {
   });
 }
 
-/** The workflows bundled once, for in-process benchmark workers. */
-export async function bundleBenchWorkflows(): Promise<string> {
+/** Workflows bundled once, for in-process benchmark workers: decodex's, or a bench's own. */
+export async function bundleBenchWorkflows(workflowsPath: string = require.resolve('../workflows')): Promise<string> {
   const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../workflows'),
+    workflowsPath,
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
   });
   return code;

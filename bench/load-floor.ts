@@ -1,5 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, type NativeConnection, Worker } from '@temporalio/worker';
+import { type NativeConnection, Worker } from '@temporalio/worker';
+import { bundleBenchWorkflows } from './bench-temporal';
 import type { FloorActivities } from './load-floor-workflow';
 
 export interface FloorRun {
@@ -16,10 +17,7 @@ export interface FloorRun {
  * than this; the gap between the two figures is what decodex itself adds.
  */
 export async function startFloor(env: TestWorkflowEnvironment, connection: NativeConnection, taskQueue: string) {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('./load-floor-workflow'),
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
-  });
+  const code = await bundleBenchWorkflows(require.resolve('./load-floor-workflow'));
   const activities: FloorActivities = {
     waitLikeTheModel: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     returnAtOnce: async (step) => step,

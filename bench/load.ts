@@ -45,6 +45,7 @@ import { DecodexClient } from '../cli/client';
 import { ALL_TASK_QUEUES } from '../core/task-queues';
 import { spiderDatabasePath, spiderDev } from '../test/support/datasets';
 import { createWorkers } from '../workers/create-workers';
+import { percentile } from '../core/benchmark/percentiles';
 import { startBenchTemporal } from './bench-temporal';
 import { startFloor } from './load-floor';
 import { childPids, commandOf, cpuSeconds } from './process-stats';
@@ -74,10 +75,6 @@ async function historyShape(env: TestWorkflowEnvironment, workflowId: string) {
   const events = history.events ?? [];
   const count = (key: string) => events.filter((e) => (e as Record<string, unknown>)[key]).length;
   return { events: events.length, workflowTasks: count('workflowTaskScheduledEventAttributes'), activities: count('activityTaskScheduledEventAttributes') };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 async function main(): Promise<void> {
@@ -189,7 +186,7 @@ async function main(): Promise<void> {
     const llmSecondsOf = (list: { question: string }[]) => list.reduce((n, a) => n + (served[a.question.replace(/\s+$/, '')] ?? 0), 0) / 1000;
     const endToEnd = answers.reduce((n, a) => n + a.seconds, 0);
     const llmSeconds = llmSecondsOf(answers);
-    const latencies = answers.map((a) => a.seconds).sort((a, b) => a - b);
+    const latencies = answers.map((a) => a.seconds);
     const oneByOneEndToEnd = oneByOneAnswers.reduce((n, a) => n + a.seconds, 0);
     // The database time of the one-by-one questions is not separated out: it is the few ms of a small query each.
     const oneByOneOverhead = sequential ? ((oneByOneEndToEnd - llmSecondsOf(oneByOneAnswers)) / oneByOneEndToEnd).toFixed(3) : 'n/a';
@@ -202,17 +199,14 @@ async function main(): Promise<void> {
       llm_calls_per_question: (answers.reduce((n, a) => n + a.llmCalls, 0) / answers.length).toFixed(2),
       wall_seconds: wallSeconds.toFixed(2),
       questions_per_second: (answers.length / wallSeconds).toFixed(2),
-      latency_p50_seconds: percentile(latencies, 50).toFixed(2),
-      latency_p95_seconds: percentile(latencies, 95).toFixed(2),
+      latency_p50_seconds: percentile(latencies, 50)!.toFixed(2),
+      latency_p95_seconds: percentile(latencies, 95)!.toFixed(2),
       llm_wait_fraction: (llmSeconds / endToEnd).toFixed(3),
       database_wait_fraction: (burstDbMs / 1000 / endToEnd).toFixed(3),
       orchestration_overhead_fraction: ((endToEnd - llmSeconds - burstDbMs / 1000) / endToEnd).toFixed(3),
       // The floor: Temporal alone, same shape, same burst (see load-floor.ts). decodex cannot go below it.
       temporal_floor_overhead_fraction: floorBurst.overheadFraction.toFixed(3),
-      temporal_floor_latency_p50_seconds: percentile(
-        [...floorBurst.seconds].sort((a, b) => a - b),
-        50,
-      ).toFixed(2),
+      temporal_floor_latency_p50_seconds: percentile(floorBurst.seconds, 50)!.toFixed(2),
       // The same, with one question in flight at a time: what orchestration adds when nothing queues.
       one_at_a_time_questions: sequential,
       orchestration_overhead_fraction_one_at_a_time: oneByOneOverhead,

@@ -33,27 +33,24 @@ function errorText(err: unknown): string {
   return message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS)}… (${message.length} characters)` : message;
 }
 
+/** The result with only its first `kept` rows (and the whole-valued REAL cells among them). */
+function keepRows(result: QueryResult, kept: number, truncated: boolean): QueryResult {
+  const { integralReals, ...rest } = result;
+  const keptReals = integralReals?.filter(([r]) => r < kept);
+  return { ...rest, rows: result.rows.slice(0, kept), truncated, ...(keptReals?.length ? { integralReals: keptReals } : {}) };
+}
+
 /** The first `maxRows` rows of a result read with a larger row limit: what a run with `maxRows` returns. */
 export function firstRows(result: QueryResult, maxRows: number): QueryResult {
-  if (result.rows.length <= maxRows) return result;
-  const { integralReals, ...rest } = result;
-  const keptReals = integralReals?.filter(([r]) => r < maxRows);
-  return { ...rest, rows: result.rows.slice(0, maxRows), truncated: true, ...(keptReals?.length ? { integralReals: keptReals } : {}) };
+  return result.rows.length <= maxRows ? result : keepRows(result, maxRows, true);
 }
 
 /** Cells and rows past the byte limits are cut, so a result never makes a payload Temporal refuses. */
 export function boundResult(result: QueryResult, limits: ResultByteLimits): BoundedQueryResult {
   const { rows, truncation } = boundRowBytes(result.rows, limits);
   if (!truncation) return result;
-  const { integralReals, ...rest } = result;
-  const keptReals = integralReals?.filter(([r]) => r < rows.length);
-  return {
-    ...rest,
-    rows,
-    truncated: result.truncated || truncation.droppedRows > 0,
-    ...(keptReals?.length ? { integralReals: keptReals } : {}),
-    byteLimit: truncation,
-  };
+  const kept = keepRows(result, rows.length, result.truncated || truncation.droppedRows > 0);
+  return { ...kept, rows, byteLimit: truncation };
 }
 
 export function createDatabaseActivities(databases: DatabaseRegistry) {
