@@ -25,7 +25,10 @@
  *   `peak_rss_decodex_process_mib`, `peak_rss_sqlite_processes_mib` (with `sqlite_pool_size`
  *   and each query process's own peak in `sqlite_processes_peaks_mib`) and the peaks of this
  *   process's V8 heap (used, reserved) and external memory say where it goes;
- * - temporal_server_rss_mib: the Temporal dev server's peak, apart (a deployment shares one).
+ * - temporal_server_rss_mib: the Temporal dev server's peak, apart (a deployment shares one);
+ * - cpu_seconds_decodex, cpu_seconds_sqlite_processes, cpu_seconds_temporal_server: what the run
+ *   cost each (on 2 cores the wall time is at least their sum / 2), and
+ *   slowest_databases_seconds: the longest single preparations (the wall time is at least those).
  *   The scripted model's process stands in for a model server and is counted in neither.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -54,6 +57,9 @@ import { causeChain, startBenchTemporal } from './bench-temporal';
 import { childPids, commandOf, cpuSeconds, peakRssKib, watchMemoryParts, watchQueryProcesses } from './process-stats';
 
 const PHASES = ['inspect', 'profile', 'index', 'candidates', 'triage', 'statistics', 'notes', 'publish'];
+
+/** Time of one database's preparation, its steps summed. */
+const stepsMs = (r: PrepareDatabaseResult) => r.steps.reduce((n, s) => n + s.elapsedMs, 0);
 
 function argument(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -131,6 +137,7 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   try {
     const cpuBefore = process.cpuUsage();
+    const sqliteCpuBefore = watch.cpuSeconds();
     const serverCpuBefore = temporalPids.reduce((n, pid) => n + cpuSeconds(pid), 0);
     const started = performance.now();
     await mapWithConcurrency(databases, parallel, async (database) => {
@@ -177,12 +184,18 @@ async function main(): Promise<void> {
     console.log(`confirmed_pairs: ${sum((r) => r.manifest.counts.confirmedPairs)}`);
     console.log(`notes: ${sum((r) => r.manifest.counts.notes)}`);
     console.log(`llm_calls: ${sum((r) => r.usage.llmCalls)}`);
+    // The longest preparations bound the wall time from below (each one's steps run in order).
+    const slowest = [...results].sort((x, y) => stepsMs(y.result) - stepsMs(x.result)).slice(0, 3);
+    console.log(
+      `slowest_databases_seconds: ${slowest.map((r) => `${path.basename(r.database, '.sqlite')} ${(stepsMs(r.result) / 1000).toFixed(1)}`).join(', ')}`,
+    );
     for (const step of PHASES) {
       console.log(
         `phase_${step}_seconds_summed: ${(sum((r) => r.steps.filter((s) => s.step === step).reduce((n, s) => n + s.elapsedMs, 0)) / 1000).toFixed(1)}`,
       );
     }
     console.log(`cpu_seconds_decodex: ${((cpu.user + cpu.system) / 1e6).toFixed(1)}`);
+    console.log(`cpu_seconds_sqlite_processes: ${(watch.cpuSeconds() - sqliteCpuBefore).toFixed(1)}`);
     console.log(`cpu_seconds_temporal_server: ${(temporalPids.reduce((n, pid) => n + cpuSeconds(pid), 0) - serverCpuBefore).toFixed(1)}`);
     console.log(`temporal_server_rss_mib: ${Math.round(temporalPids.reduce((n, pid) => n + peakRssKib(pid), 0) / 1024)}`);
   } finally {

@@ -57,11 +57,15 @@ export function cpuSeconds(pid: number): number {
  * Follows the peak memory of this process's SQLite query processes (decodex runs every SQLite
  * statement in one; they are replaced after a timeout, so each one's peak is kept).
  */
-export function watchQueryProcesses(intervalMs = 200): { peakKib(): number; peaksKib(): number[]; stop(): void } {
+export function watchQueryProcesses(intervalMs = 200): { peakKib(): number; peaksKib(): number[]; cpuSeconds(): number; stop(): void } {
   const peaks = new Map<number, number>();
+  // CPU so far of each, last seen (a process that exits keeps what it had used at the last sample).
+  const cpu = new Map<number, number>();
   const sample = () => {
     for (const pid of childPids(process.pid)) {
-      if (commandOf(pid).includes('sqlite-query-process')) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, peakRssKib(pid)));
+      if (!commandOf(pid).includes('sqlite-query-process')) continue;
+      peaks.set(pid, Math.max(peaks.get(pid) ?? 0, peakRssKib(pid)));
+      cpu.set(pid, Math.max(cpu.get(pid) ?? 0, cpuSeconds(pid)));
     }
   };
   const timer = setInterval(sample, intervalMs);
@@ -74,6 +78,11 @@ export function watchQueryProcesses(intervalMs = 200): { peakKib(): number; peak
     peaksKib: () => {
       sample();
       return [...peaks.values()];
+    },
+    /** CPU seconds all of them used (user + system). */
+    cpuSeconds: () => {
+      sample();
+      return [...cpu.values()].reduce((n, s) => n + s, 0);
     },
     stop: () => clearInterval(timer),
   };

@@ -24,6 +24,7 @@ import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store
 import { DecodexClient } from '../cli/client';
 import { findTemporalCli } from '../cli/temporal/find-temporal-cli';
 import type { PrepareDatabaseInput } from '../core/preparation/preparation-types';
+import type { ProfileTablesOutput } from '../activities/profiling/profile-tables';
 import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
 import { createWorkers } from '../workers/create-workers';
 import { startScriptedLlm } from '../test/scripted-llm/server';
@@ -75,9 +76,10 @@ async function main(): Promise<void> {
   const client = await DecodexClient.connect({ address: temporal.address, queuePrefix });
   const request = (db: string): PrepareDatabaseInput => ({
     database: db,
-    // One table at a time and a short heartbeat timeout, so the kill lands inside a table and
-    // the retry starts soon after; small value/candidate bounds keep the later phases short.
-    limits: { parallelTables: 1, heartbeatTimeoutMs: 4_000 },
+    // One table per activity (each table is more than valuesPerActivity anyway), one at a time,
+    // and a short heartbeat timeout, so the kill lands inside a table and the retry starts soon
+    // after; small value/candidate bounds keep the later phases short.
+    limits: { parallelTables: 1, valuesPerActivity: 1, heartbeatTimeoutMs: 4_000 },
     config: { index: { valuesPerColumn: 200 }, exploration: { maxCandidatePairs: 3 } },
   });
   const waitForProfiled = async (workflowId: string, tables: number) => {
@@ -104,14 +106,16 @@ async function main(): Promise<void> {
     log(`offline worker pid ${worker.pid} started`);
     const result = await run.handle.result();
     log(`finished: ${result.status}, ${result.profiledTables} tables profiled, ${result.manifest.counts.valuesIndexed} values indexed`);
-    const profiled = (await activityRecords(run.handle)).filter((a) => a.name === 'profileTable');
+    const profiled = (await activityRecords(run.handle)).filter((a) => a.name === 'profileTables');
     for (const a of profiled) {
-      const out = a.result as { table: string; columns: number; resumedAtColumn: number; elapsedMs: number };
-      const resumed = out.resumedAtColumn > 0 ? `, resumed at column ${out.resumedAtColumn}/${out.columns} from the heartbeat` : '';
-      log(`  profileTable ${out.table}: scheduled once, attempt ${a.attempt}${resumed}, last attempt ${out.elapsedMs} ms`);
+      for (const out of (a.result as ProfileTablesOutput).tables) {
+        const resumed = out.resumedAtColumn > 0 ? `, resumed at column ${out.resumedAtColumn}/${out.columns} from the heartbeat` : '';
+        const stored = out.alreadyStored ? ', found stored by the killed attempt' : '';
+        log(`  profileTables ${out.table}: scheduled once, attempt ${a.attempt}${resumed}${stored}, last attempt ${out.elapsedMs} ms`);
+      }
     }
     const retried = profiled.filter((a) => a.attempt > 1).length;
-    log(`profileTable activities: ${profiled.length} for ${TABLES} tables; ${profiled.length - retried} ran once, ${retried} retried after the kill`);
+    log(`profileTables activities: ${profiled.length} for ${TABLES} tables; ${profiled.length - retried} ran once, ${retried} retried after the kill`);
 
     // Part 2: a run stopped for good; a new run skips the stored profiles.
     const copy = path.join(home, 'large_copy.sqlite');
@@ -123,7 +127,7 @@ async function main(): Promise<void> {
     const again = await client.prepare(request(copy));
     const activities = await activityRecords(again.handle);
     const stored = (activities.find((a) => a.name === 'inspectDatabase')!.result as { profiledTables: string[] }).profiledTables;
-    const profiledAgain = activities.filter((a) => a.name === 'profileTable').map((a) => (a.input as { table: string }).table);
+    const profiledAgain = activities.filter((a) => a.name === 'profileTables').flatMap((a) => (a.input as { tables: string[] }).tables);
     log(`new run: inspect found ${stored.length} stored profiles (${stored.join(', ')}); profiled ${profiledAgain.length}: ${profiledAgain.join(', ')}`);
     log(`result: ${again.result.status}, reused ${again.result.reusedTables}, profiled ${again.result.profiledTables}`);
     worker.kill('SIGTERM');

@@ -4,6 +4,7 @@ import { redactDatabaseSpec } from '../core/database-label';
 import { groupPairFamilies } from '../core/exploration/pair-families';
 import type { CandidatePair } from '../core/exploration/pair-types';
 import { mapWithConcurrency } from '../core/map-with-concurrency';
+import { batchByWork } from '../core/preparation/work-batches';
 import { resolvePreparationConfig, resolvePreparationLimits } from '../core/preparation/preparation-config';
 import type { DatabaseInspection, PrepareDatabaseInput, PrepareDatabaseResult, PreparationCounts } from '../core/preparation/preparation-types';
 import { DATABASE } from '../core/search-attributes';
@@ -41,9 +42,9 @@ const NON_RETRYABLE = ['DatabaseUnavailable', 'ArtifactMissing', 'DocumentationU
 /**
  * DexterSQL Phase 1 (§3.1.1–3.1.3) for one target database, once, before questions:
  *
- *   inspectDatabase → profileTable × tables → buildProfileIndex + buildValueIndex →
- *   findCandidatePairs → triageAmbiguousPair × candidates → measurePairStatistics × confirmed →
- *   synthesizeNote × families → publishPreparation
+ *   inspectDatabase → profileTables × batches of tables → buildProfileIndex + buildValueIndex →
+ *   findCandidatePairs → triageAmbiguousPair × candidates → measurePairStatistics × batches of
+ *   confirmed pairs → synthesizeNote × families → publishPreparation
  *
  * Every result is an artifact keyed by the database's fingerprint and the configuration, so:
  * an unchanged database is a no-op (inspect finds the complete manifest); a run interrupted by
@@ -116,32 +117,40 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   };
   if (inspection.current && !input.force) return result('unchanged', inspection.current);
 
-  // Column profiler (§3.1.1): one activity per table not profiled yet.
+  // Column profiler (§3.1.1): the tables not profiled yet, in batches of about
+  // `valuesPerActivity` values read (a small database is one activity, a big table one of its own).
   // Stored profiles are reused even with `force`: same version, same data, same profile.
   const finished = new Set(inspection.profiledTables);
   const todo = inspection.tables.filter((t) => !finished.has(t.name));
+  const tableBatches = batchByWork(todo, (t) => Math.min(t.rowCount, config.profile.rowScanLimit) * t.columnCount, limits.valuesPerActivity);
   let profiled = inspection.tables.length - todo.length;
   phase('profile', profiled, inspection.tables.length, `${todo.length} tables to profile`);
   await timed(
     'profile',
     () =>
-      mapWithConcurrency(todo, limits.parallelTables, async (table) => {
-        const out = await offline.profileTable.executeWithOptions({ summary: `profile ${table.name}: ${table.columnCount} columns, ${table.rowCount} rows` }, [
+      mapWithConcurrency(tableBatches, limits.parallelTables, async (batch) => {
+        const out = await offline.profileTables.executeWithOptions(
           {
-            database: input.database,
-            databaseId,
-            versions,
-            table: table.name,
-            config: config.profile,
-            queryTimeoutMs: limits.queryTimeoutMs,
-            columnsPerScan: limits.columnsPerScan,
+            summary: `profile ${describeBatch(batch.map((t) => t.name))}: ${batch.reduce((n, t) => n + t.columnCount, 0)} columns, ${batch.reduce((n, t) => n + t.rowCount, 0)} rows`,
           },
-        ]);
+          [
+            {
+              database: input.database,
+              databaseId,
+              versions,
+              tables: batch.map((t) => t.name),
+              config: config.profile,
+              queryTimeoutMs: limits.queryTimeoutMs,
+              columnsPerScan: limits.columnsPerScan,
+            },
+          ],
+        );
         activityMs.profiling += out.elapsedMs;
-        phase('profile', ++profiled, inspection.tables.length, `profiled ${table.name}`);
+        profiled += batch.length;
+        phase('profile', profiled, inspection.tables.length, `profiled ${describeBatch(batch.map((t) => t.name))}`);
         return out;
       }),
-    (outs) => `${outs.length} tables profiled, ${inspection.tables.length - todo.length} reused`,
+    (outs) => `${todo.length} tables profiled in ${outs.length} activities, ${inspection.tables.length - todo.length} reused`,
   );
   // A long history is handed over here: the next run finds every profile stored and skips them.
   if (workflowInfo().continueAsNewSuggested)
@@ -206,21 +215,27 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     );
   confirmed.sort((x, y) => x.id.localeCompare(y.id));
 
-  // Step 3: deep investigation, plain SQL, no model.
+  // Step 3: deep investigation, plain SQL, no model; pairs in batches as tables are.
   const toMeasure = useLlm ? confirmed : found.candidates;
+  const rowsOf = new Map(inspection.tables.map((t) => [t.name, t.rowCount]));
+  const pairBatches = batchByWork(toMeasure, (p) => (rowsOf.get(p.a.table) ?? 0) + (rowsOf.get(p.b.table) ?? 0), limits.valuesPerActivity);
   let measured = 0;
   phase('statistics', 0, toMeasure.length, 'overlap, coverage, fan-out, agreement');
   await timed(
     'statistics',
     () =>
-      mapWithConcurrency(toMeasure, limits.parallelTables, async (pair) => {
-        const evidence = await offline.measurePairStatistics.executeWithOptions({ summary: `step 3: statistics of ${pair.id}` }, [
-          { database: input.database, databaseId, versions, pair, config: config.exploration, queryTimeoutMs: limits.queryTimeoutMs },
+      mapWithConcurrency(pairBatches, limits.parallelTables, async (batch) => {
+        const evidence = await offline.measurePairStatistics.executeWithOptions({ summary: `step 3: statistics of ${describeBatch(batch.map((p) => p.id))}` }, [
+          { database: input.database, databaseId, versions, pairs: batch, config: config.exploration, queryTimeoutMs: limits.queryTimeoutMs },
         ]);
-        phase('statistics', ++measured, toMeasure.length, `measured ${pair.id}`);
+        measured += batch.length;
+        phase('statistics', measured, toMeasure.length, `measured ${describeBatch(batch.map((p) => p.id))}`);
         return evidence;
       }),
-    (all) => `${all.length} pairs measured, ${all.filter((e) => e.join).length} with a join path`,
+    (batches) => {
+      const all = batches.flat();
+      return `${all.length} pairs measured in ${batches.length} activities, ${all.filter((e) => e.join).length} with a join path`;
+    },
   );
 
   // Step 4: one note per family of pairs sharing columns.
@@ -293,4 +308,10 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
     reusedTables: inspection.tables.length - todo.length,
     ...(budget.stoppedBy ? { budgetMessage: budget.stoppedBy.message } : {}),
   });
+}
+
+/** A batch in an activity summary or the progress line: its first names, and how many more. */
+function describeBatch(names: string[]): string {
+  const shown = names.slice(0, 3).join(', ');
+  return names.length > 3 ? `${shown} and ${names.length - 3} more` : shown;
 }

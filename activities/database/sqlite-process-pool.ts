@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { SqlValue } from '../../core/sql-value';
 import { boundedNodeLaunch, checkMemoryLimitMb, DEFAULT_SQLITE_MEMORY_LIMIT_MB, resultByteBound } from './sqlite-process-memory';
 import type { ChildMessage, ParentMessage } from './sqlite-process-protocol';
+import { queryProcessEntry, type QueryProcessEntry } from './sqlite-query-process-entry';
 import { QueryOutOfMemory, QueryTimeout, ReadOnlyViolation, type StatementRows } from './target-database';
 
 export interface SqliteProcessPoolOptions {
@@ -76,6 +77,7 @@ export class SqliteProcessPool {
   private readonly spareAfterMs: number | undefined;
   private growthTimer: NodeJS.Timeout | null = null;
   private slots: Slot[] = [];
+  private entry: QueryProcessEntry | undefined;
   private queue: Job[] = [];
   private nextJobId = 1;
   private closed = false;
@@ -128,17 +130,17 @@ export class SqliteProcessPool {
     }
     await Promise.all(slots.map((s) => s.exited));
     rmSync(this.tempDir, { recursive: true, force: true });
+    if (this.entry?.ownDir) rmSync(this.entry.ownDir, { recursive: true, force: true });
   }
 
   private startProcess(): void {
-    // Under tsx or ts-jest the entry point is TypeScript: the child needs tsx to load it.
-    const entry = require.resolve('./sqlite-query-process');
-    const execArgv = entry.endsWith('.ts') ? ['--require', require.resolve('tsx/cjs')] : [];
-    const launch = boundedNodeLaunch(entry, execArgv, this.memoryLimitMb);
+    // Bundled on the first start, kept for replacements.
+    this.entry ??= queryProcessEntry();
+    const launch = boundedNodeLaunch(this.entry.entry, this.entry.execArgv, this.memoryLimitMb);
     const child = spawn(launch.command, launch.args, {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'json',
-      env: { ...process.env, SQLITE_TMPDIR: this.tempDir },
+      env: { ...process.env, ...this.entry.env, SQLITE_TMPDIR: this.tempDir },
     });
     const slot: Slot = { child, ready: false, job: null, jobId: 0, timer: null, jobStartedAt: 0, exited: new Promise((r) => child.once('exit', () => r())) };
     this.slots.push(slot);

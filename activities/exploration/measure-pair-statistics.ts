@@ -1,4 +1,4 @@
-import { findJoinPath, orientFromKeySide } from '../../core/exploration/join-paths';
+import { findJoinPath, orientFromKeySide, type ForeignKeyEdge } from '../../core/exploration/join-paths';
 import type { CandidatePair, PairEvidence } from '../../core/exploration/pair-types';
 import type { ExplorationConfig } from '../../core/preparation/preparation-config';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
@@ -12,23 +12,45 @@ export interface MeasurePairStatisticsInput {
   database: string;
   databaseId: string;
   versions: PreparationVersions;
-  pair: CandidatePair;
+  /** Pairs of one batch (core/preparation/work-batches), measured one after another. */
+  pairs: CandidatePair[];
   config: ExplorationConfig;
   queryTimeoutMs: number;
 }
 
 /**
- * DexterSQL §3.1.3 Step 3 for one confirmed pair: value overlap (exact, and case-insensitive
- * for text), and — when a PK/FK path of at most `maxJoinHops` joins their tables — coverage,
- * fan-out and agreement from the key side. A measurement that times out is recorded as a
- * problem in the evidence (the note then says less), not retried forever.
+ * DexterSQL §3.1.3 Step 3 for a batch of confirmed pairs: value overlap (exact, and
+ * case-insensitive for text), and — when a PK/FK path of at most `maxJoinHops` joins their
+ * tables — coverage, fan-out and agreement from the key side. A measurement that times out is
+ * recorded as a problem in the evidence (the note then says less), not retried forever. Each
+ * pair's evidence is stored as soon as it is measured, so a retry of the batch skips it.
  */
-export async function measurePairStatistics(deps: PreparationDeps, input: MeasurePairStatisticsInput): Promise<PairEvidence> {
+export async function measurePairStatistics(deps: PreparationDeps, input: MeasurePairStatisticsInput): Promise<PairEvidence[]> {
   const { stored, columns } = await loadPreparedProfiles(deps.store, input.databaseId, input.versions);
+  const foreignKeys = stored.schema.tables.flatMap((t) => t.foreignKeys);
   const db = await openDatabaseOrFail(deps.databases, input.database);
   const stats = new PairStatistics(db, input.queryTimeoutMs);
-  const { a, b } = input.pair;
-  const textual = profileOf(columns, a).textual && profileOf(columns, b).textual;
+  const all: PairEvidence[] = [];
+  for (const pair of input.pairs) {
+    const key = artifactKeys.pairEvidence(input.databaseId, input.versions, pair.id);
+    let evidence = await deps.store.get<PairEvidence>(ARTIFACT_KINDS.pairEvidence, key);
+    if (!evidence) {
+      evidence = await measurePair(stats, pair, profileOf(columns, pair.a).textual && profileOf(columns, pair.b).textual, foreignKeys, input.config);
+      await deps.store.put(ARTIFACT_KINDS.pairEvidence, key, evidence);
+    }
+    all.push(evidence);
+  }
+  return all;
+}
+
+async function measurePair(
+  stats: PairStatistics,
+  pair: CandidatePair,
+  textual: boolean,
+  foreignKeys: ForeignKeyEdge[],
+  config: ExplorationConfig,
+): Promise<PairEvidence> {
+  const { a, b } = pair;
   const problems: string[] = [];
   const attempt = async <T>(what: string, measure: () => Promise<T>): Promise<T | null> => {
     try {
@@ -48,15 +70,12 @@ export async function measurePairStatistics(deps: PreparationDeps, input: Measur
     jaccard: 0,
   };
   const overlapCaseInsensitive = textual ? await attempt('case-insensitive value overlap', () => stats.overlap(a, b, true, true)) : null;
-  const foreignKeys = stored.schema.tables.flatMap((t) => t.foreignKeys);
-  const path = findJoinPath(foreignKeys, a.table, b.table, input.config.maxJoinHops);
+  const path = findJoinPath(foreignKeys, a.table, b.table, config.maxJoinHops);
   let join = null;
   if (path) {
     const oriented = orientFromKeySide(path);
     const [from, to] = oriented.reversed ? [b, a] : [a, b];
     join = await attempt('join statistics', () => stats.join(oriented.path, from, to, textual));
   }
-  const evidence: PairEvidence = { pairId: input.pair.id, a, b, overlap, overlapCaseInsensitive, join, problems };
-  await deps.store.put(ARTIFACT_KINDS.pairEvidence, artifactKeys.pairEvidence(input.databaseId, input.versions, input.pair.id), evidence);
-  return evidence;
+  return { pairId: pair.id, a, b, overlap, overlapCaseInsensitive, join, problems };
 }

@@ -4,7 +4,7 @@ import { synthesizeNote, type SynthesizeNoteInput } from '../exploration/synthes
 import { triageAmbiguousPair, type ExplorationLlmDeps, type TriageAmbiguousPairInput } from '../exploration/triage-ambiguous-pair';
 import { buildProfileIndex, type BuildProfileIndexInput } from '../indexing/build-profile-index';
 import { buildValueIndex, type BuildValueIndexInput } from '../indexing/build-value-index';
-import { profileTable, type ProfileTableInput } from '../profiling/profile-table';
+import { profileTables, type ProfileTablesInput } from '../profiling/profile-tables';
 import { keepAlive } from './activity-heartbeat';
 import { inspectDatabase, type InspectDatabaseInput } from './inspect-database';
 import type { PreparationDeps } from './preparation-deps';
@@ -19,7 +19,7 @@ import { publishPreparation, type PublishPreparationInput } from './publish-prep
 export function createPreparationActivities(deps: PreparationDeps) {
   return {
     inspectDatabase: (input: InspectDatabaseInput) => keepAlive(() => inspectDatabase(deps, input)),
-    profileTable: (input: ProfileTableInput) => keepAlive(() => profileTable(deps, input)),
+    profileTables: (input: ProfileTablesInput) => keepAlive(() => profileTables(deps, input)),
     buildProfileIndex: (input: BuildProfileIndexInput) => keepAlive(() => buildProfileIndex(deps, input)),
     buildValueIndex: (input: BuildValueIndexInput) => keepAlive(() => buildValueIndex(deps, input)),
     findCandidatePairs: (input: FindCandidatePairsInput) => keepAlive(() => findCandidatePairs(deps, input)),

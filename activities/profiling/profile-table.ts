@@ -29,39 +29,43 @@ export interface ProfileTableOutput {
   rows: number;
   /** Set when the table was larger than the scan bound. */
   scannedRows: number | null;
+  /** The profile was stored by an earlier attempt that died before reporting it: nothing was redone. */
+  alreadyStored: boolean;
   /** Column index this attempt started at: > 0 when it resumed from an earlier attempt's heartbeat. */
   resumedAtColumn: number;
   elapsedMs: number;
 }
 
-/** What a heartbeat records: the columns finished so far, so a retry skips them. */
+/** What a heartbeat records: the table in flight and its columns finished so far, so a retry skips them. */
 interface ProfileProgress {
+  table: string;
   profiles: ColumnProfile[];
 }
 
 /**
- * DexterSQL §3.1.1 for one table: cardinality statistics (one scan per `columnsPerScan`
- * columns), then per column its value distribution, from which the most frequent values,
- * a seeded sample and the value format come. Heartbeats after every column with the profiles
- * so far; a retry (worker crash, timeout) resumes after the last recorded column. The result
- * is stored as an artifact; the activity returns only a summary.
+ * DexterSQL §3.1.1 for one table of a profileTables batch: cardinality statistics (one scan per
+ * `columnsPerScan` columns), then per column its value distribution, from which the most
+ * frequent values, a seeded sample and the value format come. Heartbeats after every column
+ * with the profiles so far; a retry (worker crash, timeout) resumes after the last recorded
+ * column. The result is stored as an artifact; only a summary is returned.
  */
-export async function profileTable(deps: PreparationDeps, input: ProfileTableInput): Promise<ProfileTableOutput> {
+export async function profileTable(deps: PreparationDeps, input: ProfileTableInput, stored: StoredSchema): Promise<ProfileTableOutput> {
   const started = performance.now();
   const key = artifactKeys.tableProfile(input.databaseId, input.versions, input.table);
-  const stored = await requireArtifact<StoredSchema>(deps.store, ARTIFACT_KINDS.schema, artifactKeys.schema(input.databaseId, input.versions));
   const info = stored.schema.tables.find((t) => t.name === input.table);
   const overview = stored.tables.find((t) => t.name === input.table);
   if (!info || !overview) throw new Error(`table ${input.table} is not in the stored schema of ${input.databaseId}`);
 
   // A previous attempt may have stored the profile and died before reporting: nothing to redo.
   const existing = await deps.store.get<TableProfile>(ARTIFACT_KINDS.tableProfile, key);
-  if (existing) return summary(existing, info.columns.length, started);
+  if (existing) return { ...summary(existing, info.columns.length, started), alreadyStored: true };
 
   const db = await openDatabaseOrFail(deps.databases, input.database);
   const rows = await profiledRows(db, input.table, overview.rowCount, input.config.rowScanLimit, input.queryTimeoutMs);
   const queries = new ProfileQueries(db, rows.source, input.queryTimeoutMs);
-  const profiles = resumeDetails<ProfileProgress>()?.profiles ?? [];
+  // In a batch the details are those of whichever table was in flight when the attempt died.
+  const details = resumeDetails<ProfileProgress>();
+  const profiles = details?.table === input.table ? details.profiles : [];
   const resumedAtColumn = profiles.length;
 
   for (let start = profiles.length; start < info.columns.length; start += input.columnsPerScan) {
@@ -82,7 +86,7 @@ export async function profileTable(deps: PreparationDeps, input: ProfileTableInp
           config: input.config,
         }),
       );
-      heartbeat({ profiles } satisfies ProfileProgress);
+      heartbeat({ table: input.table, profiles } satisfies ProfileProgress);
     }
   }
 
@@ -97,12 +101,18 @@ export async function profileTable(deps: PreparationDeps, input: ProfileTableInp
   return { ...summary(profile, info.columns.length, started), resumedAtColumn };
 }
 
+/** The schema inspectDatabase stored: what a batch reads once for all its tables. */
+export function loadStoredSchema(deps: PreparationDeps, input: Pick<ProfileTableInput, 'databaseId' | 'versions'>): Promise<StoredSchema> {
+  return requireArtifact<StoredSchema>(deps.store, ARTIFACT_KINDS.schema, artifactKeys.schema(input.databaseId, input.versions));
+}
+
 function summary(profile: TableProfile, columns: number, started: number): ProfileTableOutput {
   return {
     table: profile.table,
     columns,
     rows: profile.rowCount,
     scannedRows: profile.scannedRows,
+    alreadyStored: false,
     resumedAtColumn: 0,
     elapsedMs: Math.round(performance.now() - started),
   };

@@ -82,6 +82,14 @@ export interface PreparationLimits {
   maxAttempts: number;
   /** Columns whose cardinality statistics one table scan computes. */
   columnsPerScan: number;
+  /**
+   * How much one profiling or statistics activity takes on, in values read as the row counts
+   * estimate them (a table: rows, at most `profile.rowScanLimit`, × columns; a pair: the rows
+   * of its two tables). Tables, or pairs, are packed into one activity up to this; one that is
+   * larger gets an activity of its own. Larger: fewer activities, less Temporal overhead;
+   * smaller: more of one database's work side by side (`parallelTables`) and finer progress.
+   */
+  valuesPerActivity: number;
 }
 
 export const DEFAULT_PREPARATION_CONFIG: PreparationConfig = {
@@ -108,6 +116,7 @@ export const DEFAULT_PREPARATION_LIMITS: PreparationLimits = {
   llmActivityTimeoutMs: 10 * 60_000,
   maxAttempts: 5,
   columnsPerScan: 16,
+  valuesPerActivity: 1_000_000,
 };
 
 export type PreparationConfigOverrides = {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { SqliteProcessPool } from '../../activities/database/sqlite-process-pool';
 import { SPIDER_DIR, spiderDbPath } from './spider-files';
@@ -50,5 +50,21 @@ describe('SQLite query process memory', () => {
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     expect(argv).toContain('--max-semi-space-size=1');
     expect(argv).toContain('--heap-growing-percent=30');
+  });
+
+  it('runs its code bundled into JavaScript, without a TypeScript loader, and removes the bundle when the pool closes', async () => {
+    const own = new SqliteProcessPool({ size: 1 });
+    try {
+      expect((await own.run({ path: spiderDbPath('car_1'), sql: 'SELECT 1', maxRows: 1, timeoutMs: 10_000 })).rows).toEqual([[1]]);
+      const [pid] = own.processIds;
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      expect(argv.some((a) => a.includes('tsx'))).toBe(false);
+      const entry = argv.find((a) => a.endsWith('sqlite-query-process.js'))!;
+      expect(existsSync(entry)).toBe(true);
+      await own.close();
+      expect(existsSync(entry)).toBe(false);
+    } finally {
+      await own.close();
+    }
   });
 });

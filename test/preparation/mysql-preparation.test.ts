@@ -101,7 +101,7 @@ describe('preparation on MySQL/MariaDB', () => {
     const { queryTimeoutMs, columnsPerScan } = resolvePreparationLimits();
     const profileItems = async () => {
       const { databaseId, versions } = await harness.activities.inspectDatabase({ database, config, queryTimeoutMs });
-      await harness.activities.profileTable({ database, databaseId, versions, table: 'item', config: config.profile, queryTimeoutMs, columnsPerScan });
+      await harness.activities.profileTables({ database, databaseId, versions, tables: ['item'], config: config.profile, queryTimeoutMs, columnsPerScan });
       const key = artifactKeys.tableProfile(databaseId, versions, 'item');
       const profile = (await harness.store.get<TableProfile>(ARTIFACT_KINDS.tableProfile, key))!;
       await harness.store.delete(ARTIFACT_KINDS.tableProfile, key); // so the next call profiles again

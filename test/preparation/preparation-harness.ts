@@ -61,9 +61,8 @@ export function startPreparationHarness(
   const profile = async (database: string) => {
     const inspection = await activities.inspectDatabase({ database, config, queryTimeoutMs });
     const { databaseId, versions } = inspection;
-    for (const table of inspection.tables) {
-      await activities.profileTable({ database, databaseId, versions, table: table.name, config: config.profile, queryTimeoutMs, columnsPerScan });
-    }
+    const tables = inspection.tables.map((t) => t.name);
+    await activities.profileTables({ database, databaseId, versions, tables, config: config.profile, queryTimeoutMs, columnsPerScan });
     return inspection;
   };
   const explore = async (database: string) => {
@@ -84,7 +83,7 @@ export function startPreparationHarness(
       const pair = candidates.find((c) => c.id.toLowerCase() === pairId.toLowerCase());
       if (!pair) throw new Error(`${pairId} is not a candidate pair of ${database} (candidates: ${candidates.map((c) => c.id).join(', ')})`);
       const { databaseId, versions } = inspection;
-      const evidence = await activities.measurePairStatistics({ database, databaseId, versions, pair, config: config.exploration, queryTimeoutMs });
+      const [evidence] = await activities.measurePairStatistics({ database, databaseId, versions, pairs: [pair], config: config.exploration, queryTimeoutMs });
       return { inspection, evidence };
     },
     async index(database) {

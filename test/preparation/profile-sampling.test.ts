@@ -34,7 +34,7 @@ describe('profile sampling', () => {
     const config = { ...base, profile: { ...base.profile, rowScanLimit } };
     const { queryTimeoutMs, columnsPerScan } = resolvePreparationLimits();
     const { databaseId, versions } = await on.activities.inspectDatabase({ database: file, config, queryTimeoutMs });
-    await on.activities.profileTable({ database: file, databaseId, versions, table: 'item', config: config.profile, queryTimeoutMs, columnsPerScan });
+    await on.activities.profileTables({ database: file, databaseId, versions, tables: ['item'], config: config.profile, queryTimeoutMs, columnsPerScan });
     return (await on.store.get<TableProfile>(ARTIFACT_KINDS.tableProfile, artifactKeys.tableProfile(databaseId, versions, 'item')))!;
   };
 

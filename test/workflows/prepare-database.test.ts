@@ -63,8 +63,8 @@ describe('prepareDatabase on a real Temporal dev server', () => {
     expect(activities.map((a) => a.name).sort()).toEqual(
       [
         'inspectDatabase',
-        'profileTable',
-        'profileTable',
+        // Both small tables in one batch (limits.valuesPerActivity).
+        'profileTables',
         'buildProfileIndex',
         'buildValueIndex',
         'findCandidatePairs',
@@ -118,9 +118,9 @@ describe('prepareDatabase on a real Temporal dev server', () => {
     const changed = await stack.client.prepare({ database });
     expect(changed.result.status).toBe('prepared');
     expect(changed.result.manifest.versions.profile).not.toBe(versions.profile);
-    const evidence = (await activityRecords(changed.handle)).find((a) => a.name === 'measurePairStatistics')!.result as {
+    const [evidence] = (await activityRecords(changed.handle)).find((a) => a.name === 'measurePairStatistics')!.result as {
       join: { agreement: number; fanout: number };
-    };
+    }[];
     expect(evidence.join).toMatchObject({ agreement: 0.5, fanout: 2 });
     for (const kind of [ARTIFACT_KINDS.tableProfile, ARTIFACT_KINDS.schema, ARTIFACT_KINDS.valueLexicon, ARTIFACT_KINDS.noteSet, ARTIFACT_KINDS.pairEvidence]) {
       const keys = await store.list(kind, `${databaseId}/`);
@@ -156,7 +156,7 @@ describe('prepareDatabase on a real Temporal dev server', () => {
     expect(result.manifest.counts).toMatchObject({ candidatePairs: 1, confirmedPairs: 0, notes: 0 });
     const measured = (await activityRecords(handle)).filter((a) => a.name === 'measurePairStatistics');
     expect(measured).toHaveLength(1);
-    expect((measured[0].result as { join: { agreement: number; fanout: number; coverage: number } }).join).toMatchObject({ coverage: 1, fanout: 1.5 });
+    expect((measured[0].result as { join: { agreement: number; fanout: number; coverage: number } }[])[0].join).toMatchObject({ coverage: 1, fanout: 1.5 });
 
     // Turning the model on is a different configuration: the exploration is redone, with triage and notes.
     const withLlm = await stack.client.prepare({ database });
