@@ -39,10 +39,12 @@ export class PairStatistics {
   }
 
   /**
-   * Coverage, fan-out and agreement of `from` (in the path's first table, Ti) and `to` (in its
-   * last, Tj) over the join path, with the definitions of §3.1.3 (see JoinStatistics).
+   * Coverage, fan-out and agreement over one join path, with the definitions of §3.1.3 (see
+   * JoinStatistics), for each comparison of a column `from` in the path's first table (Ti) with
+   * a column `to` in its last (Tj). Comparisons over the same path share one pass over the join:
+   * the join is the expensive part (on many-to-many paths by far), the comparisons are cheap.
    */
-  async join(path: JoinStep[], from: ColumnRef, to: ColumnRef, textual: boolean): Promise<JoinStatistics> {
+  async join(path: JoinStep[], comparisons: { from: ColumnRef; to: ColumnRef; textual: boolean }[]): Promise<JoinStatistics[]> {
     const last = `t${path.length}`;
     const joins = path
       .map((step, k) => {
@@ -52,24 +54,25 @@ export class PairStatistics {
       .join(' ');
     const joined = `${this.id(path[0].left)} AS t0 ${joins}`;
     const keys = path[0].leftColumns.map((c) => this.col('t0', c)).join(', ');
-    const [a, b] = [this.col('t0', from.column), this.col(last, to.column)];
     // One pass over the join for the row counts, and (with a one-column key, the common case)
-    // the distinct joined keys too: on many-to-many paths the join is the expensive part.
-    // COUNT(CASE ...) rather than SUM: an integer in both engines (MySQL's SUM is DECIMAL).
+    // the distinct joined keys too. COUNT(CASE ...) rather than SUM: an integer in both engines
+    // (MySQL's SUM is DECIMAL).
     const singleKey = path[0].leftColumns.length === 1;
-    const parts = [
-      'COUNT(*)',
-      `COUNT(CASE WHEN ${this.exact(a, textual)} = ${this.exact(b, textual)} THEN 1 END)`,
-      textual ? `COUNT(CASE WHEN ${this.exact(`LOWER(${a})`, true)} = ${this.exact(`LOWER(${b})`, true)} THEN 1 END)` : '0',
-      singleKey ? `COUNT(DISTINCT ${keys})` : '0',
-    ];
-    const [joinedRows, agreeingRows, agreeingIgnoringCase, distinctJoinedKeys] = (await this.one(`SELECT ${parts.join(', ')} FROM ${joined}`)).map(count);
+    const agreeing = comparisons.flatMap(({ from, to, textual }) => {
+      const [a, b] = [this.col('t0', from.column), this.col(last, to.column)];
+      return [
+        `COUNT(CASE WHEN ${this.exact(a, textual)} = ${this.exact(b, textual)} THEN 1 END)`,
+        textual ? `COUNT(CASE WHEN ${this.exact(`LOWER(${a})`, true)} = ${this.exact(`LOWER(${b})`, true)} THEN 1 END)` : '0',
+      ];
+    });
+    const parts = ['COUNT(*)', singleKey ? `COUNT(DISTINCT ${keys})` : '0', ...agreeing];
+    const [joinedRows, distinctJoinedKeys, ...agreeingCounts] = (await this.one(`SELECT ${parts.join(', ')} FROM ${joined}`)).map(count);
     // Composite keys: SQLite's COUNT(DISTINCT ...) takes one argument, so count distinct tuples apart.
     const keysJoined = singleKey
       ? distinctJoinedKeys
       : count((await this.one(`SELECT COUNT(*) FROM (SELECT DISTINCT ${keys} FROM ${joined}) AS joined_keys`))[0]);
     const keysInTable = count((await this.one(`SELECT COUNT(*) FROM (SELECT DISTINCT ${keys} FROM ${this.id(path[0].left)} AS t0) AS table_keys`))[0]);
-    return {
+    return comparisons.map(({ from, to, textual }, i) => ({
       from,
       to,
       path,
@@ -77,12 +80,12 @@ export class PairStatistics {
       keysInTable,
       keysJoined,
       joinedRows,
-      agreeingRows,
+      agreeingRows: agreeingCounts[2 * i],
       coverage: ratio(keysJoined, keysInTable),
       fanout: ratio(joinedRows, keysJoined),
-      agreement: ratio(agreeingRows, joinedRows),
-      agreementCaseInsensitive: textual ? ratio(agreeingIgnoringCase, joinedRows) : null,
-    };
+      agreement: ratio(agreeingCounts[2 * i], joinedRows),
+      agreementCaseInsensitive: textual ? ratio(agreeingCounts[2 * i + 1], joinedRows) : null,
+    }));
   }
 
   private async one(sql: string): Promise<SqlValue[]> {

@@ -74,7 +74,7 @@ describe('preparation on MySQL/MariaDB', () => {
       // Lower-cased: {paris, lyon, nice} vs {paris, lyon, nice }.
       expect(await stats.overlap(city, visit, true, true)).toMatchObject({ distinctA: 3, distinctB: 3, intersection: 2 });
       const path = [{ left: 'city', leftColumns: ['id'], right: 'visit', rightColumns: ['city_id'], leftIsReferenced: true }];
-      const join = await stats.join(path, city, visit, true);
+      const [join] = await stats.join(path, [{ from: city, to: visit, textual: true }]);
       // Joined rows: (Paris, paris) (lyon, lyon) (Nice, 'Nice ') (Paris, Paris).
       expect(join).toMatchObject({ joinedRows: 4, agreeingRows: 2, agreement: 0.5, agreementCaseInsensitive: 0.75 });
     } finally {

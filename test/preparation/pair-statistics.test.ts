@@ -1,5 +1,10 @@
 import Database from 'better-sqlite3';
+import { DatabaseRegistry } from '../../activities/database/database-registry';
+import { openTargetDatabase } from '../../activities/database/open-database';
+import { ARTIFACT_KINDS, artifactKeys } from '../../activities/preparation/preparation-artifacts';
+import { createPreparationActivities } from '../../activities/preparation/preparation-activities';
 import type { PairEvidence } from '../../core/exploration/pair-types';
+import { resolvePreparationLimits } from '../../core/preparation/preparation-config';
 import { spiderDatabasePath } from '../support/datasets';
 import { createRunningExampleDatabase, RUNNING_EXAMPLE } from '../support/running-example-database';
 import { startPreparationHarness, type PreparationHarness } from './preparation-harness';
@@ -104,6 +109,42 @@ describe('deep investigation statistics (§3.1.3 Step 3)', () => {
     expect(evidence.join).toMatchObject({ keysInTable: 2, keysJoined: 2, joinedRows: 3, agreeingRows: 1 });
     expect(evidence.overlap).toEqual({ distinctA: 2, distinctB: 2, intersection: 2, union: 2, jaccard: expected.jaccard });
     expect(evidence.problems).toEqual([]);
+  });
+
+  it('measures the pairs over one join in one pass over it, each as it would be measured alone', async () => {
+    const database = spiderDatabasePath('chinook_1');
+    const { inspection, candidates } = await harness.explore(database);
+    const { databaseId, versions } = inspection;
+    // Employee and Customer share City, State, Country, Phone, ...: several pairs, one join.
+    const pairs = candidates.filter((c) => [c.a.table, c.b.table].sort().join() === 'Customer,Employee');
+    expect(pairs.length).toBeGreaterThanOrEqual(3);
+    const { queryTimeoutMs } = resolvePreparationLimits();
+    const input = { database, databaseId, versions, config: harness.config.exploration, queryTimeoutMs };
+    const alone: PairEvidence[] = [];
+    for (const pair of pairs) alone.push(...(await harness.activities.measurePairStatistics({ ...input, pairs: [pair] })));
+    for (const pair of pairs) await harness.store.delete(ARTIFACT_KINDS.pairEvidence, artifactKeys.pairEvidence(databaseId, versions, pair.id));
+
+    // The same activities on a database that counts the joins it is asked to run.
+    const joins: string[] = [];
+    const counting = new DatabaseRegistry(async (spec) => {
+      const db = await openTargetDatabase(spec);
+      const execute = db.execute.bind(db);
+      db.execute = (sql, options) => {
+        if (/\bJOIN\b/.test(sql)) joins.push(sql);
+        return execute(sql, options);
+      };
+      return db;
+    });
+    try {
+      const activities = createPreparationActivities({ databases: counting, store: harness.store, embedders: harness.embedders, vectors: harness.vectors });
+      expect(await activities.measurePairStatistics({ ...input, pairs })).toEqual(alone);
+      expect(joins).toHaveLength(1);
+      // Stored as measured: a retry of the batch asks the database nothing.
+      await activities.measurePairStatistics({ ...input, pairs });
+      expect(joins).toHaveLength(1);
+    } finally {
+      await counting.closeAll();
+    }
   });
 
   const label = (p: KnownPair) => `${p.db}: ${p.keySide.table}.${p.keySide.column} / ${p.otherSide.table}.${p.otherSide.column}`;
