@@ -84,11 +84,14 @@ export async function openMysqlArtifactStore(url: string, options: MysqlArtifact
       return result.affectedRows > 0;
     },
     async list(kind, prefix = '') {
-      // A range on the primary key instead of LIKE: keys may contain % and _.
+      // A range on the primary key instead of LIKE (keys may contain % and _), bounded above so
+      // only the matching keys are read: every key that starts with the prefix sorts below the
+      // prefix followed by byte 0xFF, which UTF-8 never contains.
       const start = bytes(prefix);
+      const end = Buffer.concat([start, Buffer.from([0xff])]);
       const [rows] = await pool.execute<RowDataPacket[]>(
-        `SELECT artifact_key FROM ${TABLE} WHERE kind = ? AND artifact_key >= ? AND LEFT(artifact_key, ?) = ? ORDER BY artifact_key`,
-        [bytes(kind), start, String(start.length), start],
+        `SELECT artifact_key FROM ${TABLE} WHERE kind = ? AND artifact_key >= ? AND artifact_key < ? AND LEFT(artifact_key, ?) = ? ORDER BY artifact_key`,
+        [bytes(kind), start, end, String(start.length), start],
       );
       return rows.map((r) => (r.artifact_key as Buffer).toString('utf8'));
     },
