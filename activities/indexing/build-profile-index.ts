@@ -5,6 +5,7 @@ import { profileIndexText } from '../../core/indexing/profile-text-style';
 import { loadPreparedProfiles } from '../preparation/load-prepared';
 import { collectionNames, pointIds } from '../preparation/preparation-artifacts';
 import type { PreparationDeps } from '../preparation/preparation-deps';
+import { CachedEmbedder } from '../embeddings/cached-embedder';
 import { upsertEmbedded } from './upsert-embedded';
 
 export interface BuildProfileIndexInput {
@@ -31,7 +32,8 @@ export async function buildProfileIndex(deps: PreparationDeps, input: BuildProfi
   const started = performance.now();
   const { columns } = await loadPreparedProfiles(deps.store, input.databaseId, input.versions);
   const collection = collectionNames(input.databaseId, input.versions).profiles;
-  const embedder = deps.embedders.profiles;
+  // Remembered vectors: a rebuild after the data changed embeds only texts that changed.
+  const embedder = new CachedEmbedder(deps.embedders.profiles, deps.store);
   await deps.vectors.ensureCollection(collection, embedder.dimension);
   await upsertEmbedded(
     { embedder, vectors: deps.vectors },
