@@ -18,7 +18,7 @@ import { normaliseInPlace } from './unit-vector';
  * default 512-token context is ~50× slower), so it suits column profiles and questions, not
  * hundreds of thousands of values.
  */
-export const MINILM_MODEL_FILE = path.resolve(__dirname, '../../.tools/models/all-minilm-l6-v2-f16.gguf');
+export const MINILM_MODEL_FILE = path.resolve(__dirname, '../../.tools/models/all-minilm-l6-v2-q8_0.gguf');
 
 export const MINILM_DIMENSION = 384;
 
@@ -50,7 +50,7 @@ const loaded = new Map<string, Promise<LoadedModel>>();
 
 export class MiniLmEmbedder implements Embedder {
   /** The file's content is fixed by the pinned package and converter: a new one gets a new name. */
-  readonly name = 'minilm-l6-v2-f16-mean';
+  readonly name = 'minilm-l6-v2-q8_0-mean';
   readonly dimension = MINILM_DIMENSION;
   private readonly modelFile: string;
   private readonly threads: number;
