@@ -12,11 +12,12 @@ token carries a leading U+2581, a continuation (`##x`) loses its `##`, and brack
 
 The weight matrices are written as Q8_0 (8-bit values in blocks of 32 with one f16 scale each),
 quantized by gguf-py itself: on one CPU thread llama.cpp's Q8_0 matrix products are faster than
-F16 ones (4.2 against 6.6 ms per Spider column text, the largest cost of the profile index), the
-file is about half as large (25 MB against 46), and the vectors barely move (cosine to the F16
-model's vectors 0.9996 on average, 0.9994 at worst, on Spider column texts). The layer norms, the
-biases and the 2-row token-type embedding stay f32: they are tiny, and llama.cpp adds them in
-full precision.
+F16 ones (2.4 against 3.6 ms per Spider column profile text, the profile index's largest cost),
+the file is about half as large (25 MB against 46; a process holding the model about 25 MiB
+smaller), and the vectors barely move (cosine to the F16 model's vectors 0.9996 on average,
+0.9987 at worst, over Spider's 4,018 column texts; bench:linking's recall is unchanged). The layer
+norms, the biases and the 2-row token-type embedding stay f32: they are tiny, and llama.cpp adds
+them in full precision.
 """
 import json
 import sys
