@@ -9,6 +9,15 @@ with safetensors' numpy loader and renamed through gguf's own tensor-name map fo
 MODEL_ARCH.BERT, so the names are the ones llama.cpp looks up. The vocabulary is rewritten into
 llama.cpp's "phantom space" WordPiece form (what its BERT converter writes): a word-initial
 token carries a leading U+2581, a continuation (`##x`) loses its `##`, and bracketed specials stay.
+
+The weight matrices are written as Q8_0 (8-bit values in blocks of 32 with one f16 scale each),
+quantized by gguf-py itself: on one CPU thread llama.cpp's Q8_0 matrix products are faster than
+F16 ones (2.4 against 3.6 ms per Spider column profile text, the profile index's largest cost),
+the file is about half as large (25 MB against 46; a process holding the model about 25 MiB
+smaller), and the vectors barely move (cosine to the F16 model's vectors 0.9996 on average,
+0.9987 at worst, over Spider's 4,018 column texts; bench:linking's recall is unchanged). The layer
+norms, the biases and the 2-row token-type embedding stay f32: they are tiny, and llama.cpp adds
+them in full precision.
 """
 import json
 import sys
@@ -18,6 +27,7 @@ from pathlib import Path
 
 import gguf
 import numpy as np
+from gguf.quants import quantize
 from safetensors.numpy import load_file
 
 ARCH = gguf.MODEL_ARCH.BERT
@@ -67,7 +77,7 @@ def write_gguf(model_dir: Path, out: Path) -> None:
     writer.add_layer_norm_eps(config["layer_norm_eps"])
     writer.add_causal_attention(False)
     writer.add_pooling_type(gguf.PoolingType.MEAN)
-    writer.add_file_type(gguf.LlamaFileType.MOSTLY_F16)
+    writer.add_file_type(gguf.LlamaFileType.MOSTLY_Q8_0)
 
     tokens, types = read_vocab(tokenizer)
     writer.add_tokenizer_model("bert")
@@ -94,10 +104,14 @@ def write_gguf(model_dir: Path, out: Path) -> None:
         new_name = names.get_name(name, try_suffixes=(".weight", ".bias"))
         if new_name is None:
             raise SystemExit(f"no GGUF name for tensor {name}")
-        # Matrices in f16 (half the file, no measurable change in cosines); norms and biases,
-        # tiny and added in full precision by llama.cpp, stay f32.
-        data = data.astype(np.float16 if data.ndim == 2 and data.shape[0] > 2 else np.float32)
-        writer.add_tensor(new_name, data)
+        # Matrices (embeddings, attention, feed-forward) in Q8_0, see the docstring; their rows
+        # (384 or 1536 values) are whole Q8_0 blocks of 32, which quantize() requires. Norms,
+        # biases and the token-type embedding (2 rows) stay f32.
+        if data.ndim == 2 and data.shape[0] > 2:
+            q8 = gguf.GGMLQuantizationType.Q8_0
+            writer.add_tensor(new_name, quantize(data.astype(np.float32), q8), raw_dtype=q8)
+        else:
+            writer.add_tensor(new_name, data.astype(np.float32))
 
     writer.write_header_to_file()
     writer.write_kv_data_to_file()

