@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { DEFAULT_SQLITE_POOL_SIZE } from '../activities/database/sqlite-process-pool';
 import { parsePositiveInteger } from '../activities/llm/config-values';
 import type { LlmConfig } from '../activities/llm/llm-config';
@@ -28,13 +29,31 @@ export interface WorkerSizing {
  * for both engines: each SQLite process holds 60-100 MB, so its default stays lower). Several
  * processes scale out; these say how much each one takes.
  */
-export function workerSizingFromEnv(env: Env, llmConfig: LlmConfig): WorkerSizing {
+export function workerSizingFromEnv(env: Env, llmConfig: LlmConfig, cores = os.availableParallelism()): WorkerSizing {
   const positive = (name: string) => (env[name] ? parsePositiveInteger(env[name], name) : undefined);
   const sqlPool = positive('DECODEX_SQL_POOL_SIZE');
   return {
     onlineConcurrency: positive('DECODEX_ONLINE_CONCURRENCY') ?? DEFAULT_QUEUE_CONCURRENCY,
     offlineConcurrency: positive('DECODEX_OFFLINE_CONCURRENCY') ?? DEFAULT_QUEUE_CONCURRENCY,
     llmConcurrency: llmWorkerConcurrency(llmConfig, env),
-    sqlPool: sqlPool ? { mysql: sqlPool, sqlite: sqlPool } : DEFAULT_SQL_POOL_SIZE,
+    sqlPool: sqlPool
+      ? { mysql: sqlPool, sqlite: sqlPool }
+      : env.DECODEX_NODE_ROLE === 'preparation'
+        ? { ...DEFAULT_SQL_POOL_SIZE, sqlite: preparationSqlitePoolSize(cores) }
+        : DEFAULT_SQL_POOL_SIZE,
   };
+}
+
+/**
+ * SQLite query processes of a preparation process (DECODEX_NODE_ROLE=preparation, which
+ * bin/decodex sets for `prepare`, `mine-rules`, `build-knowledge` and an offline-only worker):
+ * one per core beyond the one the process itself needs, at most the usual 3. Its statements are
+ * decodex's own profiling and statistics queries, each bounded by the preparation's query
+ * timeout, so a second process only buys parallelism, and on 2 cores there is none to buy: the
+ * worker, the Temporal server and one query process already fill them (bench:prepare: one
+ * process instead of two, 68 MB less, the same time within noise). Question workers keep 3:
+ * there a second process is what keeps one slow generated statement from holding up the rest.
+ */
+export function preparationSqlitePoolSize(cores: number): number {
+  return Math.max(1, Math.min(DEFAULT_SQLITE_POOL_SIZE, cores - 1));
 }

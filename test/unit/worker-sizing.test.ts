@@ -25,6 +25,19 @@ describe('worker sizing from the environment', () => {
     });
   });
 
+  it('gives a preparation process one SQLite query process per core beyond its own, at most 3; DECODEX_SQL_POOL_SIZE still decides', () => {
+    const preparation = { ...remote, DECODEX_NODE_ROLE: 'preparation' };
+    const sqliteOn = (env: Record<string, string>, cores: number) => workerSizingFromEnv(env, loadLlmConfig(env), cores).sqlPool;
+    expect(sqliteOn(preparation, 1)).toEqual({ mysql: DEFAULT_SQL_POOL_SIZE.mysql, sqlite: 1 });
+    expect(sqliteOn(preparation, 2)).toEqual({ mysql: DEFAULT_SQL_POOL_SIZE.mysql, sqlite: 1 });
+    expect(sqliteOn(preparation, 3)).toEqual({ mysql: DEFAULT_SQL_POOL_SIZE.mysql, sqlite: 2 });
+    expect(sqliteOn(preparation, 16)).toEqual(DEFAULT_SQL_POOL_SIZE);
+    expect(sqliteOn({ ...preparation, DECODEX_SQL_POOL_SIZE: '3' }, 2)).toEqual({ mysql: 3, sqlite: 3 });
+    // Question workers keep the pool that lets a second process start beside a slow statement.
+    expect(sqliteOn(remote, 2)).toEqual(DEFAULT_SQL_POOL_SIZE);
+    expect(sqliteOn({ ...remote, DECODEX_NODE_ROLE: 'questions' }, 2)).toEqual(DEFAULT_SQL_POOL_SIZE);
+  });
+
   it('rejects a knob that is not a positive integer, naming it', () => {
     for (const name of ['DECODEX_ONLINE_CONCURRENCY', 'DECODEX_OFFLINE_CONCURRENCY', 'DECODEX_SQL_POOL_SIZE']) {
       const env = { ...remote, [name]: '0' };
