@@ -3,7 +3,7 @@ import type { ActivityDeps } from '../activities';
 import { artifactStoreFromEnv } from '../activities/artifacts/artifact-store-from-env';
 import { DatabaseConnections } from '../activities/database/database-connections';
 import { DatabaseRegistry } from '../activities/database/database-registry';
-import { READ_ONLY_ACCOUNT_POLICIES, type ReadOnlyAccountPolicy } from '../activities/database/mysql-database';
+import { READ_ONLY_ACCOUNT_POLICIES, type ReadOnlyAccountPolicy } from '../activities/database/mysql-account-policy';
 import { openTargetDatabase } from '../activities/database/open-database';
 import { indexEmbeddersFromEnv, vectorStoreFromEnv } from '../activities/indexing/index-backends';
 import { loadLlmConfig, type LlmConfig } from '../activities/llm/llm-config';

@@ -3,7 +3,6 @@ import { redactDatabaseSpec } from '../../core/database-reference';
 import { isMysqlUrl } from '../database/mysql-connection-url';
 import { parsePositiveInteger } from '../llm/config-values';
 import type { ArtifactStore } from './artifact-store';
-import { openMysqlArtifactStore } from './mysql-artifact-store';
 import { openSqliteArtifactStore } from './sqlite-artifact-store';
 
 type Env = Record<string, string | undefined>;
@@ -24,6 +23,8 @@ export async function artifactStoreFromEnv(home: string, env: Env): Promise<Arti
   }
   if (!isMysqlUrl(url)) throw new Error(`DECODEX_ARTIFACTS_URL must be a mysql:// or mariadb:// URL, got ${redactDatabaseSpec(url)}`);
   const pool = env.DECODEX_ARTIFACTS_POOL_SIZE;
+  // Required here, not imported: the MySQL driver is about 15 MB of a process that stores artifacts in SQLite.
+  const { openMysqlArtifactStore } = require('./mysql-artifact-store') as typeof import('./mysql-artifact-store');
   return openMysqlArtifactStore(url, {
     password: env.DECODEX_ARTIFACTS_PASSWORD,
     connectionLimit: pool ? parsePositiveInteger(pool, 'DECODEX_ARTIFACTS_POOL_SIZE') : undefined,

@@ -1,3 +1,4 @@
+import { READ_ONLY_ACCOUNT_POLICIES, type ReadOnlyAccountPolicy } from './mysql-account-policy';
 import { performance } from 'node:perf_hooks';
 import type { Connection as CoreConnection } from 'mysql2';
 import mysql, { type Pool, type PoolConnection } from 'mysql2/promise';
@@ -44,9 +45,6 @@ export interface MysqlDatabaseOptions {
 }
 
 export const DEFAULT_MYSQL_MAX_RESULT_BYTES = 64 * 2 ** 20;
-
-export const READ_ONLY_ACCOUNT_POLICIES = ['warn', 'require'] as const;
-export type ReadOnlyAccountPolicy = (typeof READ_ONLY_ACCOUNT_POLICIES)[number];
 
 const INTERNAL_MAX_ROWS = 10_000_000;
 

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { isMysqlUrl } from './mysql-connection-url';
-import { MysqlDatabase, type MysqlDatabaseOptions } from './mysql-database';
+import type { MysqlDatabaseOptions } from './mysql-database';
 import { SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database';
 import type { TargetDatabase } from './target-database';
 
@@ -16,7 +16,12 @@ export interface OpenDatabaseOptions {
  * server cannot be reached.
  */
 export async function openTargetDatabase(spec: string, options: OpenDatabaseOptions = {}): Promise<TargetDatabase> {
-  if (isMysqlUrl(spec)) return MysqlDatabase.connect(spec, options.mysql);
+  if (isMysqlUrl(spec)) {
+    // Required here, not imported: the MySQL driver is about 15 MB of a process that may only
+    // ever open SQLite files.
+    const { MysqlDatabase } = require('./mysql-database') as typeof import('./mysql-database');
+    return MysqlDatabase.connect(spec, options.mysql);
+  }
   assertSqliteFile(spec);
   return new SqliteDatabase(spec, options.sqlite);
 }

@@ -7,7 +7,6 @@ import { HashedEmbedder } from '../embeddings/hashed-embedder';
 import { MINILM_MODEL_FILE, MiniLmEmbedder } from '../embeddings/minilm-embedder';
 import { OpenAiEmbedder } from '../embeddings/openai-embedder';
 import { EmbeddedVectorStore } from '../vectors/embedded-vector-store';
-import { QdrantVectorStore } from '../vectors/qdrant-vector-store';
 import { sameEmbedder, type IndexEmbedders } from './index-embedders';
 import type { VectorStore } from '../vectors/vector-store';
 
@@ -91,6 +90,10 @@ function openAiEmbedderFromEnv(env: Env): Embedder {
  * otherwise replace (and, on publish, delete) each other's collections.
  */
 export function vectorStoreFromEnv(home: string, env: Env): VectorStore {
-  if (env.QDRANT_URL) return new QdrantVectorStore({ url: env.QDRANT_URL, apiKey: env.QDRANT_API_KEY, namespace: env.DECODEX_QDRANT_PREFIX });
+  if (env.QDRANT_URL) {
+    // Required here, not imported: Qdrant's client is about 15 MB of a process that uses the embedded store.
+    const { QdrantVectorStore } = require('../vectors/qdrant-vector-store') as typeof import('../vectors/qdrant-vector-store');
+    return new QdrantVectorStore({ url: env.QDRANT_URL, apiKey: env.QDRANT_API_KEY, namespace: env.DECODEX_QDRANT_PREFIX });
+  }
   return new EmbeddedVectorStore(path.join(home, 'vectors'));
 }

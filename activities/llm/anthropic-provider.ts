@@ -64,6 +64,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): LlmP
       } catch (err) {
         throw classifyProviderError(err, {
           provider: 'anthropic',
+          sdk: Anthropic,
           baseUrl,
           model: request.model,
           timeoutMs: options.timeoutMs,

@@ -1,6 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
-import OpenAI from 'openai';
 
 /**
  * Why an LLM call failed. The first four are transient (Temporal retries them); the others
@@ -43,8 +41,19 @@ export function failureTypeOf(kind: LlmErrorKind): string {
 }
 
 /** What the failing call was, so messages can name the endpoint, model and env vars to fix. */
+/**
+ * The error classes of the SDK that made the call (both SDKs have the same three). The provider
+ * passes its own, so this file loads neither SDK: a process loads only the one it talks to.
+ */
+export interface SdkErrorClasses {
+  APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
+  APIConnectionError: abstract new (...args: never[]) => Error;
+  APIError: abstract new (...args: never[]) => Error & { status?: number | undefined };
+}
+
 export interface CallContext {
   provider: 'openai' | 'anthropic';
+  sdk: SdkErrorClasses;
   baseUrl: string;
   model: string;
   timeoutMs: number;
@@ -89,8 +98,8 @@ export function classifyProviderError(err: unknown, ctx: CallContext): LlmError 
   if (err instanceof LlmError) return err;
   const at = ctx.baseUrl;
 
-  const timedOut = err instanceof OpenAI.APIConnectionTimeoutError || err instanceof Anthropic.APIConnectionTimeoutError;
-  const connectionFailed = err instanceof OpenAI.APIConnectionError || err instanceof Anthropic.APIConnectionError;
+  const timedOut = err instanceof ctx.sdk.APIConnectionTimeoutError;
+  const connectionFailed = err instanceof ctx.sdk.APIConnectionError;
   // Some fetch implementations (and test sandboxes) hide the abort behind a plain connection
   // error; one that happens at the deadline is the timeout firing.
   if (timedOut || (connectionFailed && ctx.elapsedMs >= ctx.timeoutMs)) {
@@ -106,7 +115,7 @@ export function classifyProviderError(err: unknown, ctx: CallContext): LlmError 
   if (brokenConnection(err)) {
     return new LlmError('connection', `the connection to ${at} broke off before the answer was complete (${rootCause(err)}); Temporal retries`);
   }
-  const status = err instanceof OpenAI.APIError || err instanceof Anthropic.APIError ? err.status : undefined;
+  const status = err instanceof ctx.sdk.APIError ? err.status : undefined;
   if (typeof status !== 'number') {
     // Not an HTTP answer at all (e.g. the SDK refused the request before sending it).
     return new LlmError('bad_request', `the ${ctx.provider} client refused the call to model "${ctx.model}" at ${at}: ${rootCause(err)}`);

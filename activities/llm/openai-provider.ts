@@ -44,6 +44,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): LlmProvide
       } catch (err) {
         throw classifyProviderError(err, {
           provider: 'openai',
+          sdk: OpenAI,
           baseUrl,
           model: request.model,
           timeoutMs: options.timeoutMs,

@@ -1,4 +1,3 @@
-import { createAnthropicProvider } from './anthropic-provider';
 import type { LlmSettings } from './llm-config';
 import type { LlmProvider } from './llm-provider';
 import { createLocalProvider } from './local/local-provider';
@@ -15,5 +14,8 @@ export function providerForSettings(settings: LlmSettings, local?: LocalRuntimeO
     return createLocalProvider({ ...local, timeoutMs: settings.timeoutMs });
   }
   const options = { baseUrl: settings.baseUrl, apiKey: settings.apiKey, timeoutMs: settings.timeoutMs };
-  return settings.provider === 'anthropic' ? createAnthropicProvider(options) : createOpenAiProvider(options);
+  if (settings.provider !== 'anthropic') return createOpenAiProvider(options);
+  // Required here, not imported: Anthropic's SDK is about 17 MB of a process that never talks to it.
+  const { createAnthropicProvider } = require('./anthropic-provider') as typeof import('./anthropic-provider');
+  return createAnthropicProvider(options);
 }

@@ -1,5 +1,6 @@
-import winkNLP from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import type WinkNlp from 'wink-nlp';
+import type WinkModel from 'wink-eng-lite-web-model';
+import { requirePackage } from '../../require-package';
 
 /**
  * The question as tokens with universal POS tags, lemmas, negation and wink-nlp's entities
@@ -36,12 +37,19 @@ export interface TokenizedQuestion {
   entities: EntitySpan[];
 }
 
-type Nlp = ReturnType<typeof winkNLP>;
+type Nlp = ReturnType<typeof WinkNlp>;
 let loaded: Nlp | null = null;
 
-/** Loading the model takes ~100 ms and tens of MB, so it happens once per process, on first use. */
+/**
+ * Loading the model takes ~100 ms and tens of MB, so it happens once per process, on first use:
+ * the packages are required here, not imported, so a process that never tokenizes a question
+ * (a preparation worker) never holds them (about 25 MB).
+ */
 function nlp(): Nlp {
-  loaded ??= winkNLP(model);
+  if (!loaded) {
+    const winkNLP = requirePackage<typeof WinkNlp>('wink-nlp');
+    loaded = winkNLP(requirePackage<typeof WinkModel>('wink-eng-lite-web-model'));
+  }
   return loaded;
 }
 
