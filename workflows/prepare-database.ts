@@ -42,7 +42,7 @@ const NON_RETRYABLE = ['DatabaseUnavailable', 'ArtifactMissing', 'DocumentationU
 /**
  * DexterSQL Phase 1 (§3.1.1–3.1.3) for one target database, once, before questions:
  *
- *   inspectDatabase → profileTables × batches of tables → buildProfileIndex + buildValueIndex →
+ *   inspectDatabase → profileTables × batches of tables → buildIndices (profile + value index) →
  *   findCandidatePairs → triageAmbiguousPair × candidates → measurePairStatistics × batches of
  *   confirmed pairs → synthesizeNote × families → publishPreparation
  *
@@ -156,21 +156,18 @@ export async function prepareDatabase(input: PrepareDatabaseInput, carry?: Prepa
   if (workflowInfo().continueAsNewSuggested)
     await continueAsNew<typeof prepareDatabase>(input, { usage: budget.usage, steps: runner.trace, startedAt, activityMs });
 
-  // Index generator (§3.1.2): profile index and value index (+ lexical index) side by side.
-  phase('index', 0, 2, 'embedding profiles and values');
-  const [profileIndex, valueIndex] = await timed(
+  // Index generator (§3.1.2): profile index and value index (+ lexical index), side by side in one activity.
+  phase('index', 0, 1, 'embedding profiles and values');
+  const { profiles: profileIndex, values: valueIndex } = await timed(
     'index',
     () =>
-      Promise.all([
-        offline.buildProfileIndex.executeWithOptions({ summary: 'embed one profile per column into the profile index' }, [
-          { databaseId, versions, config: { profileText: config.index.profileText } },
-        ]),
-        offline.buildValueIndex.executeWithOptions(
-          { summary: `embed distinct text values (≤ ${config.index.valuesPerColumn} per column) into the value index` },
-          [{ database: input.database, databaseId, versions, config: config.index, queryTimeoutMs: limits.queryTimeoutMs }],
-        ),
-      ]),
-    ([p, v]) => `${p.columns} profiles, ${v.valuesIndexed} text values embedded, ${v.lexiconValues} values in the lexical index`,
+      offline.buildIndices.executeWithOptions(
+        {
+          summary: `embed one profile per column, and distinct text values (≤ ${config.index.valuesPerColumn} per column), into the profile and value indices`,
+        },
+        [{ database: input.database, databaseId, versions, config: config.index, queryTimeoutMs: limits.queryTimeoutMs }],
+      ),
+    ({ profiles: p, values: v }) => `${p.columns} profiles, ${v.valuesIndexed} text values embedded, ${v.lexiconValues} values in the lexical index`,
   );
   activityMs.valueIndex += valueIndex.valueIndexMs;
   activityMs.profileIndex += profileIndex.elapsedMs;

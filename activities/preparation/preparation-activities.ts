@@ -2,8 +2,7 @@ import { findCandidatePairs, type FindCandidatePairsInput } from '../exploration
 import { measurePairStatistics, type MeasurePairStatisticsInput } from '../exploration/measure-pair-statistics';
 import { synthesizeNote, type SynthesizeNoteInput } from '../exploration/synthesize-note';
 import { triageAmbiguousPair, type ExplorationLlmDeps, type TriageAmbiguousPairInput } from '../exploration/triage-ambiguous-pair';
-import { buildProfileIndex, type BuildProfileIndexInput } from '../indexing/build-profile-index';
-import { buildValueIndex, type BuildValueIndexInput } from '../indexing/build-value-index';
+import { buildIndices, type BuildIndicesInput } from '../indexing/build-indices';
 import { profileTables, type ProfileTablesInput } from '../profiling/profile-tables';
 import { keepAlive } from './activity-heartbeat';
 import { inspectDatabase, type InspectDatabaseInput } from './inspect-database';
@@ -20,8 +19,7 @@ export function createPreparationActivities(deps: PreparationDeps) {
   return {
     inspectDatabase: (input: InspectDatabaseInput) => keepAlive(() => inspectDatabase(deps, input)),
     profileTables: (input: ProfileTablesInput) => keepAlive(() => profileTables(deps, input)),
-    buildProfileIndex: (input: BuildProfileIndexInput) => keepAlive(() => buildProfileIndex(deps, input)),
-    buildValueIndex: (input: BuildValueIndexInput) => keepAlive(() => buildValueIndex(deps, input)),
+    buildIndices: (input: BuildIndicesInput) => keepAlive(() => buildIndices(deps, input)),
     findCandidatePairs: (input: FindCandidatePairsInput) => keepAlive(() => findCandidatePairs(deps, input)),
     measurePairStatistics: (input: MeasurePairStatisticsInput) => keepAlive(() => measurePairStatistics(deps, input)),
     publishPreparation: (input: PublishPreparationInput) => keepAlive(() => publishPreparation(deps, input)),

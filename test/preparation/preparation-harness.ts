@@ -89,8 +89,7 @@ export function startPreparationHarness(
     async index(database) {
       const inspection = await profile(database);
       const { databaseId, versions } = inspection;
-      await activities.buildProfileIndex({ databaseId, versions, config: config.index });
-      await activities.buildValueIndex({ database, databaseId, versions, config: config.index, queryTimeoutMs });
+      await activities.buildIndices({ database, databaseId, versions, config: config.index, queryTimeoutMs });
       return { inspection, manifest: { databaseId, versions, collections: collectionNames(databaseId, versions) } };
     },
     async close() {

@@ -65,8 +65,7 @@ describe('prepareDatabase on a real Temporal dev server', () => {
         'inspectDatabase',
         // Both small tables in one batch (limits.valuesPerActivity).
         'profileTables',
-        'buildProfileIndex',
-        'buildValueIndex',
+        'buildIndices',
         'findCandidatePairs',
         'triageAmbiguousPair',
         'measurePairStatistics',

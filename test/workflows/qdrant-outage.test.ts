@@ -68,14 +68,14 @@ describeWithQdrant('prepareDatabase while Qdrant stops and comes back', 'binary'
     await qdrant.crash();
 
     const failure = await waitForRetriedFailure(started.handle);
-    expect(['buildProfileIndex', 'buildValueIndex']).toContain(failure.activity);
+    expect(failure.activity).toBe('buildIndices');
     expect(failure.type).toBe('VectorStoreUnavailableError');
     expect(failure.message).toMatch(new RegExp(`^Qdrant at ${qdrant.url} is unreachable \\(.+\\) during .+; the step is retried`));
 
     await qdrant.start();
     const result = await started.handle.result();
     expect(result.status).toBe('prepared');
-    const attempts = (await activityRecords(started.handle)).filter((a) => a.name === 'buildProfileIndex' || a.name === 'buildValueIndex');
+    const attempts = (await activityRecords(started.handle)).filter((a) => a.name === 'buildIndices');
     expect(Math.max(...attempts.map((a) => a.attempt))).toBeGreaterThan(1);
 
     // The points are those an uninterrupted run puts in the embedded store: same count, and
