@@ -41,51 +41,87 @@ export class PairStatistics {
   /**
    * Coverage, fan-out and agreement over one join path, with the definitions of §3.1.3 (see
    * JoinStatistics), for each comparison of a column `from` in the path's first table (Ti) with
-   * a column `to` in its last (Tj). Comparisons over the same path share one pass over the join:
-   * the join is the expensive part (on many-to-many paths by far), the comparisons are cheap.
+   * a column `to` in its last (Tj), in one statement.
+   *
+   * The join is never materialised: on a many-to-many path (two tables that both reference a hub,
+   * formula_1's standings and results through `constructors`) it has millions of rows, and
+   * walking them took seconds per pair. Both ends are counted apart instead, grouped by the keys
+   * of the path's first step: Ti by its key (and the compared value), the rest of the path
+   * (T1 ⋈ … ⋈ Tj) by the columns that key joins (and the value in Tj). A Ti row joins exactly
+   * the rows of the rest whose key matches, so the joined rows are Σ nTi × nRest over matching
+   * keys, and the agreeing ones the same sum over matching keys and equal values. Exact as
+   * the join is: groups are formed byte for byte (each key keeps its own collation for the
+   * match, as the join's `=` does), NULLs match nothing, values compare as `exact` says.
    */
   async join(path: JoinStep[], comparisons: { from: ColumnRef; to: ColumnRef; textual: boolean }[]): Promise<JoinStatistics[]> {
     const last = `t${path.length}`;
-    const joins = path
+    const rest = path
       .map((step, k) => {
+        if (k === 0) return `${this.id(step.right)} AS t1`;
         const on = step.leftColumns.map((c, i) => `${this.col(`t${k}`, c)} = ${this.col(`t${k + 1}`, step.rightColumns[i])}`).join(' AND ');
         return `JOIN ${this.id(step.right)} AS t${k + 1} ON ${on}`;
       })
       .join(' ');
-    const joined = `${this.id(path[0].left)} AS t0 ${joins}`;
-    const keys = path[0].leftColumns.map((c) => this.col('t0', c)).join(', ');
-    // One pass over the join for the row counts, and (with a one-column key, the common case)
-    // the distinct joined keys too. COUNT(CASE ...) rather than SUM: an integer in both engines
-    // (MySQL's SUM is DECIMAL).
-    const singleKey = path[0].leftColumns.length === 1;
-    const agreeing = comparisons.flatMap(({ from, to, textual }) => {
-      const [a, b] = [this.col('t0', from.column), this.col(last, to.column)];
-      return [
-        `COUNT(CASE WHEN ${this.exact(a, textual)} = ${this.exact(b, textual)} THEN 1 END)`,
-        textual ? `COUNT(CASE WHEN ${this.exact(`LOWER(${a})`, true)} = ${this.exact(`LOWER(${b})`, true)} THEN 1 END)` : '0',
-      ];
+    const tableKeys = path[0].leftColumns.map((c) => this.col('t0', c));
+    const restKeys = path[0].rightColumns.map((c) => this.col('t1', c));
+    // One side grouped by its keys (and a value): `k0, k1, ... [, v], n`.
+    const side = (keys: string[], from: string, value?: string) => {
+      const columns = [...keys.map((k, i) => `${k} AS k${i}`), ...(value ? [`${value} AS v`] : []), 'COUNT(*) AS n'];
+      const groups = [...keys.map((k) => this.groupExact(k)), ...(value ? [value] : [])];
+      return `(SELECT ${columns.join(', ')} FROM ${from} GROUP BY ${groups.join(', ')})`;
+    };
+    const matching = (value: boolean) => [...tableKeys.map((_, i) => `a.k${i} = b.k${i}`), ...(value ? ['a.v = b.v'] : [])].join(' AND ');
+    const t0 = `${this.id(path[0].left)} AS t0`;
+    const pairsOf = (a: string, b: string, value: boolean) => `${a} AS a JOIN ${b} AS b ON ${matching(value)}`;
+    const keyPairs = pairsOf(side(tableKeys, t0), side(restKeys, rest), false);
+    const parts = [
+      this.sumOf('a.n * b.n', keyPairs),
+      `(SELECT COUNT(*) FROM (SELECT DISTINCT ${tableKeys.map((_, i) => `a.k${i}`).join(', ')} FROM ${keyPairs}) AS joined_keys)`,
+      // A NULL key joins nothing, so it is no key value of Ti (coverage would count it as one never joined).
+      `(SELECT COUNT(*) FROM (SELECT DISTINCT ${tableKeys.join(', ')} FROM ${t0} WHERE ${tableKeys.map((k) => `${k} IS NOT NULL`).join(' AND ')}) AS table_keys)`,
+    ];
+    for (const { from, to, textual } of comparisons) {
+      for (const lowerCase of textual ? [false, true] : [false]) {
+        const value = (alias: string, column: string) => this.exact(lowerCase ? `LOWER(${this.col(alias, column)})` : this.col(alias, column), textual);
+        parts.push(this.sumOf('a.n * b.n', pairsOf(side(tableKeys, t0, value('t0', from.column)), side(restKeys, rest, value(last, to.column)), true)));
+      }
+    }
+    const [joinedRows, keysJoined, keysInTable, ...agreeing] = (await this.one(`SELECT ${parts.join(', ')}`)).map(count);
+    let next = 0;
+    return comparisons.map(({ from, to, textual }) => {
+      const agreeingRows = agreeing[next++];
+      const agreeingIgnoringCase = textual ? agreeing[next++] : null;
+      return {
+        from,
+        to,
+        path,
+        pathText: describePath(path),
+        keysInTable,
+        keysJoined,
+        joinedRows,
+        agreeingRows,
+        coverage: ratio(keysJoined, keysInTable),
+        fanout: ratio(joinedRows, keysJoined),
+        agreement: ratio(agreeingRows, joinedRows),
+        agreementCaseInsensitive: agreeingIgnoringCase === null ? null : ratio(agreeingIgnoringCase, joinedRows),
+      };
     });
-    const parts = ['COUNT(*)', singleKey ? `COUNT(DISTINCT ${keys})` : '0', ...agreeing];
-    const [joinedRows, distinctJoinedKeys, ...agreeingCounts] = (await this.one(`SELECT ${parts.join(', ')} FROM ${joined}`)).map(count);
-    // Composite keys: SQLite's COUNT(DISTINCT ...) takes one argument, so count distinct tuples apart.
-    const keysJoined = singleKey
-      ? distinctJoinedKeys
-      : count((await this.one(`SELECT COUNT(*) FROM (SELECT DISTINCT ${keys} FROM ${joined}) AS joined_keys`))[0]);
-    const keysInTable = count((await this.one(`SELECT COUNT(*) FROM (SELECT DISTINCT ${keys} FROM ${this.id(path[0].left)} AS t0) AS table_keys`))[0]);
-    return comparisons.map(({ from, to, textual }, i) => ({
-      from,
-      to,
-      path,
-      pathText: describePath(path),
-      keysInTable,
-      keysJoined,
-      joinedRows,
-      agreeingRows: agreeingCounts[2 * i],
-      coverage: ratio(keysJoined, keysInTable),
-      fanout: ratio(joinedRows, keysJoined),
-      agreement: ratio(agreeingCounts[2 * i], joinedRows),
-      agreementCaseInsensitive: textual ? ratio(agreeingCounts[2 * i + 1], joinedRows) : null,
-    }));
+  }
+
+  /** `SUM(terms)` over `from` as a subquery: 0 when nothing matches, and an integer in both engines (MySQL's SUM is DECIMAL). */
+  private sumOf(terms: string, from: string): string {
+    return `(SELECT CAST(COALESCE(SUM(${terms}), 0) AS ${this.db.dialect === 'sqlite' ? 'INTEGER' : 'SIGNED'}) FROM ${from})`;
+  }
+
+  /**
+   * A key as a group: byte for byte in SQLite, whose GROUP BY otherwise follows the column's
+   * collation and would fold 'A' and 'a' of a NOCASE key into one group that then matches only
+   * one of them. The key itself is selected as the column, so the match keeps the column's
+   * collation, as the join's `=` does. MySQL groups by the column's collation, which is also
+   * how its `=` matches, so each group matches exactly the rows the join would.
+   */
+  private groupExact(key: string): string {
+    return this.db.dialect === 'sqlite' ? `${key} COLLATE BINARY` : key;
   }
 
   private async one(sql: string): Promise<SqlValue[]> {

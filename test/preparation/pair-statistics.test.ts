@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
+import path from 'node:path';
 import { DatabaseRegistry } from '../../activities/database/database-registry';
+import { PairStatistics } from '../../activities/exploration/pair-statistics';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import { ARTIFACT_KINDS, artifactKeys } from '../../activities/preparation/preparation-artifacts';
 import { createPreparationActivities } from '../../activities/preparation/preparation-activities';
@@ -144,6 +146,46 @@ describe('deep investigation statistics (§3.1.3 Step 3)', () => {
       expect(joins).toHaveLength(1);
     } finally {
       await counting.closeAll();
+    }
+  });
+
+  it('counts a many-to-many path through a hub exactly as the join would: NOCASE keys, NULL keys and values, case variants', async () => {
+    const file = path.join(harness.dir, 'hub.sqlite');
+    const setup = new Database(file);
+    setup.exec(`
+      CREATE TABLE hub (code TEXT COLLATE NOCASE PRIMARY KEY, name TEXT);
+      CREATE TABLE a (id INTEGER PRIMARY KEY, code TEXT COLLATE NOCASE REFERENCES hub (code), label TEXT);
+      CREATE TABLE b (id INTEGER PRIMARY KEY, code TEXT REFERENCES hub (code), label TEXT);
+      INSERT INTO hub VALUES ('x', 'X'), ('Y', 'Y'), ('z', 'Z');
+      INSERT INTO a (code, label) VALUES ('x', 'red'), ('X', 'Red'), ('x', 'blue'), ('y', 'red'), ('Y', NULL), (NULL, 'red'), ('z', 'green');
+      INSERT INTO b (code, label) VALUES ('x', 'red'), ('x', 'RED'), ('X', 'blue'), ('Y', 'red'), ('y', 'red'), (NULL, 'red'), ('x', NULL);
+    `);
+    // The definition, as one plain join.
+    const truth = setup
+      .prepare(
+        `SELECT COUNT(*) AS joined, COUNT(CASE WHEN a.label COLLATE BINARY = b.label COLLATE BINARY THEN 1 END) AS agreeing,
+           COUNT(CASE WHEN LOWER(a.label) COLLATE BINARY = LOWER(b.label) COLLATE BINARY THEN 1 END) AS agreeingIgnoringCase,
+           COUNT(DISTINCT a.code) AS keys
+         FROM a JOIN hub ON a.code = hub.code JOIN b ON hub.code = b.code`,
+      )
+      .get() as { joined: number; agreeing: number; agreeingIgnoringCase: number; keys: number };
+    const keysInTable = (setup.prepare('SELECT COUNT(DISTINCT code) AS n FROM a').get() as { n: number }).n;
+    setup.close();
+    expect(truth.joined).toBeGreaterThan(10); // many to many: more joined rows than rows in a or b
+
+    const db = await openTargetDatabase(file);
+    try {
+      const hubPath = [
+        { left: 'a', leftColumns: ['code'], right: 'hub', rightColumns: ['code'], leftIsReferenced: false },
+        { left: 'hub', leftColumns: ['code'], right: 'b', rightColumns: ['code'], leftIsReferenced: true },
+      ];
+      const [stats] = await new PairStatistics(db, 10_000).join(hubPath, [
+        { from: { table: 'a', column: 'label' }, to: { table: 'b', column: 'label' }, textual: true },
+      ]);
+      expect(stats).toMatchObject({ joinedRows: truth.joined, agreeingRows: truth.agreeing, keysJoined: truth.keys, keysInTable });
+      expect(stats.agreementCaseInsensitive).toBeCloseTo(truth.agreeingIgnoringCase / truth.joined, 6);
+    } finally {
+      await db.close();
     }
   });
 
