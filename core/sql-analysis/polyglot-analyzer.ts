@@ -1,4 +1,4 @@
-import { init, parse } from '@polyglot-sql/sdk';
+import type * as Polyglot from '@polyglot-sql/sdk';
 import { analyzeStatements } from './analyze-statements';
 import { PolyglotOutliner } from './polyglot-outline';
 import { quoteMisreadIdentifier } from './quote-misread-identifier';
@@ -8,9 +8,16 @@ import type { SchemaHint, SqlAnalysis, SqlAnalyzer, SqlDialect, SqlSyntaxError }
 /** Enough for the rare query with several SQLite identifiers polyglot reserves; each retry quotes one. */
 const MAX_REQUOTES = 3;
 
+/**
+ * The SDK, required on first use rather than imported: a process that never analyses SQL (a
+ * preparation worker) does not hold it.
+ */
+let polyglot: typeof Polyglot | undefined;
+
 /** `@polyglot-sql/sdk` (Rust/WASM). Its CommonJS build must load the WASM module before first use. */
 export async function createPolyglotAnalyzer(): Promise<SqlAnalyzer> {
-  await init();
+  polyglot ??= require('@polyglot-sql/sdk') as typeof Polyglot;
+  await polyglot.init();
   return { name: 'polyglot', analyze: analyzeWithPolyglot };
 }
 
@@ -40,7 +47,7 @@ type ParseOutcome = { success: true; ast: object[] } | { success: false; error: 
 /** A WASM panic surfaces as an exception; the analyzer contract is to report, never throw. */
 function parseOrThrown(sql: string, dialect: SqlDialect): ParseOutcome {
   try {
-    const result = parse(sql, dialect as Parameters<typeof parse>[1]);
+    const result = polyglot!.parse(sql, dialect as Parameters<typeof Polyglot.parse>[1]);
     if (result.success) return { success: true, ast: result.ast };
     return { success: false, error: result.error ?? 'parse failed', errorStart: result.errorStart };
   } catch (e) {

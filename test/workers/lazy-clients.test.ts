@@ -5,13 +5,14 @@ import path from 'node:path';
 
 /**
  * A worker loads the client of an external system only when it is configured to use it (Qdrant,
- * at start) or first talks to it (a MySQL database, an Anthropic model, the question tokenizer):
+ * at start) or first talks to it (a MySQL database, an Anthropic model, the question tokenizer,
+ * the SQL analyzer):
  * each stays in a process's memory once loaded (Anthropic's SDK about 17 MB, Qdrant's and MySQL's
  * clients about 15 each, wink-nlp's English model about 25), and most workers use few of them.
  * That the lazily loaded ones still work is what their own tests show (test/llm, test/database,
  * test/artifacts, test/generation).
  */
-const UNUSED_BY_DEFAULT = ['@anthropic-ai/sdk', '@qdrant/js-client-rest', 'mysql2', 'wink-nlp'];
+const UNUSED_BY_DEFAULT = ['@anthropic-ai/sdk', '@qdrant/js-client-rest', 'mysql2', 'wink-nlp', '@polyglot-sql/sdk'];
 
 function loadedPackages(env: Record<string, string>): string[] {
   const run = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(__dirname, '../support/loaded-packages-child.ts')], {
