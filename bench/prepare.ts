@@ -31,7 +31,7 @@
  *   slowest_databases_seconds: the longest single preparations (the wall time is at least those).
  *   The scripted model's process stands in for a model server and is counted in neither.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -81,10 +81,6 @@ function spiderDatabases(limit: number, only: string | undefined): string[] {
   );
 }
 
-function runTsx(script: string, args: string[]): void {
-  execFileSync(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, script), ...args], { stdio: 'inherit' });
-}
-
 /** The scripted model in a child process (see bench/scripted-llm-process.ts). */
 async function startScriptedLlmProcess(): Promise<{ baseUrl: string; process: ChildProcess }> {
   const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'scripted-llm-process.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -101,10 +97,6 @@ async function main(): Promise<void> {
   const env = await startBenchTemporal();
   const llm = await startScriptedLlmProcess();
   const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-prepare-'));
-  // Workflows are bundled beforehand in another process, as a production deployment does: a
-  // worker then starts in a fraction of a second and without webpack's memory.
-  const bundle = path.join(home, 'workflows.js');
-  runTsx('../scripts/bundle-workflows.ts', [bundle]);
   const store = openSqliteArtifactStore(path.join(home, 'artifacts.sqlite'));
   const vectors = new EmbeddedVectorStore(path.join(home, 'vectors'));
   const llmConfig = loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'bench' });
@@ -124,7 +116,8 @@ async function main(): Promise<void> {
     queues: PREPARATION_TASK_QUEUES,
     queuePrefix,
     deps: { databases: registry, llm: llmService, artifacts: store, embedders, vectors },
-    workflowBundle: { codePath: bundle },
+    // No prebuilt bundle: the workers bundle their workflows as `decodex worker` does, in a
+    // short-lived child process (workers/bundle-workflows.ts), before anything is measured.
     offlineConcurrency: sizing.offlineConcurrency,
     llmConcurrency: sizing.llmConcurrency,
   });

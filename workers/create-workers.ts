@@ -1,6 +1,7 @@
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { taskQueue, type TaskQueueName } from '../core/task-queues';
+import { bundleWorkflows } from './bundle-workflows';
 
 /** Concurrent LLM calls of one worker when nothing else is said (DECODEX_LLM_CONCURRENCY). */
 export const DEFAULT_LLM_CONCURRENCY = 8;
@@ -21,13 +22,6 @@ export interface WorkerSetup {
   /** Concurrent activities of the online and offline workers (see worker-sizing.ts); the SDK's default when unset. */
   onlineConcurrency?: number;
   offlineConcurrency?: number;
-}
-
-async function bundleWorkflows(): Promise<NonNullable<WorkerOptions['workflowBundle']>> {
-  const quiet = () => {};
-  const logger = { trace: quiet, debug: quiet, info: quiet, warn: console.warn, error: console.error, log: quiet };
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger });
-  return { code };
 }
 
 /** One Worker per task queue, each with the activities of that queue. */
