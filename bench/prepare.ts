@@ -25,6 +25,9 @@
  *   `peak_rss_decodex_process_mib`, `peak_rss_sqlite_processes_mib` (with `sqlite_pool_size`
  *   and each query process's own peak in `sqlite_processes_peaks_mib`) and the peaks of this
  *   process's V8 heap (used, reserved) and external memory say where it goes;
+ * - workflow_bundle_process_peak_mib: the child process in which the workers bundle their
+ *   workflows (webpack) at start, as `decodex worker` does; it exits before the first database
+ *   is started, so it is apart from peak_rss_mib;
  * - temporal_server_rss_mib: the Temporal dev server's peak, apart (a deployment shares one);
  * - cpu_seconds_decodex, cpu_seconds_sqlite_processes, cpu_seconds_temporal_server: what the run
  *   cost each (on 2 cores the wall time is at least their sum / 2), and
@@ -54,7 +57,7 @@ import { PREPARATION_TASK_QUEUES } from '../core/task-queues';
 import { createWorkers } from '../workers/create-workers';
 import { workerSizingFromEnv } from '../workers/worker-sizing';
 import { causeChain, startBenchTemporal } from './bench-temporal';
-import { childPids, commandOf, cpuSeconds, peakRssKib, watchMemoryParts, watchQueryProcesses } from './process-stats';
+import { childPids, commandOf, cpuSeconds, peakRssKib, watchChildProcesses, watchMemoryParts } from './process-stats';
 
 const PHASES = ['inspect', 'profile', 'index', 'candidates', 'triage', 'statistics', 'notes', 'publish'];
 
@@ -109,6 +112,7 @@ async function main(): Promise<void> {
   const queuePrefix = 'bench.';
   // The embedders a worker would use here (DECODEX_EMBEDDER, default minilm when installed).
   const embedders = indexEmbeddersFromEnv(process.env);
+  const bundling = watchChildProcesses('bundle-workflows-main', 50);
   const workers = await createWorkers({
     connection,
     namespace: 'default',
@@ -121,10 +125,11 @@ async function main(): Promise<void> {
     offlineConcurrency: sizing.offlineConcurrency,
     llmConcurrency: sizing.llmConcurrency,
   });
+  bundling.stop();
   const running = workers.map((w) => w.run());
   const client = await DecodexClient.connect({ address: env.address, queuePrefix });
   const temporalPids = childPids(process.pid).filter((pid) => commandOf(pid).includes('temporal'));
-  const watch = watchQueryProcesses();
+  const watch = watchChildProcesses('sqlite-query-process');
   const memory = watchMemoryParts();
   const results: { database: string; result: PrepareDatabaseResult }[] = [];
   const failures: string[] = [];
@@ -164,6 +169,8 @@ async function main(): Promise<void> {
     console.log(`peak_rss_decodex_process_mib: ${mib(processKib)}`);
     console.log(`peak_rss_sqlite_processes_mib: ${mib(queryProcessesKib)}`);
     console.log(`sqlite_pool_size: ${sqlitePool.size}`);
+    // Alone, before the workers start: not at the same time as the peaks above, so not in their sum.
+    console.log(`workflow_bundle_process_peak_mib: ${mib(bundling.peakKib())}`);
     console.log(`sqlite_processes_peaks_mib: ${watch.peaksKib().map(mib).join(' ') || 'none'}`);
     const parts = memory.peaksKib();
     console.log(`peak_heap_used_mib: ${mib(parts.heapUsed)}`);

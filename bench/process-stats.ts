@@ -54,16 +54,17 @@ export function cpuSeconds(pid: number): number {
 }
 
 /**
- * Follows the peak memory of this process's SQLite query processes (decodex runs every SQLite
- * statement in one; they are replaced after a timeout, so each one's peak is kept).
+ * Follows the peak memory and CPU of this process's children whose command line contains
+ * `command` (decodex runs every SQLite statement in a query process, replaced after a timeout,
+ * so each one's peak is kept; workers bundle their workflows in a short-lived one).
  */
-export function watchQueryProcesses(intervalMs = 200): { peakKib(): number; peaksKib(): number[]; cpuSeconds(): number; stop(): void } {
+export function watchChildProcesses(command: string, intervalMs = 200): { peakKib(): number; peaksKib(): number[]; cpuSeconds(): number; stop(): void } {
   const peaks = new Map<number, number>();
   // CPU so far of each, last seen (a process that exits keeps what it had used at the last sample).
   const cpu = new Map<number, number>();
   const sample = () => {
     for (const pid of childPids(process.pid)) {
-      if (!commandOf(pid).includes('sqlite-query-process')) continue;
+      if (!commandOf(pid).includes(command)) continue;
       peaks.set(pid, Math.max(peaks.get(pid) ?? 0, peakRssKib(pid)));
       cpu.set(pid, Math.max(cpu.get(pid) ?? 0, cpuSeconds(pid)));
     }
