@@ -9,7 +9,8 @@ import { contentHash } from './content-hash';
  * Bump when the code that produces a family's artifacts changes what it produces: artifacts of
  * the old code then get new keys and are rebuilt, never mixed with new ones.
  */
-const CODE_VERSIONS = { profile: 2, index: 1, exploration: 2 };
+// exploration 3: coverage no longer counts a NULL key as a key value of Ti.
+const CODE_VERSIONS = { profile: 2, index: 1, exploration: 3 };
 
 /** The LLM prompts of exploration: a new prompt version is a new exploration version. */
 /** The exploration's templates, from the catalog: a new version of any of them is a new exploration version. */
