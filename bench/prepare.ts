@@ -21,13 +21,15 @@
  *   reported for reading, embedding and upserting them (summed over activities running side by
  *   side, so it is a per-activity rate under the run's real contention);
  * - peak_rss_mib: peak memory of decodex's whole preparation: this process (workers and client)
- *   plus every SQLite query process it started, each at its own peak (so a bound from above);
+ *   plus every SQLite query process it started, each at its own peak (so a bound from above),
+ *   plus any other process it keeps beside them (`peak_rss_other_processes_mib`, the most they
+ *   held together at one sample; none is expected: tsx's esbuild service was one);
  *   `peak_rss_decodex_process_mib`, `peak_rss_sqlite_processes_mib` (with `sqlite_pool_size`
  *   and each query process's own peak in `sqlite_processes_peaks_mib`) and the peaks of this
  *   process's V8 heap (used, reserved) and external memory say where it goes;
- * - workflow_bundle_process_peak_mib: the child process in which the workers bundle their
- *   workflows (webpack) at start, as `decodex worker` does; it exits before the first database
- *   is started, so it is apart from peak_rss_mib;
+ * - startup_processes_peak_mib: the children a worker runs alone at start, as `decodex worker`
+ *   does (bundling the workflows with webpack; node-llama-cpp trying its binding when MiniLM
+ *   loads): they exit before the first database starts, so they are apart from peak_rss_mib;
  * - temporal_server_rss_mib: the Temporal dev server's peak, apart (a deployment shares one);
  * - cpu_seconds_decodex, cpu_seconds_sqlite_processes, cpu_seconds_temporal_server: what the run
  *   cost each (on 2 cores the wall time is at least their sum / 2), and
@@ -46,6 +48,7 @@ import { openTargetDatabase } from '../activities/database/open-database';
 import { sharedSqliteProcessPool } from '../activities/database/sqlite-process-pool';
 import { disposeMiniLmModels } from '../activities/embeddings/minilm-embedder';
 import { indexEmbeddersFromEnv } from '../activities/indexing/index-backends';
+import { loadEmbedders } from '../activities/indexing/index-embedders';
 import { loadLlmConfig } from '../activities/llm/llm-config';
 import { createLlmService } from '../activities/llm/llm-service';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
@@ -112,7 +115,13 @@ async function main(): Promise<void> {
   const queuePrefix = 'bench.';
   // The embedders a worker would use here (DECODEX_EMBEDDER, default minilm when installed).
   const embedders = indexEmbeddersFromEnv(process.env);
-  const bundling = watchChildProcesses('bundle-workflows-main', 50);
+  // What a worker starts alone before its first job: the child that bundles the workflows, and
+  // node-llama-cpp's check of its binding in a child when the embedders load their models.
+  const ownCommand = commandOf(process.pid);
+  const decodexChild = (command: string) =>
+    command !== '' && command !== ownCommand && !['scripted-llm-process', 'temporal'].some((known) => command.includes(known));
+  const startup = watchChildProcesses(decodexChild, 50);
+  await loadEmbedders(embedders);
   const workers = await createWorkers({
     connection,
     namespace: 'default',
@@ -125,11 +134,15 @@ async function main(): Promise<void> {
     offlineConcurrency: sizing.offlineConcurrency,
     llmConcurrency: sizing.llmConcurrency,
   });
-  bundling.stop();
+  startup.stop();
   const running = workers.map((w) => w.run());
   const client = await DecodexClient.connect({ address: env.address, queuePrefix });
   const temporalPids = childPids(process.pid).filter((pid) => commandOf(pid).includes('temporal'));
-  const watch = watchChildProcesses('sqlite-query-process');
+  const watch = watchChildProcesses((command) => command.includes('sqlite-query-process'));
+  // Any other process decodex keeps (none is expected: an esbuild service left running was one).
+  // A child caught between fork and exec still shows this process's command line (and shares its
+  // pages): that is not a process of its own yet.
+  const others = watchChildProcesses((command) => decodexChild(command) && !command.includes('sqlite-query-process'));
   const memory = watchMemoryParts();
   const results: { database: string; result: PrepareDatabaseResult }[] = [];
   const failures: string[] = [];
@@ -149,6 +162,7 @@ async function main(): Promise<void> {
     const cpu = process.cpuUsage(cpuBefore);
     const processKib = process.resourceUsage().maxRSS;
     const queryProcessesKib = watch.peakKib();
+    const otherProcessesKib = others.peakTogetherKib();
     const sum = (f: (r: PrepareDatabaseResult) => number) => results.reduce((n, r) => n + f(r.result), 0);
     const rows = sum((r) => r.manifest.counts.rows);
     const valuesIndexed = sum((r) => r.manifest.counts.valuesIndexed);
@@ -165,12 +179,13 @@ async function main(): Promise<void> {
     console.log(`rows_per_second: ${Math.round(rows / seconds)}`);
     console.log(`values_indexed: ${valuesIndexed}`);
     console.log(`values_per_second: ${Math.round(valuesIndexed / valueIndexSeconds)}`);
-    console.log(`peak_rss_mib: ${mib(processKib + queryProcessesKib)}`);
+    console.log(`peak_rss_mib: ${mib(processKib + queryProcessesKib + otherProcessesKib)}`);
     console.log(`peak_rss_decodex_process_mib: ${mib(processKib)}`);
     console.log(`peak_rss_sqlite_processes_mib: ${mib(queryProcessesKib)}`);
+    console.log(`peak_rss_other_processes_mib: ${mib(otherProcessesKib)}`);
     console.log(`sqlite_pool_size: ${sqlitePool.size}`);
-    // Alone, before the workers start: not at the same time as the peaks above, so not in their sum.
-    console.log(`workflow_bundle_process_peak_mib: ${mib(bundling.peakKib())}`);
+    // Alone, before the first database: not at the same time as the peaks above, so not in their sum.
+    console.log(`startup_processes_peak_mib: ${mib(startup.peakTogetherKib())}`);
     console.log(`sqlite_processes_peaks_mib: ${watch.peaksKib().map(mib).join(' ') || 'none'}`);
     const parts = memory.peaksKib();
     console.log(`peak_heap_used_mib: ${mib(parts.heapUsed)}`);
@@ -200,6 +215,7 @@ async function main(): Promise<void> {
     console.log(`temporal_server_rss_mib: ${Math.round(temporalPids.reduce((n, pid) => n + peakRssKib(pid), 0) / 1024)}`);
   } finally {
     watch.stop();
+    others.stop();
     memory.stop();
     await client.close();
     for (const w of workers) w.shutdown();

@@ -54,20 +54,28 @@ export function cpuSeconds(pid: number): number {
 }
 
 /**
- * Follows the peak memory and CPU of this process's children whose command line contains
- * `command` (decodex runs every SQLite statement in a query process, replaced after a timeout,
- * so each one's peak is kept; workers bundle their workflows in a short-lived one).
+ * Follows the peak memory and CPU of this process's children whose command line `matches`
+ * (decodex runs every SQLite statement in a query process, replaced after a timeout, so each
+ * one's peak is kept; workers bundle their workflows in a short-lived one).
  */
-export function watchChildProcesses(command: string, intervalMs = 200): { peakKib(): number; peaksKib(): number[]; cpuSeconds(): number; stop(): void } {
+export function watchChildProcesses(
+  matches: (command: string) => boolean,
+  intervalMs = 200,
+): { peakKib(): number; peaksKib(): number[]; peakTogetherKib(): number; cpuSeconds(): number; stop(): void } {
   const peaks = new Map<number, number>();
+  // The most they held at one sample, together (short-lived ones count only while they live).
+  let together = 0;
   // CPU so far of each, last seen (a process that exits keeps what it had used at the last sample).
   const cpu = new Map<number, number>();
   const sample = () => {
+    let now = 0;
     for (const pid of childPids(process.pid)) {
-      if (!commandOf(pid).includes(command)) continue;
+      if (!matches(commandOf(pid))) continue;
       peaks.set(pid, Math.max(peaks.get(pid) ?? 0, peakRssKib(pid)));
       cpu.set(pid, Math.max(cpu.get(pid) ?? 0, cpuSeconds(pid)));
+      now += rssKib(pid);
     }
+    together = Math.max(together, now);
   };
   const timer = setInterval(sample, intervalMs);
   return {
@@ -79,6 +87,10 @@ export function watchChildProcesses(command: string, intervalMs = 200): { peakKi
     peaksKib: () => {
       sample();
       return [...peaks.values()];
+    },
+    peakTogetherKib: () => {
+      sample();
+      return together;
     },
     /** CPU seconds all of them used (user + system). */
     cpuSeconds: () => {

@@ -3,6 +3,7 @@ import type { TemporalEndpoint } from '../cli/temporal/embedded-server';
 import type { RuntimeConfig } from '../core/runtime-config';
 import type { TaskQueueName } from '../core/task-queues';
 import { buildActivityDeps, type DatabasePasswords } from './build-deps';
+import { loadEmbedders } from '../activities/indexing/index-embedders';
 import { createWorkers } from './create-workers';
 
 export interface RunningWorkers {
@@ -24,6 +25,8 @@ export async function runWorkers(
   let connection: NativeConnection | undefined;
   let workers: Worker[];
   try {
+    // Workers that embed (online: questions; offline: preparation) load their models now.
+    if (queues.some((q) => q !== 'llm')) await loadEmbedders(deps.embedders);
     connection = await NativeConnection.connect({ address: endpoint.address, tls: endpoint.tls, apiKey: endpoint.apiKey });
     const { onlineConcurrency, offlineConcurrency, llmConcurrency } = deps.sizing;
     workers = await createWorkers({

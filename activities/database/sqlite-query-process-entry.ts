@@ -36,6 +36,9 @@ export function queryProcessEntry(): QueryProcessEntry {
     external: ['better-sqlite3'],
     logLevel: 'silent',
   });
+  // buildSync leaves esbuild's service (a process of about 13 MB and a worker thread) running for
+  // the life of this process; nothing here needs it again (tsx starts its own if it must compile).
+  void esbuild.stop();
   const modules = path.dirname(path.dirname(require.resolve('better-sqlite3/package.json')));
   const nodePath = [modules, process.env.NODE_PATH].filter(Boolean).join(path.delimiter);
   return { entry, execArgv: [], env: { NODE_PATH: nodePath }, ownDir };

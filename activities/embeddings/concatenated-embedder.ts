@@ -29,6 +29,10 @@ export class ConcatenatedEmbedder implements Embedder {
     this.name = this.parts.map((p) => `${p.embedder.name}@${(p.weight / total).toFixed(2)}`).join('+');
   }
 
+  async load(): Promise<void> {
+    for (const part of this.parts) await part.embedder.load?.();
+  }
+
   async embed(texts: string[]): Promise<Float32Array[]> {
     const vectors = texts.map(() => new Float32Array(this.dimension));
     let offset = 0;

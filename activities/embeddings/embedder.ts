@@ -10,4 +10,9 @@ export interface Embedder {
   readonly dimension: number;
   /** One vector per text, in input order, each of length `dimension`. */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * Loads what the first `embed` would (a model), so a worker pays for it when it starts rather
+   * than in the middle of its first job. Absent: nothing to load.
+   */
+  load?(): Promise<void>;
 }

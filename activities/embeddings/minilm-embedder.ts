@@ -80,7 +80,7 @@ export class MiniLmEmbedder implements Embedder {
    * cores running texts in parallel would only make them compete for the same threads.
    */
   async embed(texts: string[]): Promise<Float32Array[]> {
-    const { model, context } = await this.load();
+    const { model, context } = await this.loaded();
     const vectors: Float32Array[] = [];
     for (const text of texts) {
       // Like the hashed embedder: nothing to embed gives the zero vector, which stores reject.
@@ -96,7 +96,11 @@ export class MiniLmEmbedder implements Embedder {
     return vectors;
   }
 
-  private load(): Promise<LoadedModel> {
+  async load(): Promise<void> {
+    await this.loaded();
+  }
+
+  private loaded(): Promise<LoadedModel> {
     const key = `${this.modelFile}#${this.threads}`;
     let model = loaded.get(key);
     if (!model) {

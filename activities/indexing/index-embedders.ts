@@ -27,6 +27,17 @@ export function sameEmbedder(embedder: Embedder): IndexEmbedders {
   return { profiles: embedder, profileText: 'terms', values: embedder };
 }
 
+/**
+ * Loads the indices' models at worker start. node-llama-cpp, loading its native binding the
+ * first time in a process, first tries it in a child process of about 75 MB (so an incompatible
+ * binary cannot crash the worker): at start that child runs alone, in the middle of a job it ran
+ * beside the work.
+ */
+export async function loadEmbedders(embedders: IndexEmbedders): Promise<void> {
+  await embedders.profiles.load?.();
+  await embedders.values.load?.();
+}
+
 /** What identifies the vector spaces of a preparation. */
 export function embedderNames(embedders: IndexEmbedders): { profiles: string; values: string } {
   return { profiles: `${embedders.profiles.name}/${embedders.profileText}`, values: embedders.values.name };

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +28,7 @@ process.stdout.write(JSON.stringify({
   mmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ ?? null,
   newSpaceMb: newSpace.space_size / 2 ** 20,
   heapGrowing: process.execArgv.find((a) => a.startsWith('--heap-growing-percent=')) ?? null,
+  esbuildWorkerThreads: process.env.ESBUILD_WORKER_THREADS ?? null,
 }));
 `;
 const reportFile = path.join(dir, 'report.js');
@@ -38,6 +39,7 @@ interface Report {
   mmapThreshold: string | null;
   newSpaceMb: number;
   heapGrowing: string | null;
+  esbuildWorkerThreads: string | null;
 }
 
 function run(command: string, args: string[], env: Record<string, string> = {}): Report {
@@ -47,13 +49,13 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
 describe('decodex process settings (bin/decodex-node)', () => {
   it('Node started plainly has none of them (what the settings change)', () => {
     const plain = run(process.execPath, [reportFile]);
-    expect(plain).toMatchObject({ arenas: null, mmapThreshold: null, heapGrowing: null });
+    expect(plain).toMatchObject({ arenas: null, mmapThreshold: null, heapGrowing: null, esbuildWorkerThreads: null });
     expect(plain.newSpaceMb).toBeGreaterThan(8);
   });
 
   it("questions (the default role): two malloc arenas, a fixed mmap threshold, a 30% old-generation growth, V8's young generation", () => {
     const tuned = run(path.join(BIN, 'decodex-node'), [reportFile]);
-    expect(tuned).toMatchObject({ arenas: '2', mmapThreshold: '131072', heapGrowing: '--heap-growing-percent=30' });
+    expect(tuned).toMatchObject({ arenas: '2', mmapThreshold: '131072', heapGrowing: '--heap-growing-percent=30', esbuildWorkerThreads: '0' });
     expect(tuned.newSpaceMb).toBeGreaterThan(8);
   });
 
@@ -107,6 +109,20 @@ describe('decodex process settings (bin/decodex-node)', () => {
       expect(report).toMatchObject({ arenas: '2', mmapThreshold: '131072', heapGrowing: '--heap-growing-percent=30' });
       if (role === 'preparation') expect(report.newSpaceMb).toBeLessThanOrEqual(2);
       else expect(report.newSpaceMb).toBeGreaterThan(8);
+    });
+
+    it('runs no esbuild service beside the CLI, even when tsx has to compile (tsx uses short esbuild runs instead)', () => {
+      // Lists the process's children once the CLI's modules are loaded (at exit).
+      const probe = path.join(dir, 'children.js');
+      writeFileSync(
+        probe,
+        `process.on('exit', () => { const fs = require('node:fs'); const kids = fs.readdirSync('/proc/self/task').flatMap((t) => fs.readFileSync('/proc/self/task/' + t + '/children', 'utf8').trim().split(/\\s+/).filter(Boolean)); process.stderr.write('CHILDREN ' + JSON.stringify(kids.map((p) => { try { return fs.readFileSync('/proc/' + p + '/cmdline', 'utf8'); } catch { return ''; } })) + '\\n'); });`,
+      );
+      // A temporary folder of its own: tsx's cache of compiled files is empty, so it compiles.
+      const coldCache = mkdtempSync(path.join(dir, 'tmp-'));
+      const run = spawnSync(link, ['--help'], { env: childEnv({ NODE_OPTIONS: `--require ${probe}`, TMPDIR: coldCache }), encoding: 'utf8', timeout: 60_000 });
+      const line = run.stderr.split('\n').find((l) => l.startsWith('CHILDREN '))!;
+      expect((JSON.parse(line.slice('CHILDREN '.length)) as string[]).filter((c) => c.includes('esbuild'))).toEqual([]);
     });
 
     it('prints the CLI usage', () => {

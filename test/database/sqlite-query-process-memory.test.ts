@@ -26,6 +26,19 @@ function openSqliteFiles(pid: number): string[] {
     .filter((target) => target.endsWith('.sqlite'));
 }
 
+/** Command lines of a process's children. */
+function childCommands(pid: number): string[] {
+  return readdirSync(`/proc/${pid}/task`)
+    .flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean))
+    .map((child) => {
+      try {
+        return readFileSync(`/proc/${child}/cmdline`, 'utf8');
+      } catch {
+        return '';
+      }
+    });
+}
+
 describe('SQLite query process memory', () => {
   it('gives each connection a 2 MB page cache, not the 16 MB better-sqlite3 builds in', async () => {
     const { rows } = await run(spiderDbPath('car_1'), 'SELECT cache_size FROM pragma_cache_size');
@@ -61,6 +74,9 @@ describe('SQLite query process memory', () => {
       expect(argv.some((a) => a.includes('tsx'))).toBe(false);
       const entry = argv.find((a) => a.endsWith('sqlite-query-process.js'))!;
       expect(existsSync(entry)).toBe(true);
+      // Bundling left no esbuild service running beside this process.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(childCommands(process.pid).filter((c) => c.includes('esbuild'))).toEqual([]);
       await own.close();
       expect(existsSync(entry)).toBe(false);
     } finally {

@@ -1,5 +1,6 @@
 import { ConcatenatedEmbedder } from '../../activities/embeddings/concatenated-embedder';
 import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
+import { loadEmbedders } from '../../activities/indexing/index-embedders';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0);
 
@@ -19,6 +20,20 @@ describe('the concatenated embedder', () => {
     const [ua, ub] = await upper.embed(['Alameda County extra', 'alameda cnty extra']);
     expect(dot(a, b)).toBeCloseTo(0.75 * dot(pa, pb) + 0.25 * dot(ua, ub), 5);
     expect(dot(a, a)).toBeCloseTo(1, 5);
+  });
+
+  it('loads the models of its parts when asked (a worker at start), and so does loadEmbedders for both indices', async () => {
+    const loaded: string[] = [];
+    const withModel = (name: string) => Object.assign(new HashedEmbedder({ dimension: 8 }), { load: async () => void loaded.push(name) });
+    const combined = new ConcatenatedEmbedder([
+      { embedder: withModel('a'), weight: 1 },
+      { embedder: new HashedEmbedder({ dimension: 8 }), weight: 1 },
+      { embedder: withModel('b'), weight: 1 },
+    ]);
+    await combined.load();
+    expect(loaded).toEqual(['a', 'b']);
+    await loadEmbedders({ profiles: combined, profileText: 'sentences', values: withModel('values') });
+    expect(loaded).toEqual(['a', 'b', 'a', 'b', 'values']);
   });
 
   it('refuses weights that cannot be shares', () => {
