@@ -1,6 +1,5 @@
 import type WinkNlp from 'wink-nlp';
 import type WinkModel from 'wink-eng-lite-web-model';
-import { requirePackage } from '../../require-package';
 
 /**
  * The question as tokens with universal POS tags, lemmas, negation and wink-nlp's entities
@@ -47,8 +46,8 @@ let loaded: Nlp | null = null;
  */
 function nlp(): Nlp {
   if (!loaded) {
-    const winkNLP = requirePackage<typeof WinkNlp>('wink-nlp');
-    loaded = winkNLP(requirePackage<typeof WinkModel>('wink-eng-lite-web-model'));
+    const winkNLP = require('wink-nlp') as typeof WinkNlp;
+    loaded = winkNLP(require('wink-eng-lite-web-model') as typeof WinkModel);
   }
   return loaded;
 }
