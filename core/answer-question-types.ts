@@ -35,12 +35,16 @@ export interface QuestionLimits {
   maxResultBytes: number;
   /** Retry policy of LLM activities (429, 5xx, timeouts). */
   llmRetry: { maximumAttempts: number; initialIntervalMs: number; backoffCoefficient: number };
-  /** Start-to-close timeout of one LLM activity attempt. */
+  /**
+   * Start-to-close timeout of one LLM activity attempt: above the local model's 300 s ceiling
+   * (DECODEX_LLM_TIMEOUT_MS), since a long prompt at one CPU thread takes minutes. Retries never
+   * run past the question's time budget (the step runner gives each model step the time left).
+   */
   llmAttemptTimeoutMs: number;
   /**
    * Heartbeat timeout of every activity (queries and model calls heartbeat while they wait):
    * when a worker dies mid-activity, the retry starts after this, not after the attempt's
-   * start-to-close timeout (30 s + 30 s for SQL, 180 s for a local model).
+   * start-to-close timeout (30 s + 30 s for SQL, 330 s for a model call).
    */
   heartbeatTimeoutMs: number;
 }
@@ -52,7 +56,7 @@ export const DEFAULT_LIMITS: QuestionLimits = {
   maxCellBytes: 4096,
   maxResultBytes: 256 * 1024,
   llmRetry: { maximumAttempts: 5, initialIntervalMs: 1_000, backoffCoefficient: 2 },
-  llmAttemptTimeoutMs: 180_000,
+  llmAttemptTimeoutMs: 330_000,
   heartbeatTimeoutMs: 10_000,
 };
 

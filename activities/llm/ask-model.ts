@@ -45,6 +45,6 @@ export async function askModel<T>(llm: LlmService, template: PromptName, vars: R
 
 /** The part of a call record that usage accounting keeps (no provider details, no attempts). */
 export function callUsage(record: LlmCallRecord): LlmCallUsage {
-  const { role, model, promptTokens, completionTokens, latencyMs, cacheHit } = record;
-  return { role, model, promptTokens, completionTokens, latencyMs, cacheHit };
+  const { role, model, promptTokens, completionTokens, reusedPromptTokens, latencyMs, cacheHit } = record;
+  return { role, model, promptTokens, completionTokens, ...(reusedPromptTokens ? { reusedPromptTokens } : {}), latencyMs, cacheHit };
 }

@@ -42,9 +42,11 @@ type Env = Record<string, string | undefined>;
 // Deterministic answers by default (reruns are comparable and cacheable); an HTTP timeout well
 // below the LLM activity's start-to-close timeout so a hung call is retried, not abandoned.
 const BUILT_IN = { provider: 'openai' as ProviderName, temperature: 0, maxTokens: 4096, timeoutMs: 120_000 };
-// A CPU model writes tens of tokens per second: a smaller cap keeps a rambling answer (a small
-// model can repeat itself inside a JSON string until the cap) well inside the call timeout.
-const LOCAL_BUILT_IN = { ...BUILT_IN, maxTokens: 512 };
+// A CPU model writes a few tokens per second: a smaller cap keeps a rambling answer (a small
+// model can repeat itself inside a JSON string until the cap) short. The timeout is a ceiling:
+// each generation's own deadline follows its prompt's size and the model's measured speed
+// (local/generation-deadline.ts), and a long prompt at one thread needs minutes.
+const LOCAL_BUILT_IN = { ...BUILT_IN, maxTokens: 512, timeoutMs: 300_000 };
 
 /** The env-var / file field of each setting; the env var is `DECODEX_LLM_[<ROLE>_]<SUFFIX>`. */
 const FIELDS = {

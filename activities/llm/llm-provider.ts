@@ -20,6 +20,11 @@ export interface CompletionRequest {
 export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
+  /**
+   * Of promptTokens, those the runtime did not evaluate again because the previous call's prompt
+   * began the same way (a local model's kept prefix; OpenAI calls these cached tokens).
+   */
+  reusedPromptTokens?: number;
 }
 
 export interface Completion {

@@ -103,6 +103,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       });
       usage.promptTokens += completion.usage.promptTokens;
       usage.completionTokens += completion.usage.completionTokens;
+      if (completion.usage.reusedPromptTokens) usage.reusedPromptTokens = (usage.reusedPromptTokens ?? 0) + completion.usage.reusedPromptTokens;
       if (!request.schema) return { text: completion.text, usage, attempts: attempt };
       const parsed = parseStructured(completion.text, request.schema);
       if (parsed.ok) return { text: completion.text, value: parsed.value, usage, attempts: attempt };
@@ -131,6 +132,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
         model: settings.model,
         promptTokens: usage.promptTokens,
         completionTokens: usage.completionTokens,
+        ...(usage.reusedPromptTokens ? { reusedPromptTokens: usage.reusedPromptTokens } : {}),
         latencyMs: now() - startedAt,
         cacheHit,
         attempts,

@@ -29,7 +29,7 @@ describe('the decodex command', () => {
       },
       240_000,
     );
-    expect(run.stderr).toMatch(/llm: local model .*gemma-3-270m-q4_k_m\.gguf/);
+    expect(run.stderr).toMatch(/llm: local model .*qwen2\.5-coder-1\.5b-instruct-q4_k_m\.gguf/);
     // A 270M model's SQL may well fail on the database; then the error is the honest answer.
     expect(run.stdout).toMatch(/outcome: (answered|execution_error)/);
     expect(run.stdout).toMatch(/preset:\s+quick/);

@@ -18,7 +18,7 @@ describe('loadLlmConfig / settingsForRole', () => {
   it('runs the local model when nothing is configured', () => {
     const config = loadLlmConfig({});
     expect(config.default).toBeNull();
-    expect(settingsForRole(config, 'generator')).toEqual({ provider: 'local', model: defaultLocalModel(), temperature: 0, maxTokens: 512, timeoutMs: 120000 });
+    expect(settingsForRole(config, 'generator')).toEqual({ provider: 'local', model: defaultLocalModel(), temperature: 0, maxTokens: 512, timeoutMs: 300000 });
     expect(usesLocalProvider(config)).toBe(true);
   });
 
@@ -29,7 +29,7 @@ describe('loadLlmConfig / settingsForRole', () => {
       model: defaultLocalModel(),
       temperature: 0.3,
       maxTokens: 200,
-      timeoutMs: 120000,
+      timeoutMs: 300000,
     });
   });
 
@@ -59,7 +59,7 @@ describe('loadLlmConfig / settingsForRole', () => {
       DECODEX_LLM_JUDGER_PROVIDER: 'local',
       DECODEX_LLM_LOCAL_MODEL: '/models/small.gguf',
     });
-    expect(settingsForRole(config, 'judger')).toEqual({ provider: 'local', model: '/models/small.gguf', temperature: 0.2, maxTokens: 512, timeoutMs: 120000 });
+    expect(settingsForRole(config, 'judger')).toEqual({ provider: 'local', model: '/models/small.gguf', temperature: 0.2, maxTokens: 512, timeoutMs: 300000 });
     expect(settingsForRole(config, 'generator')).toMatchObject({ provider: 'openai', model: 'big' });
     expect(usesLocalProvider(config)).toBe(true);
     expect(usesLocalProvider(loadLlmConfig({ DECODEX_LLM_BASE_URL: 'http://vllm:8000/v1', DECODEX_LLM_MODEL: 'big' }))).toBe(false);

@@ -3,7 +3,8 @@
  * CommonJS sandbox cannot import node-llama-cpp (ESM-only). It loads the real GGUF through the
  * production path (env config → LLM service with its cache → local provider), asks each
  * role of the prompt catalog once through askModel, two calls at the same time (two sequences of
- * one model), then repeats one call to hit the cache. It prints one JSON line per call for the test to check.
+ * one model), then repeats the first answered call to hit the cache. A call that ends in an
+ * LlmError is recorded with the error's kind and details. It prints one JSON line per call.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
 import { askModel, onlyValues, type AskOptions } from '../../activities/llm/ask-model';
 import type { JsonSchema } from '../../activities/llm/json-schema';
+import { LlmError } from '../../activities/llm/errors';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { createLlmService, type LlmCallRequest, type LlmCallResult, type LlmService } from '../../activities/llm/llm-service';
 import { disposeLocalModels } from '../../activities/llm/local/model-runtime';
@@ -20,8 +22,11 @@ import { PROMPT_CATALOG, PROMPT_NAMES, ROLES, type PromptName } from '../../core
 export interface ChildCall {
   label: string;
   schema?: JsonSchema;
-  text: string;
-  record: LlmCallResult['record'];
+  text?: string;
+  record?: LlmCallResult['record'];
+  error?: { kind: string; message: string; details: Record<string, number | string> };
+  /** For the repeated call: the label of the call it repeats. */
+  repeats?: string;
 }
 
 /** Not a decodex role today: a schema with every shape a future structured role may use. */
@@ -51,9 +56,15 @@ const SCHEMA_DDL = 'CREATE TABLE customer (\n  customer_id INTEGER,\n  name TEXT
 function recording(service: LlmService, calls: ChildCall[], label: () => string): LlmService {
   return {
     async call<T>(request: LlmCallRequest) {
-      const result = await service.call<T>(request);
-      calls.push({ label: label(), schema: request.schema, text: result.text, record: result.record });
-      return result;
+      try {
+        const result = await service.call<T>(request);
+        calls.push({ label: label(), schema: request.schema, text: result.text, record: result.record });
+        return result;
+      } catch (err) {
+        if (err instanceof LlmError)
+          calls.push({ label: label(), schema: request.schema, error: { kind: err.kind, message: err.message, details: err.details as never } });
+        throw err;
+      }
     },
   };
 }
@@ -98,7 +109,8 @@ async function main(): Promise<void> {
       template,
       varsFor(template),
       narrowing[template],
-    );
+    ).catch(() => undefined); // recorded above; the test checks how it ended
+  const templateOf = new Map<string, PromptName>();
 
   // Two at the same time: two sequences of one model.
   await Promise.all([
@@ -115,8 +127,16 @@ async function main(): Promise<void> {
       ],
     }),
   ]);
-  await ask('generator again', 'generate-sql');
-  for (const role of ROLES.filter((r) => r !== 'generator')) await ask(role, firstTemplateOf(role));
+  templateOf.set('generator', 'generate-sql');
+  for (const role of ROLES.filter((r) => r !== 'generator')) {
+    templateOf.set(role, firstTemplateOf(role));
+    await ask(role, firstTemplateOf(role));
+  }
+  const answered = calls.find((c) => !c.error && templateOf.has(c.label));
+  if (answered) {
+    await ask('again', templateOf.get(answered.label)!);
+    calls[calls.length - 1].repeats = answered.label;
+  }
 
   for (const call of calls) process.stdout.write(JSON.stringify(call) + '\n');
   await disposeLocalModels();

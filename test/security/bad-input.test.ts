@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { LlmError } from '../../activities/llm/errors';
 import { assertPromptFits } from '../../activities/llm/local/context-fit';
-import { BUNDLED_LOCAL_MODEL } from '../../activities/llm/local/local-llm-config';
+import { TINY_TEST_MODEL } from '../../activities/llm/local/local-llm-config';
 import type { SchemaInfo } from '../../core/database/schema-types';
 import { renderSchemaDdl, renderSchemaOutline } from '../../core/schema-text';
 import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
@@ -74,7 +74,7 @@ describe('bad input', () => {
   });
 
   it('the real local model: a 20 KB prompt into a 512-token context is context_overflow, not a silently cut prompt', async () => {
-    expect(existsSync(BUNDLED_LOCAL_MODEL)).toBe(true); // installed by `npm run setup`
+    expect(existsSync(TINY_TEST_MODEL)).toBe(true); // installed by `npm run setup -- --test-services`
     const run = await runNodeScript(path.join(__dirname, 'local-context-child.ts'), [], {}, { nodeArgs: ['--require', 'tsx/cjs'], timeoutMs: 120_000 });
     if (run.code !== 0) throw new Error(`the local model run failed (exit ${run.code}):\n${run.stderr}`);
     const outcome = JSON.parse(run.stdout.trim().split('\n').pop()!);

@@ -4,7 +4,7 @@
  * one JSON line: how the call ended (an LlmError's kind, message and details, or the answer).
  */
 import { LlmError } from '../../activities/llm/errors';
-import { BUNDLED_LOCAL_MODEL } from '../../activities/llm/local/local-llm-config';
+import { TINY_TEST_MODEL } from '../../activities/llm/local/local-llm-config';
 import { createLocalProvider } from '../../activities/llm/local/local-provider';
 import { disposeLocalModels } from '../../activities/llm/local/model-runtime';
 
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const question = `How many singers are there? ${'Consider every singer of every concert in every stadium. '.repeat(350)}`;
   try {
     const answer = await provider.complete({
-      model: BUNDLED_LOCAL_MODEL,
+      model: TINY_TEST_MODEL,
       messages: [
         { role: 'system', content: 'Write one SQLite query that answers the question.' },
         { role: 'user', content: `CREATE TABLE singer (id INTEGER, name TEXT);\nQuestion: ${question}` },

@@ -1,19 +1,13 @@
 import { LlmError } from '../errors';
 
 /**
- * Room the chat template's own tokens take around the messages (role markers, turn separators);
- * counted apart because the messages are tokenized without it.
- */
-const TEMPLATE_TOKENS = 64;
-
-/**
- * Refuses a prompt that would not fit the local model's context with room for the answer. Without
+ * Refuses a prompt (counted as the chat template renders it) that would not fit the local model's context with room for the answer. Without
  * this check node-llama-cpp shifts the context, dropping the start of the conversation (the
  * instructions and the schema), and the model answers a prompt nobody wrote: a 100 KB question
  * reached the model as 66 tokens and its SQL was still run.
  */
 export function assertPromptFits(sizes: { model: string; promptTokens: number; maxTokens: number; contextTokens: number }): void {
-  const needed = sizes.promptTokens + TEMPLATE_TOKENS + sizes.maxTokens;
+  const needed = sizes.promptTokens + sizes.maxTokens;
   if (needed <= sizes.contextTokens) return;
   throw new LlmError(
     'context_overflow',

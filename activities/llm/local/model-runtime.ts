@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { GbnfJsonSchema, LlamaContextSequence, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
+import type { ChatHistoryItem, ChatWrapper, GbnfJsonSchema, LlamaContextSequence, LlamaGrammar, LlamaModel, Token } from 'node-llama-cpp';
 import { configError } from '../config-values';
 import { LlmError } from '../errors';
 import type { JsonSchema } from '../json-schema';
@@ -7,6 +7,7 @@ import { grammarSchemaOf } from './json-schema-grammar';
 import type { LocalRuntimeOptions } from './local-llm-config';
 import { resolveLocalModelFile } from './model-file';
 import { getSharedLlama, loadNodeLlamaCpp, type NodeLlamaCpp } from './node-llama-cpp';
+import { SpeedMeter } from './generation-deadline';
 import { createPool, type Pool } from './sequence-pool';
 
 /** A model loaded in this process, ready to serve up to `sequences` generations at once. */
@@ -16,9 +17,20 @@ export interface LocalModel {
   name: string;
   lib: NodeLlamaCpp;
   model: LlamaModel;
+  /**
+   * The context sequences. Each keeps the tokens of its last call, so a call whose prompt starts
+   * like the previous one's evaluates only what differs (the pool lends the sequence that shares
+   * the longest prefix).
+   */
   sequences: Pool<LlamaContextSequence>;
+  /** The model's chat template, the same object every chat session uses. */
+  chatWrapper: ChatWrapper;
+  /** This model's speed on this machine, for generation deadlines. */
+  speed: SpeedMeter;
   /** The decoding grammar of a schema, built once per schema. */
   grammarFor(schema: JsonSchema): Promise<LlamaGrammar>;
+  /** The tokens a chat renders to, as the session will evaluate them (the answer's turn opened). */
+  chatTokens(history: ChatHistoryItem[]): Token[];
 }
 
 // Process-wide, so every provider object, role and activity shares one copy of each model's
@@ -40,12 +52,19 @@ async function load(reference: string, options: LocalRuntimeOptions): Promise<Lo
   try {
     const context = await model.createContext({ contextSize: options.contextSize, sequences: options.sequences, threads: options.threads });
     const grammars = new Map<string, Promise<LlamaGrammar>>();
+    const chatWrapper = lib.resolveChatWrapper(model);
     return {
       file,
       name,
       lib,
       model,
       sequences: createPool(Array.from({ length: options.sequences }, () => context.getSequence())),
+      chatWrapper,
+      speed: new SpeedMeter(),
+      chatTokens(history) {
+        const { contextText } = chatWrapper.generateContextState({ chatHistory: [...history, { type: 'model', response: [] }] });
+        return contextText.tokenize(model.tokenizer);
+      },
       grammarFor(schema) {
         const key = JSON.stringify(schema);
         let grammar = grammars.get(key);

@@ -3,7 +3,11 @@
  * sequences of a loaded model, so no more generations run at once than it has sequences.
  */
 export interface Pool<T> {
-  use<R>(task: (item: T) => Promise<R>): Promise<R>;
+  /**
+   * Runs `task` with a free item. With `prefer`, the free item it scores highest is lent (a
+   * sequence that already holds most of the prompt); a task that had to wait takes the next freed.
+   */
+  use<R>(task: (item: T) => Promise<R>, prefer?: (item: T) => number): Promise<R>;
   /** Tasks waiting for an item (for tests and diagnostics). */
   readonly waiting: number;
 }
@@ -13,8 +17,14 @@ export function createPool<T>(items: readonly T[]): Pool<T> {
   const free = [...items];
   const waiters: Array<(item: T) => void> = [];
 
-  const acquire = (): Promise<T> => {
-    const item = free.pop();
+  const take = (prefer?: (item: T) => number): T | undefined => {
+    if (free.length === 0) return undefined;
+    let best = free.length - 1;
+    if (prefer) for (let i = free.length - 2; i >= 0; i--) if (prefer(free[i]) > prefer(free[best])) best = i;
+    return free.splice(best, 1)[0];
+  };
+  const acquire = (prefer?: (item: T) => number): Promise<T> => {
+    const item = take(prefer);
     return item !== undefined ? Promise.resolve(item) : new Promise((resolve) => waiters.push(resolve));
   };
   const release = (item: T): void => {
@@ -24,8 +34,8 @@ export function createPool<T>(items: readonly T[]): Pool<T> {
   };
 
   return {
-    async use(task) {
-      const item = await acquire();
+    async use(task, prefer) {
+      const item = await acquire(prefer);
       try {
         return await task(item);
       } finally {
