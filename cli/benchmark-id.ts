@@ -12,6 +12,8 @@ export function defaultBenchmarkId(input: Omit<RunBenchmarkInput, 'benchmarkId' 
     datasetsRoot: input.datasetsRoot,
     databaseDir: input.databaseDir ?? null,
     limit: input.limit ?? null,
+    // Absent from ids made before sampling existed, so their runs still resume.
+    ...(input.sample ? { sample: input.sample } : {}),
     evaluation: input.evaluation,
     gold: input.goldAsPrediction ?? false,
     preset: input.preset ?? null,

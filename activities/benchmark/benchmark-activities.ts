@@ -21,6 +21,8 @@ const fingerprintOf = (input: RunBenchmarkInput) =>
     datasetsRoot: input.datasetsRoot,
     databaseDir: input.databaseDir ?? null,
     limit: input.limit ?? null,
+    // Only when given: question sets stored before sampling existed keep their fingerprint.
+    ...(input.sample ? { sample: input.sample } : {}),
     evaluator: input.evaluation.evaluator,
   });
 
@@ -58,6 +60,7 @@ export function createBenchmarkActivities(deps: BenchmarkDeps) {
             dataset: input.dataset,
             root: input.datasetsRoot,
             limit: input.limit,
+            sample: input.sample,
             evaluator: input.evaluation.evaluator,
             databaseDir: input.databaseDir,
           });

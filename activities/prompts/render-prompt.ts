@@ -11,6 +11,13 @@ import type { ChatMessage } from '../llm/llm-provider';
  * replaced by a variable. A variable the template names but the caller does not give is an
  * error, not an empty string. The answer's JSON schema sits beside it in `<name>.schema.json`;
  * the role comes from the prompt catalog (core/prompts/prompt-catalog.ts), the only list of roles.
+ *
+ * A template about the question being answered says `context: question` in its front matter. It
+ * then leaves the schema, knowledge, hint and question out: they come first, from the shared
+ * template `prompts/shared/question-context.md`, as the system message, and the template's own
+ * instructions and data follow as the user message. Every such call of one question thus begins
+ * with the same text, and a local model evaluates that prefix once per question instead of once
+ * per call (see activities/llm/local/local-provider.ts).
  */
 export const PROMPTS_DIR = path.resolve(__dirname, '../../prompts');
 
@@ -18,6 +25,8 @@ export interface PromptTemplate {
   name: PromptName;
   role: string;
   version: string;
+  /** `question`: the shared question context comes first (see above). */
+  context?: 'question';
   system: string;
   user: string;
   /** The JSON schema the answer must satisfy. */
@@ -39,7 +48,16 @@ export function loadPrompt(name: PromptName): PromptTemplate {
   const body = text.slice(header[0].length);
   const parts = /--- system ---\n([\s\S]*?)--- user ---\n([\s\S]*)$/.exec(body);
   if (!parts) throw new Error(`prompt ${name}: needs a '--- system ---' and a '--- user ---' part`);
-  const template: PromptTemplate = { name, role: spec.role, version: meta.version, system: parts[1].trim(), user: parts[2].trim(), schema: loadSchema(name) };
+  if (meta.context !== undefined && meta.context !== 'question') throw new Error(`prompt ${name}: context must be "question", got "${meta.context}"`);
+  const template: PromptTemplate = {
+    name,
+    role: spec.role,
+    version: meta.version,
+    ...(meta.context ? { context: 'question' as const } : {}),
+    system: parts[1].trim(),
+    user: parts[2].trim(),
+    schema: loadSchema(name),
+  };
   cache.set(name, template);
   return template;
 }
@@ -63,14 +81,32 @@ export interface RenderedPrompt {
   schema: JsonSchema;
 }
 
+let questionContext: string | undefined;
+
+/** The shared opening of every `context: question` prompt (prompts/shared/question-context.md). */
+export function loadQuestionContext(): string {
+  if (questionContext === undefined) {
+    const text = readFileSync(path.join(PROMPTS_DIR, 'shared', 'question-context.md'), 'utf8');
+    const header = /^---\n[\s\S]*?\n---\n/.exec(text);
+    if (!header) throw new Error('prompts/shared/question-context.md: missing front-matter header');
+    questionContext = text.slice(header[0].length).trim();
+  }
+  return questionContext;
+}
+
 export function renderPrompt(name: PromptName, vars: Record<string, string>): RenderedPrompt {
   const template = loadPrompt(name);
-  return {
-    role: template.role,
-    schema: template.schema,
-    messages: [
-      { role: 'system', content: fill(template.system, vars, name) },
-      { role: 'user', content: fill(template.user, vars, name) },
-    ],
-  };
+  const system = fill(template.system, vars, name);
+  const user = fill(template.user, vars, name);
+  const messages: ChatMessage[] =
+    template.context === 'question'
+      ? [
+          { role: 'system', content: fill(loadQuestionContext(), vars, name) },
+          { role: 'user', content: user ? `${system}\n\n${user}` : system },
+        ]
+      : [
+          { role: 'system', content: system },
+          { role: 'user', content: user },
+        ];
+  return { role: template.role, schema: template.schema, messages };
 }

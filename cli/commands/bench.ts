@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { settingsForRole } from '../../activities/llm/llm-config';
 import type { RunBenchmarkInput } from '../../core/benchmark/benchmark-types';
+import type { SampleSpec } from '../../core/benchmark/stratified-sample';
 import { validatePriceTable, type PriceTable } from '../../core/benchmark/cost';
 import { summaryLines } from '../../core/benchmark/summary-lines';
 import { datasetsRoot } from '../../core/datasets/datasets-root';
@@ -27,6 +28,17 @@ export function nonNegativeInt(value: string | undefined, name: string): number 
   return n;
 }
 
+/** --sample N [--seed S]: a seeded sample stratified by database and difficulty (seed 1 unless given). */
+function sampleOption(size: string | undefined, seed: string | undefined): { sample?: SampleSpec } {
+  if (size === undefined) {
+    if (seed !== undefined) throw new UsageError('--seed needs --sample N');
+    return {};
+  }
+  const n = nonNegativeInt(size, '--sample');
+  if (!n) throw new UsageError('--sample must be a positive integer');
+  return { sample: { size: n, seed: nonNegativeInt(seed, '--seed') ?? 1 } };
+}
+
 /** --prices file, else the `prices` section of DECODEX_CONFIG, else none (cost n/a). */
 export function loadPrices(config: RuntimeConfig, file: string | undefined): PriceTable | undefined {
   if (file) return validatePriceTable(JSON.parse(readFileSync(path.resolve(file), 'utf8')), file);
@@ -42,6 +54,8 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
       preset: { type: 'string' },
       ablation: { type: 'string', multiple: true },
       limit: { type: 'string' },
+      sample: { type: 'string' },
+      seed: { type: 'string' },
       'gold-as-prediction': { type: 'boolean' },
       evaluator: { type: 'string' },
       'timeout-ms': { type: 'string' },
@@ -80,6 +94,7 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
     datasetsRoot: datasetsRoot(process.env),
     ...(values.databases ? { databaseDir: path.resolve(values.databases) } : {}),
     ...(values.limit !== undefined ? { limit: nonNegativeInt(values.limit, '--limit') } : {}),
+    ...sampleOption(values.sample, values.seed),
     evaluation: {
       evaluator,
       timeoutMs: nonNegativeInt(values['timeout-ms'], '--timeout-ms') ?? OFFICIAL_TIMEOUT_MS,
@@ -116,7 +131,7 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
 export const benchCommand: Command = {
   name: 'bench',
   usage:
-    'bench --dataset spider-dev|bird-dev|bird-mini-dev|<file.jsonl> [--preset P] [--ablation A]... [--limit N] [--gold-as-prediction]\n' +
+    'bench --dataset spider-dev|bird-dev|bird-mini-dev|<file.jsonl> [--preset P] [--ablation A]... [--limit N] [--sample N [--seed S]] [--gold-as-prediction]\n' +
     '        [--evaluator bird|spider] [--ves N] [--timeout-ms MS] [--concurrency N] [--out DIR] [--id ID | --fresh] [--prices FILE] [--json]',
   run: bench,
 };

@@ -4,6 +4,7 @@ import type { FocusedTable, LinkingScore } from '../evaluation/schema-linking';
 import type { Verdict } from '../evaluation/verdict';
 import type { RunUsage } from '../usage';
 import type { PriceTable } from './cost';
+import type { SampleSpec } from './stratified-sample';
 
 /** How each question is evaluated; the same settings for every question of a run. */
 export interface EvaluationSettings {
@@ -24,6 +25,8 @@ export interface RunBenchmarkInput {
   datasetsRoot: string;
   databaseDir?: string;
   limit?: number;
+  /** A seeded sample stratified by database and difficulty, taken after `limit`. */
+  sample?: SampleSpec;
   evaluation: EvaluationSettings;
   /** Score each dataset's gold SQL as the prediction (no LLM), through the same evaluation. */
   goldAsPrediction?: boolean;

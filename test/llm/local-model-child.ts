@@ -16,7 +16,7 @@ import { LlmError } from '../../activities/llm/errors';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { createLlmService, type LlmCallRequest, type LlmCallResult, type LlmService } from '../../activities/llm/llm-service';
 import { disposeLocalModels } from '../../activities/llm/local/model-runtime';
-import { loadPrompt } from '../../activities/prompts/render-prompt';
+import { loadPrompt, loadQuestionContext } from '../../activities/prompts/render-prompt';
 import { PROMPT_CATALOG, PROMPT_NAMES, ROLES, type PromptName } from '../../core/prompts/prompt-catalog';
 
 export interface ChildCall {
@@ -71,8 +71,9 @@ function recording(service: LlmService, calls: ChildCall[], label: () => string)
 
 /** Generic but plausible values for every variable a template names (the real pipeline fills them from a database). */
 function varsFor(template: PromptName): Record<string, string> {
-  const { system, user } = loadPrompt(template);
-  const names = [...`${system}\n${user}`.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]);
+  const { system, user, context } = loadPrompt(template);
+  const shared = context === 'question' ? loadQuestionContext() : '';
+  const names = [...`${shared}\n${system}\n${user}`.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]);
   const known: Record<string, string> = {
     dialect: 'SQLite',
     schema: SCHEMA_DDL,
@@ -109,7 +110,10 @@ async function main(): Promise<void> {
       template,
       varsFor(template),
       narrowing[template],
-    ).catch(() => undefined); // recorded above; the test checks how it ended
+    ).catch((err: unknown) => {
+      // A model's LlmError was recorded above and the test checks it; anything else is a bug here.
+      if (calls.at(-1)?.label !== label || !calls.at(-1)?.error) throw err;
+    });
   const templateOf = new Map<string, PromptName>();
 
   // Two at the same time: two sequences of one model.

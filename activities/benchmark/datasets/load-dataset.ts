@@ -4,6 +4,7 @@ import { loadBird } from './bird-dataset';
 import { markMissingDatabases } from './dataset-files';
 import { loadJsonlDataset } from './jsonl-dataset';
 import { loadSpiderDev } from './spider-dataset';
+import { stratifiedSample, type SampleSpec } from '../../../core/benchmark/stratified-sample';
 
 export const NAMED_DATASETS = ['spider-dev', 'bird-dev', 'bird-mini-dev'] as const;
 
@@ -14,17 +15,20 @@ export interface DatasetRequest {
   root: string;
   /** Only the first `limit` questions. */
   limit?: number;
+  /** A seeded sample stratified by database and difficulty (after `limit`), renumbered from 0; ids stay the dataset's. */
+  sample?: SampleSpec;
   /** Replaces the dataset's own evaluator (JSONL default: bird). */
   evaluator?: EvaluatorName;
   /** Databases from elsewhere, e.g. Spider's test-suite databases. */
   databaseDir?: string;
 }
 
-/** Loads a dataset, keeps the first `limit` questions, and marks those whose database is missing. */
+/** Loads a dataset, keeps the first `limit` questions or a sample of them, and marks those whose database is missing. */
 export function loadDataset(request: DatasetRequest): LoadedDataset {
   const loaded = loadAll(request);
   const evaluator = request.evaluator ?? loaded.evaluator;
-  const questions = request.limit !== undefined ? loaded.questions.slice(0, request.limit) : loaded.questions;
+  const first = request.limit !== undefined ? loaded.questions.slice(0, request.limit) : loaded.questions;
+  const questions = request.sample ? stratifiedSample(first, request.sample).map((q, index) => ({ ...q, index })) : first;
   const missingDatabases = markMissingDatabases(questions, loaded.name === 'spider-dev');
   const used = new Set(questions.map((q) => q.dbId));
   const schemas = Object.fromEntries(Object.entries(loaded.schemas).filter(([dbId]) => used.has(dbId)));

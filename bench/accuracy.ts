@@ -1,0 +1,143 @@
+/**
+ * Execution accuracy of decodex's configurations with the local SQL model, side by side on one
+ * fixed sample: a seeded sample of Spider dev stratified by database and hardness, each question
+ * asked through the real `answerQuestion` workflow (via `runBenchmark`) on a Temporal dev server
+ * with in-process workers, and scored by Spider's rules.
+ *
+ *   npm run bench:accuracy                                     # 100 questions; quick, decosearch, dextersql, hybrid
+ *   npm run bench:accuracy -- --limit 30 --presets quick,hybrid
+ *   npm run bench:accuracy -- --ablations hybrid:correction,hybrid:selection,decosearch:judger
+ *
+ * Prints, per configuration, `name: value` lines: ex_<label>, its 95% Wilson interval,
+ * ex_<label>_<hardness>, seconds_per_question_<label>, input_tokens_per_question_<label>,
+ * prompt_tokens_evaluated_fraction_<label> and linking_recall_<label> (the focused schema against
+ * the gold SQL's columns); writes accuracy.md (the table) and accuracy.svg (EX against seconds
+ * per question) into the home folder.
+ *
+ * Resumable: everything lives in one decodex home (default .decodex/bench-accuracy): finished
+ * questions are stored per configuration and not asked again, and every model answer is in the
+ * LLM cache, so an interrupted question replays its earlier calls for free. seconds_per_question
+ * is the wall time of the questions as they ran; a question resumed from the cache looks faster.
+ *
+ * Slow (a CPU model answering hundreds of questions): run it in the background. The model's
+ * threads come from DECODEX_LLM_LOCAL_THREADS (default: cores - 1).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { loadLlmConfig, settingsForRole } from '../activities/llm/llm-config';
+import { startBenchmark, waitForBenchmark } from '../cli/benchmark-client';
+import { defaultBenchmarkId } from '../cli/benchmark-id';
+import { modelsByRole } from '../cli/benchmark-models';
+import { installQuietRuntime, withClientSession } from '../cli/commands/client-session';
+import { findTemporalCli } from '../cli/temporal/find-temporal-cli';
+import { accuracyLines, accuracyMarkdown, accuracyRow, type AccuracyRow } from '../core/benchmark/accuracy-table';
+import type { RunBenchmarkInput } from '../core/benchmark/benchmark-types';
+import { renderExSecondsChart } from '../core/benchmark/ex-seconds-chart';
+import { datasetsRoot } from '../core/datasets/datasets-root';
+import { pipelineLabel, resolvePipelineConfig } from '../core/pipeline/pipeline-config';
+import { resolveRuntimeConfig } from '../core/runtime-config';
+import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
+import type { BenchmarkReport } from '../activities/benchmark/write-benchmark-report';
+
+interface Configuration {
+  preset: string;
+  ablations: string[];
+}
+
+/** `hybrid:correction+selection` → hybrid with both switched off. */
+function parseConfiguration(spec: string): Configuration {
+  const [preset, ablations = ''] = spec.split(':');
+  const configuration = { preset, ablations: ablations.split('+').filter(Boolean) };
+  resolvePipelineConfig(configuration.preset, configuration.ablations); // an unknown name stops here, before any work
+  return configuration;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      limit: { type: 'string', default: '100' },
+      seed: { type: 'string', default: '1' },
+      presets: { type: 'string', default: 'quick,decosearch,dextersql,hybrid' },
+      ablations: { type: 'string', default: '' },
+      home: { type: 'string', default: '.decodex/bench-accuracy' },
+    },
+  });
+  const size = Number(values.limit);
+  const seed = Number(values.seed);
+  if (!Number.isInteger(size) || size < 1) throw new Error(`--limit must be a positive integer, got ${values.limit}`);
+  if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${values.seed}`);
+  const configurations = [
+    ...values.presets!.split(',').filter(Boolean).map(parseConfiguration),
+    ...values.ablations!.split(',').filter(Boolean).map(parseConfiguration),
+  ];
+  const llmConfig = loadLlmConfig(process.env);
+  const generator = settingsForRole(llmConfig, 'generator');
+  const home = path.resolve(values.home!);
+  mkdirSync(home, { recursive: true });
+
+  installQuietRuntime();
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
+      searchAttributes: ALL_SEARCH_ATTRIBUTES,
+      extraArgs: ['--log-level', 'error'],
+    },
+  });
+  const rows: AccuracyRow[] = [];
+  try {
+    const runtime = {
+      ...resolveRuntimeConfig({ ...process.env, DECODEX_HOME: home }, process.cwd()),
+      temporalAddress: env.address,
+      queuePrefix: 'bench-accuracy.',
+    };
+    await withClientSession(runtime, {}, async (client) => {
+      for (const configuration of configurations) {
+        const label = pipelineLabel(configuration);
+        const base: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'> = {
+          dataset: 'spider-dev',
+          datasetsRoot: datasetsRoot(process.env),
+          sample: { size, seed },
+          evaluation: { evaluator: 'spider', timeoutMs: 30_000, vesRepetitions: 0 },
+          preset: configuration.preset,
+          ...(configuration.ablations.length ? { ablations: configuration.ablations } : {}),
+          // One question at a time: the model has the CPU to itself, so seconds per question mean something.
+          concurrency: 1,
+          label,
+          roleModels: modelsByRole(llmConfig),
+        };
+        const benchmarkId = `accuracy-${defaultBenchmarkId(base).replace(/^bench-/, '')}`;
+        const reportDir = path.join(home, 'reports', benchmarkId);
+        const handle = await startBenchmark(client.client, { ...base, benchmarkId, reportDir }, runtime.queuePrefix);
+        console.error(`bench:accuracy: ${label} (${benchmarkId})`);
+        const { files } = await waitForBenchmark(
+          client.client,
+          handle.workflowId,
+          (p) => console.error(`  ${label}: ${p.done}/${p.total}, ${p.correct} correct`),
+          10_000,
+        );
+        const report = JSON.parse(readFileSync(files.report_json, 'utf8')) as BenchmarkReport;
+        const row = accuracyRow(label, report.records);
+        rows.push(row);
+        for (const line of accuracyLines(row)) console.log(line);
+      }
+    });
+  } finally {
+    await env.teardown();
+  }
+  const about = `Spider dev, ${size} questions (seed ${seed}, stratified by database and hardness), Spider's EX rules; model ${path.basename(generator.model)} (${generator.provider}).`;
+  writeFileSync(path.join(home, 'accuracy.md'), accuracyMarkdown(rows, about));
+  writeFileSync(path.join(home, 'accuracy.svg'), renderExSecondsChart(rows));
+  console.log(`model: ${path.basename(generator.model)}`);
+  console.log(`table: ${path.join(home, 'accuracy.md')}`);
+  console.log(`chart: ${path.join(home, 'accuracy.svg')}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(`bench:accuracy: ${(err as Error).message ?? err}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,129 @@
+import type { BenchmarkRecord } from './benchmark-types';
+import { wilsonInterval } from './wilson-interval';
+
+/** One configuration's results on the accuracy sample (bench:accuracy). */
+export interface AccuracyRow {
+  /** The configuration as a report label (`hybrid − correction`). */
+  label: string;
+  /** The label as a `name: value` key part (`hybrid_minus_correction`). */
+  key: string;
+  questions: number;
+  correct: number;
+  ex: number;
+  exLow: number;
+  exHigh: number;
+  byHardness: Record<string, { questions: number; ex: number }>;
+  secondsPerQuestion: number;
+  inputTokensPerQuestion: number;
+  llmCallsPerQuestion: number;
+  /** Prompt tokens the model evaluated over prompt tokens sent (1 without prefix reuse). */
+  promptTokensEvaluatedFraction: number | null;
+  linkingRecall: number | null;
+  /** Questions that ended without an answer, by outcome. */
+  outcomes: Record<string, number>;
+}
+
+/** A report label as a key: letters, digits and underscores. */
+export function labelKey(label: string): string {
+  return label
+    .replace(/\s*−\s*/g, '_minus_')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
+}
+
+const HARDNESS_ORDER = ['easy', 'medium', 'hard', 'extra', 'simple', 'moderate', 'challenging'];
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+/** The row of one configuration, from its benchmark records (questions not executable are left out). */
+export function accuracyRow(label: string, records: BenchmarkRecord[]): AccuracyRow {
+  const scored = records.filter((r) => r.verdict !== 'not_executable');
+  const correct = scored.filter((r) => r.verdict === 'correct').length;
+  const { low, high } = wilsonInterval(correct, scored.length);
+  const byHardness: AccuracyRow['byHardness'] = {};
+  for (const level of [...new Set(scored.map((r) => r.difficulty ?? 'unknown'))]) {
+    const inLevel = scored.filter((r) => (r.difficulty ?? 'unknown') === level);
+    byHardness[level] = { questions: inLevel.length, ex: inLevel.filter((r) => r.verdict === 'correct').length / inLevel.length };
+  }
+  const sent = scored.reduce((n, r) => n + r.usage.promptTokens, 0);
+  const reused = scored.reduce((n, r) => n + (r.usage.reusedPromptTokens ?? 0), 0);
+  const linked = scored.flatMap((r) => (r.linking ? [r.linking.recall] : []));
+  const outcomes: Record<string, number> = {};
+  for (const r of scored) if (r.outcome !== 'answered') outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
+  return {
+    label,
+    key: labelKey(label),
+    questions: scored.length,
+    correct,
+    ex: scored.length ? correct / scored.length : 0,
+    exLow: low,
+    exHigh: high,
+    byHardness,
+    secondsPerQuestion: mean(scored.flatMap((r) => (r.latencyMs === null ? [] : [r.latencyMs / 1000]))),
+    inputTokensPerQuestion: scored.length ? sent / scored.length : 0,
+    llmCallsPerQuestion: mean(scored.map((r) => r.usage.llmCalls)),
+    promptTokensEvaluatedFraction: sent ? (sent - reused) / sent : null,
+    linkingRecall: linked.length ? mean(linked) : null,
+    outcomes,
+  };
+}
+
+const f3 = (x: number) => x.toFixed(3);
+
+/** The `name: value` lines of one row, as bench:accuracy prints them. */
+export function accuracyLines(row: AccuracyRow): string[] {
+  const k = row.key;
+  return [
+    `questions_${k}: ${row.questions}`,
+    `ex_${k}: ${f3(row.ex)}`,
+    `ex_${k}_ci95: ${f3(row.exLow)}-${f3(row.exHigh)}`,
+    ...sortedHardness(row).map(([level, h]) => `ex_${k}_${level}: ${f3(h.ex)}`),
+    `seconds_per_question_${k}: ${row.secondsPerQuestion.toFixed(1)}`,
+    `input_tokens_per_question_${k}: ${Math.round(row.inputTokensPerQuestion)}`,
+    `llm_calls_per_question_${k}: ${row.llmCallsPerQuestion.toFixed(1)}`,
+    `prompt_tokens_evaluated_fraction_${k}: ${row.promptTokensEvaluatedFraction === null ? 'n/a' : f3(row.promptTokensEvaluatedFraction)}`,
+    `linking_recall_${k}: ${row.linkingRecall === null ? 'n/a' : f3(row.linkingRecall)}`,
+  ];
+}
+
+function sortedHardness(row: AccuracyRow): [string, { questions: number; ex: number }][] {
+  const rank = (level: string) => (HARDNESS_ORDER.includes(level) ? HARDNESS_ORDER.indexOf(level) : HARDNESS_ORDER.length);
+  return Object.entries(row.byHardness).sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : 1));
+}
+
+/** The markdown table of every row, with the sample it was measured on. */
+export function accuracyMarkdown(rows: AccuracyRow[], about: string): string {
+  const levels = [...new Set(rows.flatMap((r) => sortedHardness(r).map(([level]) => level)))];
+  const header = [
+    'configuration',
+    'n',
+    'EX',
+    '95% CI',
+    ...levels,
+    's/question',
+    'input tokens/q',
+    'calls/q',
+    'evaluated fraction',
+    'linking recall',
+    'unanswered',
+  ];
+  const lines = [`# Accuracy\n\n${about}\n`, `| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
+  for (const r of rows) {
+    const cells = [
+      r.label,
+      String(r.questions),
+      f3(r.ex),
+      `${f3(r.exLow)}–${f3(r.exHigh)}`,
+      ...levels.map((level) => (r.byHardness[level] ? `${f3(r.byHardness[level].ex)} (${r.byHardness[level].questions})` : '')),
+      r.secondsPerQuestion.toFixed(1),
+      String(Math.round(r.inputTokensPerQuestion)),
+      r.llmCallsPerQuestion.toFixed(1),
+      r.promptTokensEvaluatedFraction === null ? 'n/a' : f3(r.promptTokensEvaluatedFraction),
+      r.linkingRecall === null ? 'n/a' : f3(r.linkingRecall),
+      Object.entries(r.outcomes)
+        .map(([o, n]) => `${o} ${n}`)
+        .join(', ') || '0',
+    ];
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n') + '\n';
+}
