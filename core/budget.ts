@@ -87,6 +87,12 @@ export class RunBudget {
     return undefined;
   }
 
+  /** Milliseconds left of the time budget (never below 0); undefined without one. */
+  remainingMs(): number | undefined {
+    const { maxSeconds } = this.limits;
+    return maxSeconds === undefined ? undefined : Math.max(0, maxSeconds * 1000 - (this.now() - this.startedAt));
+  }
+
   /** Reserves calls for a step in flight; the returned function releases them. */
   reserve(calls: number): () => void {
     this.reserved += calls;

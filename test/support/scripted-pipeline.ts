@@ -7,10 +7,12 @@ import type { ScriptPrompt, ScriptRule } from '../scripted-llm/server';
  * that writes wrong SQL, a judge that prefers B, a complex verdict) is an option.
  */
 
-/** The question in a rendered prompt: every question template has a `Question: ...` line (few-shot examples come before it). */
+/**
+ * The question in a rendered prompt: its first `Question: ...` line (the shared question context
+ * comes first; few-shot examples, with questions of their own, come after it).
+ */
 export function questionIn(user: string): string {
-  const all = [...user.matchAll(/^Question: (.*)$/gm)];
-  return all.length ? all[all.length - 1][1].trim() : '';
+  return /^Question: (.*)$/m.exec(user)?.[1].trim() ?? '';
 }
 
 export type PathName = 'direct' | 'dependency-tree' | 'few-shot' | 'divide-and-conquer';

@@ -11,6 +11,19 @@ export interface Progress {
   total: number;
 }
 
+/** What a step passes to `executeWithOptions`. */
+export interface StepOptions {
+  summary: string;
+  /** Model steps under a time budget: all attempts of the activity end within the time left. */
+  scheduleToCloseTimeout?: number;
+}
+
+/**
+ * Below this, a model step is not given the time left as its deadline: the step was admitted
+ * by the budget gate, and an activity with a deadline of a few milliseconds cannot even start.
+ */
+const MIN_STEP_DEADLINE_MS = 5_000;
+
 export interface StepSpec {
   /** The paper's stage this step belongs to (linking, judging, generation, ...). */
   stage: string;
@@ -29,6 +42,8 @@ type Describe<T> = (result: T) => { outcome?: string; detail?: Record<string, un
  * - the budget gate: a step that would call a model past a budget is not started (null);
  * - live visibility: current details and the `progress` query say which stage and step run;
  * - the activity summary: `run` receives `{ summary }` to pass to `executeWithOptions`;
+ * - the deadline: a model step also receives `scheduleToCloseTimeout`, the time the run has left,
+ *   so neither a slow attempt nor its retries run past the question's time budget;
  * - usage: LLM usage returned with a result is added to the run's budget;
  * - the trace: one event per step with timing, outcome and usage; a failure is recorded with
  *   its innermost message and rethrown, never swallowed.
@@ -65,16 +80,16 @@ export class StepRunner {
   }
 
   /** A step that makes no LLM call (database work, retrieval): never refused by the budget. */
-  async step<T>(spec: Omit<StepSpec, 'llmCalls'>, run: (options: { summary: string }) => Promise<T>, describe?: Describe<T>): Promise<T> {
+  async step<T>(spec: Omit<StepSpec, 'llmCalls'>, run: (options: StepOptions) => Promise<T>, describe?: Describe<T>): Promise<T> {
     return (await this.run({ ...spec, llmCalls: 0 }, run, describe)) as T;
   }
 
   /** A step that calls a model: it runs only when `llmCalls` more paid calls fit the budget, else null. */
-  async paidStep<T>(spec: StepSpec & { llmCalls: number }, run: (options: { summary: string }) => Promise<T>, describe?: Describe<T>): Promise<T | null> {
+  async paidStep<T>(spec: StepSpec & { llmCalls: number }, run: (options: StepOptions) => Promise<T>, describe?: Describe<T>): Promise<T | null> {
     return this.run(spec, run, describe);
   }
 
-  private async run<T>(spec: StepSpec, run: (options: { summary: string }) => Promise<T>, describe?: Describe<T>): Promise<T | null> {
+  private async run<T>(spec: StepSpec, run: (options: StepOptions) => Promise<T>, describe?: Describe<T>): Promise<T | null> {
     const calls = spec.llmCalls ?? 0;
     const t0 = Date.now();
     const event = (rest: Partial<TraceEvent>): TraceEvent => ({
@@ -96,7 +111,9 @@ export class StepRunner {
     setCurrentDetails(`**${spec.stage} › ${spec.name}** (stage ${this.current.done + 1} of ${this.current.total}): ${spec.summary}`);
     const release = this.budget.reserve(calls);
     try {
-      const result = await run({ summary: spec.summary });
+      const remaining = calls > 0 ? this.budget.remainingMs() : undefined;
+      const deadline = remaining === undefined ? {} : { scheduleToCloseTimeout: Math.max(MIN_STEP_DEADLINE_MS, remaining) };
+      const result = await run({ summary: spec.summary, ...deadline });
       const reported = (result as { usage?: unknown } | null)?.usage;
       // A child workflow reports a whole run's usage; an activity, the calls it made.
       const used = isRunUsage(reported) ? [] : callsIn(reported);
