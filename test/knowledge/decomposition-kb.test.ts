@@ -43,7 +43,7 @@ describe('decomposition knowledge base', () => {
     const dir = home();
     const store = openSqliteArtifactStore(path.join(dir, 'a.sqlite'));
     const vectors = new EmbeddedVectorStore(path.join(dir, 'v'));
-    expect(await retrieveDecompositionExamples({ store, vectors }, 'Which singers are older than the average singer?', 3)).toEqual([]);
+    expect(await retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, 'Which singers are older than the average singer?', 3)).toEqual([]);
     const dag = (q: string) => ({ nodes: [{ id: 0, question: q }], edges: [] as [number, number][] });
     const examples = [
       'Which singers are older than the average age of singers?',
@@ -51,9 +51,9 @@ describe('decomposition knowledge base', () => {
       'List the names of pilots who flew more than 3 flights.',
       'What is the name of the oldest dog?',
     ].map((question) => ({ question, database: 'train_db', dag: dag(question) }));
-    await storeDecompositionExamples({ store, vectors }, examples);
+    await storeDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, examples);
     expect(await countDecompositionExamples({ store, vectors })).toBe(4);
-    const found = await retrieveDecompositionExamples({ store, vectors }, 'Which singers are older than the average singer?', 3);
+    const found = await retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, 'Which singers are older than the average singer?', 3);
     expect(found).toHaveLength(3);
     expect(found[0]).toEqual(examples[0]);
     await vectors.close();
@@ -115,7 +115,7 @@ describe('decomposition knowledge base', () => {
       const result = await run();
       expect(result.status).toBe('completed');
       expect(result.progress).toMatchObject({ total: 3, done: 3, stored: 1, wrong: 1, withoutDag: 1, failedQuestions: 0, llmCalls: 6 });
-      const stored = await retrieveDecompositionExamples({ store, vectors }, 'Which cities have more residents than the average?', 3);
+      const stored = await retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, 'Which cities have more residents than the average?', 3);
       expect(stored).toEqual([
         {
           question: 'What are the official names of cities with more residents than the average city?',
