@@ -244,7 +244,8 @@ describe('the complex route (sub-question DAG)', () => {
       if (call === 2) return { ...c.dag, edges: [...c.dag.edges, [3, 0]] };
       return { ...c.dag, nodes: c.dag.nodes.map((n) => (n.id === 2 ? { id: 2, question: 'Count the women among @[3] (rejections).' } : n)) };
     };
-    const { result } = await ask(c, thrombosis);
+    // Asking again after a rejection is hybrid's choice; decosearch (Algorithm 1) accepts the node at once.
+    const { result } = await ask(c, thrombosis, { pipeline: { decomposition: { retryRejected: true } } });
 
     expect(result.outcome).toBe('answered');
     expect(result.rows).toEqual([[expectedThrombosisRatio(12)]]);
@@ -263,7 +264,8 @@ describe('the complex route (sub-question DAG)', () => {
     // Node 2 finds no rows however the plan changes: an empty result is a failure (nothing to build on).
     nodeSqlOverride = (step) => (step.startsWith('Count distinct female') ? "SELECT p.ID FROM Patient p WHERE p.ID IN @[3] AND p.SEX = 'X'" : undefined);
     refine = () => c.dag; // always the same plan: rejected every time
-    const { result, handle } = await ask(c, thrombosis);
+    // hybrid's refiner settings: an empty result calls the refiner, which is asked again after each rejection.
+    const { result, handle } = await ask(c, thrombosis, { pipeline: { decomposition: { refineOn: 'errors-and-empty', retryRejected: true } } });
     expect(result.outcome).toBe('answered');
     expect(result.dag).toMatchObject({ refinements: 0, rejectedRefinements: 3, degraded: true });
     expect(result.dag!.nodes.find((n) => n.id === 2)).toMatchObject({ state: 'accepted-degraded', rowCount: 0 });
