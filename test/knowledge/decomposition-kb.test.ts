@@ -56,6 +56,31 @@ describe('decomposition knowledge base', () => {
     const found = await retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, 'Which singers are older than the average singer?', 3);
     expect(found).toHaveLength(3);
     expect(found[0]).toEqual(examples[0]);
+    // The question being answered is never its own example (nor its copy under another database).
+    await storeDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, [{ ...examples[1], database: 'other_db' }]);
+    const own = await retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, examples[1].question, 3);
+    expect(own).toHaveLength(3);
+    expect(own.map((e) => e.question)).not.toContain(examples[1].question);
+    await vectors.close();
+    await store.close();
+  });
+
+  it("retrieval embeds with the workers' question embedder (MiniLM in production), and refuses a knowledge base of another embedder", async () => {
+    const dir = home();
+    const store = openSqliteArtifactStore(path.join(dir, 'a.sqlite'));
+    const vectors = new EmbeddedVectorStore(path.join(dir, 'v'));
+    const embedded: string[] = [];
+    // Stands for MiniLM (whose model file a test machine may lack): what matters is that this one is used.
+    const meaning = Object.assign(new HashedEmbedder({ dimension: 64 }), { name: 'meaning-stand-in' });
+    const embed = meaning.embed.bind(meaning);
+    meaning.embed = async (texts: string[]) => (embedded.push(...texts), embed(texts));
+    const dag = { nodes: [{ id: 0, question: 'q' }], edges: [] as [number, number][] };
+    await storeDecompositionExamples({ store, vectors, embedder: meaning }, [{ question: 'How many dogs are older than the average dog?', database: 'd', dag }]);
+    expect(await retrieveDecompositionExamples({ store, vectors, embedder: meaning }, 'Which cats are heavier than average?', 3)).toHaveLength(1);
+    expect(embedded).toEqual(['How many dogs are older than the average dog?', 'Which cats are heavier than average?']);
+    await expect(retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, 'Which cats?', 3)).rejects.toThrow(
+      /embedded with meaning-stand-in, this worker embeds questions with hashed/,
+    );
     await vectors.close();
     await store.close();
   });
