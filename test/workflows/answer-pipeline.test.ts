@@ -238,7 +238,7 @@ describe('the online pipeline on concert_singer', () => {
       'unknown preset "fastest"; valid presets: dextersql, decosearch, quick, hybrid',
     );
     await expect(stack.client.ask({ question: 'x?', database: DB, ablations: ['judger', 'magic'] })).rejects.toThrow(
-      /unknown ablation "magic"; valid ablations: judger, decomposition, selector/,
+      /unknown ablation "magic"; valid ablations: judger, decomposition, refinement, selector/,
     );
     // A service that bypasses the typed client gets the same answer from the workflow itself.
     const connection = await Connection.connect({ address: stack.address });
