@@ -80,10 +80,13 @@ export async function retrieveDecompositionExamples(deps: DecompositionKbDeps, q
   }
   const [vector] = await deps.embedder.embed([question]);
   const hits = await deps.vectors.search(manifest.collection, vector, { k: k + OVERFETCH });
-  return withoutQuestion(question, hits.map((h) => ({
-    question: String(h.payload.question),
-    database: String(h.payload.database),
-    dag: JSON.parse(String(h.payload.dag)) as SubQuestionDag,
-    ...(h.payload.evidence ? { evidence: String(h.payload.evidence) } : {}),
-  }))).slice(0, k);
+  return withoutQuestion(
+    question,
+    hits.map((h) => ({
+      question: String(h.payload.question),
+      database: String(h.payload.database),
+      dag: JSON.parse(String(h.payload.dag)) as SubQuestionDag,
+      ...(h.payload.evidence ? { evidence: String(h.payload.evidence) } : {}),
+    })),
+  ).slice(0, k);
 }

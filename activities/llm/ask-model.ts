@@ -38,7 +38,12 @@ export async function askModel<T>(llm: LlmService, template: PromptName, vars: R
   const prompt = renderPrompt(template, vars);
   try {
     const schema = options.narrow ? options.narrow(prompt.schema) : prompt.schema;
-    const answer = await llm.call<T>({ role: prompt.role, messages: prompt.messages, schema, ...(options.temperature !== undefined ? { temperature: options.temperature } : {}) });
+    const answer = await llm.call<T>({
+      role: prompt.role,
+      messages: prompt.messages,
+      schema,
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    });
     return { value: answer.value as T, usage: callUsage(answer.record) };
   } catch (err) {
     throw toActivityFailure(err);

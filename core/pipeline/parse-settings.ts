@@ -27,4 +27,3 @@ function readAs(example: unknown, raw: string): unknown {
   if (typeof example === 'number') return raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
   return raw;
 }
-

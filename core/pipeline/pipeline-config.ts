@@ -312,11 +312,15 @@ export function resolvePipelineConfig(preset: string | undefined, ablations: str
       `unknown ablation${unknown.length > 1 ? 's' : ''} ${unknown.map((a) => `"${a}"`).join(', ')}; valid ablations: ${ABLATION_NAMES.join(', ')}`,
     );
   const applied = [...new Set(ablations)] as Ablation[];
-  const sections = applied.reduce<Sections>((c, a) => {
-    const reason = ABLATIONS[a].notApplicable(c);
-    if (reason) throw new PipelineConfigError(`ablation "${a}" removes nothing from preset "${name}"${applied.length > 1 ? ' as ablated so far' : ''}: ${reason}`);
-    return ABLATIONS[a].apply(c);
-  }, withOverrides(PRESETS[name as PresetName], overrides));
+  const sections = applied.reduce<Sections>(
+    (c, a) => {
+      const reason = ABLATIONS[a].notApplicable(c);
+      if (reason)
+        throw new PipelineConfigError(`ablation "${a}" removes nothing from preset "${name}"${applied.length > 1 ? ' as ablated so far' : ''}: ${reason}`);
+      return ABLATIONS[a].apply(c);
+    },
+    withOverrides(PRESETS[name as PresetName], overrides),
+  );
   if (sections.decomposition.always && !sections.decomposition.enabled)
     throw new PipelineConfigError('decomposition.always needs decomposition.enabled (drop the "decomposition" ablation, or use a preset that decomposes)');
   if (sections.generation.paths.length === 0) throw new PipelineConfigError(`preset "${name}" with ablations ${applied.join(', ')} leaves no generation path`);

@@ -43,7 +43,9 @@ describe('decomposition knowledge base', () => {
     const dir = home();
     const store = openSqliteArtifactStore(path.join(dir, 'a.sqlite'));
     const vectors = new EmbeddedVectorStore(path.join(dir, 'v'));
-    expect(await retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, 'Which singers are older than the average singer?', 3)).toEqual([]);
+    expect(
+      await retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, 'Which singers are older than the average singer?', 3),
+    ).toEqual([]);
     const dag = (q: string) => ({ nodes: [{ id: 0, question: q }], edges: [] as [number, number][] });
     const examples = [
       'Which singers are older than the average age of singers?',
@@ -53,7 +55,11 @@ describe('decomposition knowledge base', () => {
     ].map((question) => ({ question, database: 'train_db', dag: dag(question) }));
     await storeDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, examples);
     expect(await countDecompositionExamples({ store, vectors })).toBe(4);
-    const found = await retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, 'Which singers are older than the average singer?', 3);
+    const found = await retrieveDecompositionExamples(
+      { store, vectors, embedder: new HashedEmbedder() },
+      'Which singers are older than the average singer?',
+      3,
+    );
     expect(found).toHaveLength(3);
     expect(found[0]).toEqual(examples[0]);
     // The question being answered is never its own example (nor its copy under another database).
@@ -75,7 +81,9 @@ describe('decomposition knowledge base', () => {
     const embed = meaning.embed.bind(meaning);
     meaning.embed = async (texts: string[]) => (embedded.push(...texts), embed(texts));
     const dag = { nodes: [{ id: 0, question: 'q' }], edges: [] as [number, number][] };
-    await storeDecompositionExamples({ store, vectors, embedder: meaning }, [{ question: 'How many dogs are older than the average dog?', database: 'd', dag }]);
+    await storeDecompositionExamples({ store, vectors, embedder: meaning }, [
+      { question: 'How many dogs are older than the average dog?', database: 'd', dag },
+    ]);
     expect(await retrieveDecompositionExamples({ store, vectors, embedder: meaning }, 'Which cats are heavier than average?', 3)).toHaveLength(1);
     expect(embedded).toEqual(['How many dogs are older than the average dog?', 'Which cats are heavier than average?']);
     await expect(retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, 'Which cats?', 3)).rejects.toThrow(
@@ -140,7 +148,11 @@ describe('decomposition knowledge base', () => {
       const result = await run();
       expect(result.status).toBe('completed');
       expect(result.progress).toMatchObject({ total: 3, done: 3, stored: 1, wrong: 1, withoutDag: 1, failedQuestions: 0, llmCalls: 6 });
-      const stored = await retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, 'Which cities have more residents than the average?', 3);
+      const stored = await retrieveDecompositionExamples(
+        { store, vectors, embedder: new HashedEmbedder() },
+        'Which cities have more residents than the average?',
+        3,
+      );
       expect(stored).toEqual([
         {
           question: 'What are the official names of cities with more residents than the average city?',

@@ -12,7 +12,9 @@ describe('rule mining, pure parts', () => {
     expect(exampleExclusion('spider-train', ['spider-train', 'bird-train'])).toMatch(
       /^the few-shot index was built from spider-train, the set being mined: its entries for the mined questions are excluded/,
     );
-    expect(exampleExclusion('spider-train', ['bird-train'])).toMatch(/^the few-shot index was built from bird-train, not from spider-train; still, each question/);
+    expect(exampleExclusion('spider-train', ['bird-train'])).toMatch(
+      /^the few-shot index was built from bird-train, not from spider-train; still, each question/,
+    );
     expect(exampleExclusion('/data/train.jsonl', undefined)).toMatch(/^no few-shot index is built; each question is never shown itself/);
   });
 

@@ -88,12 +88,14 @@ describe('pipeline configuration', () => {
   });
 });
 
-describe('the papers\' presets and ablation rows (issue 21)', () => {
+describe("the papers' presets and ablation rows (issue 21)", () => {
   it('DecoSearch Table 2 "w/o Judger (always decompose)": the judger ablation decomposes every question', () => {
     expect(resolvePipelineConfig('decosearch', ['judger'])).toMatchObject({ judging: { enabled: false }, decomposition: { enabled: true, always: true } });
     expect(resolvePipelineConfig('hybrid', ['judger']).decomposition.always).toBe(true);
     // dextersql has no judger to remove: an error that says so, not a silent no-op.
-    expect(() => resolvePipelineConfig('dextersql', ['judger'])).toThrow('ablation "judger" removes nothing from preset "dextersql": it has no judger routing to decomposition');
+    expect(() => resolvePipelineConfig('dextersql', ['judger'])).toThrow(
+      'ablation "judger" removes nothing from preset "dextersql": it has no judger routing to decomposition',
+    );
     // "w/o Decomposition (direct path only)": nothing decomposed, and the judger, which only routes there, not asked.
     expect(resolvePipelineConfig('decosearch', ['decomposition'])).toMatchObject({ judging: { enabled: false }, decomposition: { enabled: false } });
     expect(() => resolvePipelineConfig('decosearch', ['decomposition', 'judger'])).toThrow(/ablation "judger" removes nothing .* as ablated so far/);

@@ -94,7 +94,12 @@ export function defaultStubs(): { online: OnlineStubs; llm: LlmStubs } {
       selectRelevantNotes: async (ctx) => ({ candidates: 0, notes: [], selectedIds: [], focus: ctx.focus, added: [], usage: [] }),
       judgeComplexity: async () => ({ needsDecomposition: false, reasoning: 'stub', usage: usage('judger') }),
       decomposeQuestion: async () => ({ proposed: STUB_DAG, examples: 0, usage: usage('decomposer') }),
-      generateNodeSql: async (input) => ({ sql: `SELECT ${input.node.id} -- node`, resolvedQuestion: input.node.question, reasoning: '', usage: usage('generator') }),
+      generateNodeSql: async (input) => ({
+        sql: `SELECT ${input.node.id} -- node`,
+        resolvedQuestion: input.node.question,
+        reasoning: '',
+        usage: usage('generator'),
+      }),
       refineTopology: async (input) => ({ proposed: input.dag, usage: usage('topology_refiner') }),
       generateSqlDirect: async () => ({ sql: 'SELECT 1', reasoning: '', usage: usage('generator') }),
       generateSqlDependencyTree: async () => ({ sql: 'SELECT 1', reasoning: '', usage: usage('generator') }),
