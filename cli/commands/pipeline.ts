@@ -19,7 +19,7 @@ async function pipeline(_config: unknown, args: string[]): Promise<number> {
   const lines = [`pipeline: ${label}`, ...removed.map((r) => `  without ${r.removes}`)];
   for (const [section, settings] of Object.entries(sections))
     for (const [key, value] of Object.entries(settings as object)) lines.push(`${section}.${key} = ${Array.isArray(value) ? value.join(',') : String(value)}`);
-  lines.push('', `ablations: ${ABLATION_NAMES.map((a) => `${a} (${ABLATIONS[a].removes})`).join('; ')}`);
+  lines.push('', 'ablations (--ablation):', ...ABLATION_NAMES.map((a) => `  ${a.padEnd(20)} removes ${ABLATIONS[a].removes}`));
   console.log(lines.join('\n'));
   return 0;
 }

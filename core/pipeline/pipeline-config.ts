@@ -217,7 +217,7 @@ interface AblationSpec {
 
 const unless = (holds: boolean, reason: string) => (holds ? null : reason);
 const pathAblation = (path: GenerationPath): AblationSpec => ({
-  removes: `the ${path} generation path (DexterSQL Exp. 4)`,
+  removes: `the ${path} generation path (${path === 'direct' ? "DecoSearch's one path" : 'DexterSQL Exp. 4'})`,
   notApplicable: (c) => unless(c.generation.paths.includes(path), `it has no ${path} path`),
   apply: (c) => ({ ...c, generation: { paths: c.generation.paths.filter((p) => p !== path) } }),
 });
