@@ -51,7 +51,7 @@ export function createActivities(deps: ActivityDeps) {
       ...createLinkingActivities(question),
       ...createNotesActivities(question),
       ...createJudgingActivities(question),
-      ...createDecompositionActivities({ ...question, vectors: deps.vectors }),
+      ...createDecompositionActivities({ ...question, vectors: deps.vectors, embedder: deps.embedders.questions }),
       ...createGenerationActivities({ ...question, vectors: deps.vectors }),
       ...createCorrectionActivities(question),
       ...createSelectionActivities(question),
@@ -62,7 +62,7 @@ export function createActivities(deps: ActivityDeps) {
       ...keptAlive(createBenchmarkActivities(deps)),
       // The learning jobs' activities heartbeat their own progress.
       ...createMiningActivities({ databases: deps.databases, artifacts: deps.artifacts }),
-      ...createDecompositionKbActivities({ databases: deps.databases, artifacts: deps.artifacts, vectors: deps.vectors }),
+      ...createDecompositionKbActivities({ databases: deps.databases, artifacts: deps.artifacts, vectors: deps.vectors, embedder: deps.embedders.questions }),
       ...createFewShotJobActivities({ artifacts: deps.artifacts, vectors: deps.vectors }),
       ...createPreparationActivities({ databases: deps.databases, store: deps.artifacts, embedders: deps.embedders, vectors: deps.vectors }),
     },

@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       question,
       database,
       preset: 'decosearch',
-      ablations: ['selector', 'correction'],
+      ablations: ['selector'],
       pipeline: { decomposition: { always: true } },
     });
     if (result.outcome !== 'answered' || result.route !== 'complex')

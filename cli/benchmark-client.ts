@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { BenchmarkProgress, RunBenchmarkInput } from '../core/benchmark/benchmark-types';
+import { formatOverrides } from '../core/pipeline/pipeline-config';
 import { PRESET } from '../core/search-attributes';
 import { taskQueue } from '../core/task-queues';
 import { benchmarkProgressQuery } from '../workflows/benchmark-definitions';
@@ -23,6 +24,7 @@ export async function startBenchmark(client: Client, input: RunBenchmarkInput, q
       `**dataset**: ${input.dataset}`,
       input.preset ? `**preset**: ${input.preset}` : '',
       input.ablations?.length ? `**ablations**: ${input.ablations.join(', ')}` : '',
+      input.pipeline ? `**settings**: ${formatOverrides(input.pipeline).join(', ')}` : '',
     ]
       .filter(Boolean)
       .join('\n'),

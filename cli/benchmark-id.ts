@@ -3,7 +3,7 @@ import type { RunBenchmarkInput } from '../core/benchmark/benchmark-types';
 
 /**
  * The id a benchmark runs under when --id is not given. Everything that changes the answers or
- * their scoring goes into it (dataset, limit, evaluator, preset, ablations, models, limits), so
+ * their scoring goes into it (dataset, limit, evaluator, preset, ablations, overrides, models, limits), so
  * the same command resumes the same run and a changed one starts its own.
  */
 export function defaultBenchmarkId(input: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'>): string {
@@ -18,6 +18,8 @@ export function defaultBenchmarkId(input: Omit<RunBenchmarkInput, 'benchmarkId' 
     gold: input.goldAsPrediction ?? false,
     preset: input.preset ?? null,
     ablations: input.ablations ?? [],
+    // Only when given, so the ids of runs without overrides stay what they were.
+    ...(input.pipeline ? { pipeline: input.pipeline } : {}),
     models: input.roleModels ?? {},
     limits: input.questionLimits ?? null,
   };

@@ -6,7 +6,7 @@ import { checkResultByteLimits } from '../core/result-bytes';
 import { databaseLabel } from '../core/database-label';
 import { databaseReferenceOrFail } from './database-reference';
 import { DATABASE, PRESET } from '../core/search-attributes';
-import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
+import { formatOverrides, resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { taskQueue } from '../core/task-queues';
 import { dagQuery, progressQuery, traceQuery } from '../workflows/definitions';
 import type { DagReport } from '../core/dag/dag-report';
@@ -73,6 +73,7 @@ export class DecodexClient {
         input.evidence ? `**evidence**: ${input.evidence}` : '',
         input.preset ? `**preset**: ${input.preset}` : '',
         input.ablations?.length ? `**ablations**: ${input.ablations.join(', ')}` : '',
+        input.pipeline ? `**settings**: ${formatOverrides(input.pipeline).join(', ')}` : '',
       ]
         .filter(Boolean)
         .join('\n'),

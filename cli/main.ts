@@ -3,6 +3,7 @@ import { askCommand, demoCommand } from './commands/ask';
 import { benchCommand } from './commands/bench';
 import { benchCompareCommand } from './commands/bench-compare';
 import { log, UsageError, type Command } from './commands/command';
+import { pipelineCommand } from './commands/pipeline';
 import { prepareCommand } from './commands/prepare';
 import { mineRulesCommand } from './commands/mine-rules';
 import { buildKnowledgeCommand } from './commands/build-knowledge';
@@ -20,6 +21,7 @@ const COMMANDS: Command[] = [
   prepareCommand,
   mineRulesCommand,
   buildKnowledgeCommand,
+  pipelineCommand,
 ];
 
 const USAGE = `decodex: durable text-to-SQL on Temporal

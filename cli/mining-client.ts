@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { MineRulesInput, MineRulesResult, MiningProgress } from '../core/mining/mining-types';
 import { validateMiningInput } from '../core/mining/mining-types';
-import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
+import { pipelineLabel, resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { taskQueue } from '../core/task-queues';
 import type { mineRules } from '../workflows/mine-rules';
 import { miningProgressQuery } from '../workflows/mining-definitions';
@@ -25,7 +25,7 @@ export async function startMining(client: Client, input: MineRulesInput, queuePr
     staticDetails: [
       `**dataset**: ${input.dataset}`,
       `**sample**: ${input.sample.size} questions, seed ${input.sample.seed}${input.sample.databases ? `, databases ${input.sample.databases.join(', ')}` : ''}`,
-      `**pipeline**: ${input.answer.preset ?? 'hybrid'}${input.answer.ablations?.length ? ` without ${input.answer.ablations.join(', ')}` : ''}`,
+      `**pipeline**: ${pipelineLabel(resolvePipelineConfig(input.answer.preset, input.answer.ablations, input.answer.pipeline))}`,
       `**budget**: ${input.budget.maxTokens} tokens, ${input.budget.maxLlmCalls} calls${input.budget.maxCostUsd !== undefined ? `, $${input.budget.maxCostUsd}` : ''}`,
       `**clustering**: batches of ${input.clustering.batchSize}, groups of at least ${input.clustering.minGroupSize}`,
     ].join('\n'),

@@ -160,7 +160,7 @@ export interface AnswerQuestionResult {
   outcome: Outcome;
   route: Route;
   /** The configuration that really ran: preset, ablations, and its label. */
-  pipeline: { preset: string; ablations: string[]; label: string };
+  pipeline: { preset: string; ablations: string[]; overrides: PipelineOverrides; label: string };
   question: string;
   database: string;
   sql: string | null;

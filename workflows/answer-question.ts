@@ -60,7 +60,10 @@ function configOrFail(input: AnswerQuestionInput): PipelineConfig {
   }
 }
 
-/** Algorithm 1, line 10: a direct path whose SQL does not run, even corrected, falls through to decomposition. */
+/**
+ * Algorithm 1, line 10: a direct path whose SQL does not run falls through to decomposition — at
+ * once when correction is off (decosearch), after the reviser's rounds when it is on (hybrid).
+ */
 function directPathFailed(run: QuestionRun): boolean {
   if (!run.config.decomposition.enabled || run.decomposed || run.budget.stoppedBy) return false;
   return run.candidates.length > 0 && run.candidates.every((c) => c.diagnosis && !c.diagnosis.execution.ok);

@@ -74,7 +74,15 @@ export async function mineRules(input: MineRulesInput, state?: MineRulesState): 
   );
   const runner = new StepRunner(budget, 2);
   setHandler(traceQuery, () => runner.trace);
-  Object.assign(progress, { phase: 'mining', total: status.total, done: status.done, failures: status.failures, agnosticFailures: status.agnosticFailures });
+  Object.assign(progress, {
+    phase: 'mining',
+    total: status.total,
+    done: status.done,
+    failures: status.failures,
+    agnosticFailures: status.agnosticFailures,
+    examples: status.examples,
+  });
+  runner.note('mining', 'examples', 'examples shown to the mined questions', { outcome: status.examples });
   const show = () => {
     const u = budget.usage;
     Object.assign(progress, { llmCalls: u.llmCalls - u.cacheHits, tokens: totalTokens(u), costUsd: priced(u), stoppedBy: budget.stoppedBy?.message });

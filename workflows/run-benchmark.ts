@@ -91,6 +91,7 @@ export async function runBenchmark(input: RunBenchmarkInput, state?: RunBenchmar
             evidence: question.evidence,
             preset: input.preset,
             ablations: input.ablations,
+            pipeline: input.pipeline,
             limits: input.questionLimits,
           },
         ],

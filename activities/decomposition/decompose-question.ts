@@ -1,6 +1,7 @@
 import type { DecompositionExample } from '../../core/knowledge/knowledge-types';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
+import type { Embedder } from '../embeddings/embedder';
 import type { VectorStore } from '../vectors/vector-store';
 import { retrieveDecompositionExamples } from '../knowledge/decomposition-examples';
 import { askModel } from '../llm/ask-model';
@@ -12,6 +13,8 @@ export interface DecomposeInput {
   examples: number;
   /** The problem with the previous answer, when the decomposer is asked again. */
   problem?: string;
+  /** Sampling temperature of this call (the pipeline's decomposition.temperature). */
+  temperature: number;
 }
 
 export interface DecomposeOutput {
@@ -26,11 +29,16 @@ export interface DecomposeOutput {
  * sub-questions, with the k most similar successful decompositions as demonstrations when the
  * knowledge base has them.
  */
-export async function decomposeQuestion(deps: QuestionLlmDeps & { vectors: VectorStore }, input: DecomposeInput): Promise<DecomposeOutput> {
+export async function decomposeQuestion(deps: QuestionLlmDeps & { vectors: VectorStore; embedder: Embedder }, input: DecomposeInput): Promise<DecomposeOutput> {
   const examples = await retrieveDecompositionExamples(deps, input.ctx.question, input.examples);
   const vars = await questionPromptVars(deps, input.ctx);
   const retry = input.problem ? `\n\nYour previous plan could not be used: ${input.problem}. Write a corrected plan.` : '';
-  const answer = await askModel<unknown>(deps.llm, 'decompose-question', { ...vars, examples: examplesBlock(examples), question: vars.question + retry });
+  const answer = await askModel<unknown>(
+    deps.llm,
+    'decompose-question',
+    { ...vars, examples: examplesBlock(examples), question: vars.question + retry },
+    { temperature: input.temperature },
+  );
   return { proposed: answer.value, examples: examples.length, usage: answer.usage };
 }
 

@@ -1,6 +1,7 @@
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { DatabaseRegistry } from '../database/database-registry';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
+import type { Embedder } from '../embeddings/embedder';
 import type { VectorStore } from '../vectors/vector-store';
 import { decomposeQuestion, type DecomposeInput } from './decompose-question';
 import { executeNode, type ExecuteNodeInput } from './execute-node';
@@ -9,7 +10,7 @@ import { forgetNodeResults } from './node-result-store';
 import { refineTopology, type RefineTopologyInput } from './refine-topology';
 
 /** DecoSearch's complex route, model side (`llm` queue): decomposer, per-node SQL, topology refiner. */
-export function createDecompositionActivities(deps: QuestionLlmDeps & { vectors: VectorStore }) {
+export function createDecompositionActivities(deps: QuestionLlmDeps & { vectors: VectorStore; embedder: Embedder }) {
   return {
     decomposeQuestion: (input: DecomposeInput) => decomposeQuestion(deps, input),
     generateNodeSql: (input: GenerateNodeSqlInput) => generateNodeSql(deps, input),

@@ -5,6 +5,8 @@ import { askModel } from '../llm/ask-model';
 
 export interface RefineTopologyInput {
   question: string;
+  /** The question's hint (Algorithm 4's E: the refiner sees the evidence the decomposer saw). */
+  evidence?: string;
   dag: SubQuestionDag;
   failedNode: number;
   failure: string;
@@ -24,6 +26,7 @@ export async function refineTopology(deps: QuestionLlmDeps, input: RefineTopolog
   const node = input.dag.nodes.find((n) => n.id === input.failedNode);
   const answer = await askModel<unknown>(deps.llm, 'refine-topology', {
     question: input.question,
+    evidence: input.evidence?.trim() || '(none)',
     graph: JSON.stringify(input.dag),
     completed: input.completed.length ? input.completed.join(', ') : '(none)',
     failed_node: String(input.failedNode),

@@ -44,13 +44,14 @@ export function embedderChoice(env: Env, minilmInstalled = existsSync(MINILM_MOD
  * against 0.899 for the blend). On Spider train questions the even blend beat 0.35/0.65 either way
  * (bench:linking, 2026-12-01). Values stay on the hashed embedder: the neural model costs
  * milliseconds per text (npm run bench:embedders), and a Spider build embeds ~184k values.
+ * Past questions (the decomposition knowledge base) are found by MiniLM alone, as DecoSearch does.
  */
 export function indexEmbeddersFromEnv(env: Env): IndexEmbedders {
   switch (embedderChoice(env)) {
     case 'hashed':
       return sameEmbedder(new HashedEmbedder());
     case 'minilm':
-      return { profiles: minilmProfileEmbedder(), profileText: 'sentences', values: new HashedEmbedder() };
+      return { profiles: minilmProfileEmbedder(), profileText: 'sentences', values: new HashedEmbedder(), questions: new MiniLmEmbedder() };
     case 'openai':
       return sameEmbedder(openAiEmbedderFromEnv(env));
   }

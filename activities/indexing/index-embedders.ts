@@ -20,11 +20,16 @@ export interface IndexEmbedders {
    * with the lexical embedder).
    */
   values: Embedder;
+  /**
+   * Whole questions against past ones (the decomposition knowledge base, DecoSearch §3.5): by
+   * meaning, as the paper's all-MiniLM-L6-v2 does. Not part of a preparation's version.
+   */
+  questions: Embedder;
 }
 
-/** One embedder for both indices, reading the profile index's stemmed terms. */
+/** One embedder for every index, reading the profile index's stemmed terms. */
 export function sameEmbedder(embedder: Embedder): IndexEmbedders {
-  return { profiles: embedder, profileText: 'terms', values: embedder };
+  return { profiles: embedder, profileText: 'terms', values: embedder, questions: embedder };
 }
 
 /**
@@ -36,6 +41,7 @@ export function sameEmbedder(embedder: Embedder): IndexEmbedders {
 export async function loadEmbedders(embedders: IndexEmbedders): Promise<void> {
   await embedders.profiles.load?.();
   await embedders.values.load?.();
+  await embedders.questions.load?.();
 }
 
 /** What identifies the vector spaces of a preparation. */

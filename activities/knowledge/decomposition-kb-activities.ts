@@ -6,6 +6,7 @@ import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { evaluateSpiderPair } from '../evaluation/evaluate-spider-pair';
 import { freezeTrainingSample, unfinishedQuestions, type StoredSample } from '../mining/training-sample';
+import type { Embedder } from '../embeddings/embedder';
 import type { VectorStore } from '../vectors/vector-store';
 import { storeDecompositionExamples } from './decomposition-examples';
 
@@ -19,6 +20,8 @@ export interface DecompositionKbJobDeps {
   databases: DatabaseRegistry;
   artifacts: ArtifactStore;
   vectors: VectorStore;
+  /** Embeds the stored questions (the one the decomposer searches with). */
+  embedder: Embedder;
 }
 
 /** What a run of the job finds in the store when it starts. */
@@ -80,7 +83,7 @@ export function createDecompositionKbActivities(deps: DecompositionKbJobDeps) {
       }
       const stored = verdict === 'correct' && answer.dag !== undefined && answer.dag.nodes.length > 0;
       if (stored)
-        await storeDecompositionExamples({ store: deps.artifacts, vectors: deps.vectors }, [
+        await storeDecompositionExamples({ store: deps.artifacts, vectors: deps.vectors, embedder: deps.embedder }, [
           { question: question.question, evidence: question.evidence, database: question.dbId, dag: answer.dag! },
         ]);
       const record: StoredRecord = {

@@ -1,6 +1,7 @@
 import { mostSimilarByShape, questionShapeText } from '../../core/knowledge/structural-similarity';
 import type { FewShotExample } from '../../core/knowledge/knowledge-types';
 import { sqlSkeleton } from '../../core/knowledge/sql-skeleton';
+import { withoutQuestion } from '../../core/knowledge/without-question';
 import { stringHash64Hex } from '../../core/string-hash';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { HashedEmbedder } from '../embeddings/hashed-embedder';
@@ -77,7 +78,10 @@ export async function storeFewShotExamples(deps: FewShotIndexDeps, examples: Few
   return manifest;
 }
 
-/** The k training examples most similar in structure to the question ([] when no index exists). */
+/**
+ * The k training examples most similar in structure to the question ([] when no index exists),
+ * never the question itself nor a copy of its text (its gold SQL would be its own example).
+ */
 export async function retrieveFewShotExamples(deps: FewShotIndexDeps, question: string, k: number): Promise<FewShotExample[]> {
   const manifest = await loadFewShotManifest(deps.store);
   if (!manifest || manifest.count === 0 || k <= 0) return [];
@@ -90,5 +94,5 @@ export async function retrieveFewShotExamples(deps: FewShotIndexDeps, question: 
     database: String(h.payload.database),
     ...(h.payload.evidence ? { evidence: String(h.payload.evidence) } : {}),
   }));
-  return mostSimilarByShape(question, examples, k);
+  return mostSimilarByShape(question, withoutQuestion(question, examples), k);
 }

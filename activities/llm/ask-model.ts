@@ -16,6 +16,8 @@ export interface AskOptions {
    * then only answer with ids that exist (a local model's grammar enforces it while decoding).
    */
   narrow?: (schema: JsonSchema) => JsonSchema;
+  /** This call's sampling temperature, in place of the role's configured one (a method's published setting, e.g. DecoSearch's decomposer at 0.1). */
+  temperature?: number;
 }
 
 /** The template's schema with one array property's items limited to the given values. */
@@ -36,7 +38,12 @@ export async function askModel<T>(llm: LlmService, template: PromptName, vars: R
   const prompt = renderPrompt(template, vars);
   try {
     const schema = options.narrow ? options.narrow(prompt.schema) : prompt.schema;
-    const answer = await llm.call<T>({ role: prompt.role, messages: prompt.messages, schema });
+    const answer = await llm.call<T>({
+      role: prompt.role,
+      messages: prompt.messages,
+      schema,
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    });
     return { value: answer.value as T, usage: callUsage(answer.record) };
   } catch (err) {
     throw toActivityFailure(err);

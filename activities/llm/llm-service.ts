@@ -17,6 +17,8 @@ export interface LlmCallRequest {
   schema?: JsonSchema;
   /** Re-asks after an answer that fails the schema; default 2. */
   maxRepairAttempts?: number;
+  /** Sampling temperature of this call, in place of the role's (it is part of the cache key like the role's). */
+  temperature?: number;
 }
 
 /** The record of one call, as it goes into traces and usage totals. */
@@ -124,7 +126,8 @@ export function createLlmService({ config, store, providerFor = providerForSetti
   return {
     async call<T = unknown>(request: LlmCallRequest): Promise<LlmCallResult<T>> {
       const startedAt = now();
-      const settings = settingsForRole(config, request.role);
+      const configured = settingsForRole(config, request.role);
+      const settings = request.temperature === undefined ? configured : { ...configured, temperature: request.temperature };
       const key = llmCacheKey({ settings, messages: request.messages, schema: request.schema });
       const record = (usage: TokenUsage, attempts: number, cacheHit: boolean): LlmCallRecord => ({
         role: request.role,

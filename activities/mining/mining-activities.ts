@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import type { CorrectionRule } from '../../core/knowledge/knowledge-types';
+import { exampleExclusion } from '../../core/mining/example-exclusion';
 import type { CandidateMismatch, MinedQuestionRecord, MineRulesInput, MiningJobStatus } from '../../core/mining/mining-types';
 import type { SqlRow } from '../../core/sql-value';
 import { emptyUsage, mergeUsage } from '../../core/usage';
@@ -8,6 +9,7 @@ import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { evaluateSpiderPair } from '../evaluation/evaluate-spider-pair';
 import { executeForEvaluation } from '../evaluation/execute-for-evaluation';
+import { loadFewShotManifest } from '../knowledge/few-shot-index';
 import { publishCorrectionRules } from '../knowledge/knowledge-store';
 import { keepAlive } from '../preparation/activity-heartbeat';
 import { MINING_SAMPLES, miningStore } from './mining-store';
@@ -82,6 +84,7 @@ export function createMiningActivities(deps: MiningDeps) {
         agnosticFailures: explanations.filter((e) => e.agnostic).length,
         usage: records.reduce((u, r) => mergeUsage(u, r.usage), emptyUsage()),
         byDifficulty,
+        examples: exampleExclusion(input.dataset, (await loadFewShotManifest(deps.artifacts))?.sources),
       };
     },
 

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { PRESET_NAMES, resolvePipelineConfig } from '../../core/pipeline/pipeline-config';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
 import { formatResult } from '../print-result';
 import { formatRunFailure, resultOrFailure } from '../run-failure';
 import { SAMPLE_QUESTION, ensureSampleDatabase } from '../sample-database';
 import { databaseForCommand, withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
+import { PIPELINE_OPTIONS, PIPELINE_USAGE, pipelineFromOptions } from './pipeline-options';
 import { prepareLlm } from './prepare-llm';
 
 async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
@@ -15,8 +15,7 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
     options: {
       db: { type: 'string' },
       evidence: { type: 'string' },
-      preset: { type: 'string' },
-      ablation: { type: 'string', multiple: true },
+      ...PIPELINE_OPTIONS,
       json: { type: 'boolean' },
       'no-worker': { type: 'boolean' },
     },
@@ -24,12 +23,7 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
   const question = positionals.join(' ').trim();
   if (!values.db) throw new UsageError('ask needs --db <sqlite path | mysql://user:pass@host:port/db>');
   if (!question) throw new UsageError('ask needs a question, e.g. decodex ask --db shop.sqlite "How many customers are there?"');
-  const pipeline = { ...(values.preset ? { preset: values.preset } : {}), ...(values.ablation?.length ? { ablations: values.ablation } : {}) };
-  try {
-    resolvePipelineConfig(pipeline.preset, pipeline.ablations);
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const pipeline = pipelineFromOptions(values).choice;
   const { database, databasePasswords } = databaseForCommand(values.db, values['no-worker']);
   await prepareLlm(config, !values['no-worker'], log);
 
@@ -50,7 +44,7 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
 
 export const askCommand: Command = {
   name: 'ask',
-  usage: `ask --db <sqlite path | mysql://url> [--evidence <text>] [--preset ${PRESET_NAMES.join('|')}] [--ablation A]... [--json] [--no-worker] "<question>"`,
+  usage: `ask --db <sqlite path | mysql://url> [--evidence <text>] ${PIPELINE_USAGE} [--json] [--no-worker] "<question>"`,
   run: ask,
 };
 

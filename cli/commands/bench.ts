@@ -1,4 +1,3 @@
-import { resolvePipelineConfig } from '../../core/pipeline/pipeline-config';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +16,7 @@ import { defaultBenchmarkId } from '../benchmark-id';
 import { modelsByRole } from '../benchmark-models';
 import { withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
+import { PIPELINE_OPTIONS, PIPELINE_USAGE, pipelineFromOptions } from './pipeline-options';
 
 const OFFICIAL_TIMEOUT_MS = 30_000;
 const OFFICIAL_VES_REPETITIONS = 100;
@@ -51,8 +51,7 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
     args,
     options: {
       dataset: { type: 'string' },
-      preset: { type: 'string' },
-      ablation: { type: 'string', multiple: true },
+      ...PIPELINE_OPTIONS,
       limit: { type: 'string' },
       sample: { type: 'string' },
       seed: { type: 'string' },
@@ -76,11 +75,7 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
   if (!values.dataset) throw new UsageError('bench needs --dataset spider-dev | bird-dev | bird-mini-dev | <file.jsonl>');
   if (values.evaluator !== undefined && values.evaluator !== 'bird' && values.evaluator !== 'spider') throw new UsageError('--evaluator is bird or spider');
   const gold = values['gold-as-prediction'] ?? false;
-  try {
-    resolvePipelineConfig(values.preset, values.ablation);
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const pipeline = pipelineFromOptions(values).choice;
   const llmConfig = loadWorkerLlmConfig(config, process.env);
   // Without a model nothing can be asked: say so now (the error names what to set), not after the server started.
   if (!gold) settingsForRole(llmConfig, 'generator');
@@ -103,8 +98,7 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
       ...(values['keep-distinct'] ? { keepDistinct: true } : {}),
     },
     goldAsPrediction: gold,
-    ...(values.preset ? { preset: values.preset } : {}),
-    ...(values.ablation?.length ? { ablations: values.ablation } : {}),
+    ...pipeline,
     concurrency: nonNegativeInt(values.concurrency, '--concurrency') || (gold ? 8 : 4),
     ...(values['questions-per-run'] ? { questionsPerRun: nonNegativeInt(values['questions-per-run'], '--questions-per-run') } : {}),
     ...(values.label ? { label: values.label } : {}),
@@ -131,7 +125,7 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
 export const benchCommand: Command = {
   name: 'bench',
   usage:
-    'bench --dataset spider-dev|bird-dev|bird-mini-dev|<file.jsonl> [--preset P] [--ablation A]... [--limit N] [--sample N [--seed S]] [--gold-as-prediction]\n' +
+    `bench --dataset spider-dev|bird-dev|bird-mini-dev|<file.jsonl> ${PIPELINE_USAGE} [--limit N] [--sample N [--seed S]] [--gold-as-prediction]\n` +
     '        [--evaluator bird|spider] [--ves N] [--timeout-ms MS] [--concurrency N] [--out DIR] [--id ID | --fresh] [--prices FILE] [--json]',
   run: bench,
 };

@@ -14,6 +14,7 @@ import { ProgressBar } from '../progress-bar';
 import { loadPrices, nonNegativeInt } from './bench';
 import { withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
+import { PIPELINE_OPTIONS, PIPELINE_USAGE, pipelineFromOptions } from './pipeline-options';
 
 function positive(value: string | undefined, name: string): number | undefined {
   const n = nonNegativeInt(value, name);
@@ -29,8 +30,7 @@ async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<numb
       sample: { type: 'string' },
       seed: { type: 'string' },
       databases: { type: 'string' },
-      preset: { type: 'string' },
-      ablation: { type: 'string', multiple: true },
+      ...PIPELINE_OPTIONS,
       'batch-size': { type: 'string' },
       'min-group-size': { type: 'string' },
       'max-tokens': { type: 'string' },
@@ -60,7 +60,7 @@ async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<numb
       seed: values.seed === undefined ? d.sample.seed : Number(values.seed),
       ...(values.databases ? { databases: values.databases.split(',').map((s) => s.trim()) } : {}),
     },
-    answer: values.preset || values.ablation ? { preset: values.preset, ablations: values.ablation ?? [] } : d.answer,
+    answer: values.preset || values.ablation || values.set ? pipelineFromOptions(values).choice : d.answer,
     clustering: {
       ...d.clustering,
       batchSize: positive(values['batch-size'], '--batch-size') ?? d.clustering.batchSize,
@@ -89,9 +89,13 @@ async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<numb
     const handle = await startMining(decodex.client, input, config.queuePrefix);
     log(`mining job ${jobId}\n  ${workflowUiLink(config, handle.workflowId)}`);
     const bar = new ProgressBar();
-    const result: MineRulesResult = await waitForMining(decodex.client, jobId, (p) =>
-      bar.update(p.phase === 'mining' ? { step: 'mining', done: p.done, total: p.total } : { step: p.phase, done: p.phase === 'done' ? 1 : 0, total: 1 }),
-    );
+    let examplesSaid = false;
+    const result: MineRulesResult = await waitForMining(decodex.client, jobId, (p) => {
+      // Said once, first: whether the few-shot index holds the questions being mined, and what is excluded.
+      if (p.examples && !examplesSaid) log(`  examples: ${p.examples}`);
+      examplesSaid ||= !!p.examples;
+      bar.update(p.phase === 'mining' ? { step: 'mining', done: p.done, total: p.total } : { step: p.phase, done: p.phase === 'done' ? 1 : 0, total: 1 });
+    });
     bar.finish();
     const p = result.progress;
     if (values.json) console.log(JSON.stringify(result, null, 2));
@@ -100,6 +104,7 @@ async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<numb
         [
           `status: ${result.status}${result.stoppedBy ? ` (${result.stoppedBy}; run the same command with a larger budget to resume)` : ''}`,
           `questions mined: ${p.done}/${p.total}${p.failedQuestions ? ` (${p.failedQuestions} failed: ${p.lastFailure})` : ''}`,
+          ...(p.examples ? [`examples: ${p.examples}`] : []),
           `failures: ${p.failures}, database-agnostic: ${p.agnosticFailures}, groups: ${p.groups}, dominant: ${p.dominantGroups}`,
           `rules: ${result.rules.length}${result.rulesVersion ? ` (published as ${result.rulesVersion})` : ''}`,
           ...result.rules.map((r) => `  [${r.id}] ${r.gist}`),
@@ -113,7 +118,7 @@ async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<numb
 export const mineRulesCommand: Command = {
   name: 'mine-rules',
   usage:
-    'mine-rules [--dataset spider-train|<file.jsonl>] [--sample N] [--seed S] [--databases a,b] [--preset P] [--ablation A]...\n' +
+    `mine-rules [--dataset spider-train|<file.jsonl>] [--sample N] [--seed S] [--databases a,b] ${PIPELINE_USAGE}\n` +
     '        [--batch-size N] [--min-group-size N] [--max-tokens N] [--max-calls N] [--max-cost USD --prices FILE] [--concurrency N] [--id ID] [--json]',
   run: mineRulesCli,
 };

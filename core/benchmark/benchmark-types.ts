@@ -1,4 +1,5 @@
 import type { AnswerQuestionInput } from '../answer-question-types';
+import type { PipelineOverrides } from '../pipeline/pipeline-config';
 import type { BenchmarkQuestion, EvaluatorName } from '../datasets/benchmark-question';
 import type { FocusedTable, LinkingScore } from '../evaluation/schema-linking';
 import type { Verdict } from '../evaluation/verdict';
@@ -33,6 +34,8 @@ export interface RunBenchmarkInput {
   /** Passed through to answerQuestion, never interpreted here. */
   preset?: string;
   ablations?: string[];
+  /** Settings changed on top of the preset (`--set`), passed through like preset and ablations. */
+  pipeline?: PipelineOverrides;
   questionLimits?: AnswerQuestionInput['limits'];
   /** Questions (child workflows or evaluations) in flight at once. */
   concurrency: number;

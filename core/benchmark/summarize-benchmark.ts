@@ -123,11 +123,11 @@ export function summarizeBenchmark(input: RunBenchmarkInput, prepared: PreparedB
   };
 }
 
-export function benchmarkLabel(input: Pick<RunBenchmarkInput, 'label' | 'preset' | 'ablations' | 'goldAsPrediction'>): string {
+export function benchmarkLabel(input: Pick<RunBenchmarkInput, 'label' | 'preset' | 'ablations' | 'pipeline' | 'goldAsPrediction'>): string {
   if (input.label) return input.label;
   if (input.goldAsPrediction) return 'gold';
   // What answerQuestion runs when no preset is given: the default preset, named as the runs name it.
-  return pipelineLabel({ preset: input.preset ?? DEFAULT_PRESET, ablations: input.ablations ?? [] });
+  return pipelineLabel({ preset: input.preset ?? DEFAULT_PRESET, ablations: input.ablations ?? [], overrides: input.pipeline });
 }
 
 function byDifficulty(records: BenchmarkRecord[], efficiency: (rs: BenchmarkRecord[]) => { ves: number | null; rVes: number | null }): DifficultyRow[] {

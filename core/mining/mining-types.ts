@@ -79,6 +79,8 @@ export interface MiningProgress {
   stoppedBy?: string;
   /** Workflow runs of this job's current chain (continue-as-new). */
   runs: number;
+  /** Whether the few-shot index holds the mined questions, and how they are kept out of their own prompts. */
+  examples?: string;
 }
 
 /** One failure explanation; its id `q<index>.c<candidate>.e<n>` says where it came from. */
@@ -148,6 +150,8 @@ export interface MiningJobStatus {
   agnosticFailures: number;
   usage: RunUsage;
   byDifficulty: Record<string, number>;
+  /** Whether the few-shot index holds the mined questions, and how they are kept out of their own prompts. */
+  examples: string;
 }
 
 export interface MineRulesResult {

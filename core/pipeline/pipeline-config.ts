@@ -31,7 +31,11 @@ export interface NotesConfig {
 }
 
 export interface JudgingConfig {
-  /** DecoSearch's judger (C.1). Off, every question takes the direct path (DexterSQL has none). */
+  /**
+   * DecoSearch's judger (C.1). Off, no question is judged: the direct path answers (and, with
+   * decomposition on, a direct SQL that does not run still falls through to it, Algorithm 1 line
+   * 10). DexterSQL has none. The `judger` ablation is the paper's other reading (every question decomposed).
+   */
   enabled: boolean;
 }
 
@@ -44,12 +48,32 @@ export interface DecompositionConfig {
   enabled: boolean;
   /** Every question takes the complex route without asking the judger (experiments, building the knowledge base). */
   always: boolean;
-  /** Topology refinements allowed per question (the paper's B = 3); they count against the run's refinement budget. */
+  /** Topology refinements allowed per question (the paper's B = 3); they count against the run's refinement budget. 0: no topology refinement. */
   maxRefinements: number;
+  /**
+   * Which node results call the topology refiner. 'errors': SQL that does not run (§3.7's trigger,
+   * Algorithm 1 line 22); an empty or all-NULL result is built on as it is. 'errors-and-empty': also
+   * a result of no rows or only NULLs (a decodex addition: such a node usually misread its sub-question).
+   */
+  refineOn: 'errors' | 'errors-and-empty';
+  /**
+   * After a rejected proposal (the same plan, a cycle, no valid graph), ask the refiner again, told
+   * why, while B lasts. Off (Algorithm 1 lines 23–29): the failing node's result is accepted at once
+   * and the DAG goes on.
+   */
+  retryRejected: boolean;
   /** An upstream result of at most this many rows is inlined as a value list; larger ones become a relation n<k> (paper: θ = 100). */
   inlineRows: number;
-  /** Past decompositions shown to the decomposer from the knowledge base (paper: k = 3); zero-shot when none are stored. */
+  /**
+   * Past decompositions shown to the decomposer from the knowledge base, found by the meaning of
+   * the question (MiniLM, as the paper's all-MiniLM-L6-v2; paper: k = 3); zero-shot when none are stored.
+   */
   examples: number;
+  /**
+   * The decomposer's sampling temperature (appendix B: 0.1, "slightly varied but still constrained
+   * decomposition strategies"). It replaces the decomposer role's configured temperature for this call.
+   */
+  temperature: number;
 }
 
 export interface GenerationConfig {
@@ -62,13 +86,20 @@ export interface GenerationConfig {
 }
 
 export interface CorrectionConfig {
-  /** Every candidate is diagnosed (parse, execution, suspicious results) and repaired (§3.4.1). */
+  /**
+   * Every candidate is diagnosed (parse, execution, suspicious results) and repaired (§3.4.1). Off,
+   * candidates are only diagnosed (selection and Algorithm 1's fall-through need their results).
+   * DecoSearch has it off: its Algorithm 1 falls through to decomposition as soon as the direct SQL
+   * fails, and returns the DAG's final SQL as it ran (C.4's refiner appears in no algorithm).
+   */
   enabled: boolean;
   /**
-   * Which findings call for an LLM revision. DecoSearch's refiner (C.4) acts on execution
-   * failures only; DexterSQL also revises empty and suspicious results.
+   * Which candidates the LLM reviser rewrites. 'always': every candidate, as DexterSQL §3.4.1 Step 2
+   * publishes it (the diagnostic report, empty or not, goes with it); 'all-findings': only when a
+   * plain-code check fires (any finding: errors, empty or suspicious results), a saving that `hybrid`
+   * makes; 'errors': only SQL that does not parse or run (DecoSearch's refiner, C.4).
    */
-  reviseOn: 'errors' | 'all-findings';
+  reviseOn: 'errors' | 'all-findings' | 'always';
   /** Revision rounds per candidate (each is one LLM call and one refinement of the run's budget). */
   maxRevisions: number;
   /** Rule-guided correction with mined rules (§3.4.1 Steps 3–4); skipped when none are stored. */
@@ -87,6 +118,8 @@ export interface SelectionConfig {
 export interface PipelineConfig {
   preset: PresetName;
   ablations: Ablation[];
+  /** The settings changed on top of the preset (before the ablations), as given. */
+  overrides: PipelineOverrides;
   linking: LinkingConfig;
   notes: NotesConfig;
   judging: JudgingConfig;
@@ -96,29 +129,45 @@ export interface PipelineConfig {
   selection: SelectionConfig;
 }
 
-type Sections = Omit<PipelineConfig, 'preset' | 'ablations'>;
+export type Sections = Omit<PipelineConfig, 'preset' | 'ablations' | 'overrides'>;
+
+/** DecoSearch's complex route as published (§3.5–3.7, Algorithm 1, Algorithm 4, appendix B). */
+const DECOSEARCH_DECOMPOSITION: DecompositionConfig = {
+  enabled: true,
+  always: false,
+  maxRefinements: 3,
+  refineOn: 'errors',
+  retryRejected: false,
+  inlineRows: 100,
+  examples: 3,
+  temperature: 0.1,
+};
 
 const DEXTERSQL: Sections = {
   linking: { strategy: 'dextersql', preliminarySql: true, whenUnprepared: 'prepare' },
   notes: { enabled: true },
   judging: { enabled: false },
-  decomposition: { enabled: false, always: false, maxRefinements: 3, inlineRows: 100, examples: 3 },
+  decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
   generation: { paths: ['dependency-tree', 'few-shot', 'divide-and-conquer'] },
-  correction: { enabled: true, reviseOn: 'all-findings', maxRevisions: 1, rules: true },
+  correction: { enabled: true, reviseOn: 'always', maxRevisions: 1, rules: true },
   selection: { enabled: true, confidenceThreshold: 0.6, tournamentSize: 3 },
 };
 
 export const PRESETS = {
-  /** DexterSQL as published: no judger, three generation paths, correction and selection. */
+  /** DexterSQL as published: no judger, three generation paths, every candidate revised, rules, selection. */
   dextersql: DEXTERSQL,
-  /** DecoSearch as published: LLM schema selector, judger, one zero-temperature SQL, refiner on failure (B = 3). */
+  /**
+   * DecoSearch as published (Algorithm 1): LLM schema selector, judger, one zero-temperature SQL; a
+   * direct SQL that does not run falls through to decomposition at once; the topology refiner on
+   * node errors (B = 3). The SQL-refiner settings below are what `--set correction.enabled=true` turns on.
+   */
   decosearch: {
     linking: { strategy: 'decosearch', preliminarySql: false, whenUnprepared: 'full-schema' },
     notes: { enabled: false },
     judging: { enabled: true },
-    decomposition: { enabled: true, always: false, maxRefinements: 3, inlineRows: 100, examples: 3 },
+    decomposition: DECOSEARCH_DECOMPOSITION,
     generation: { paths: ['direct'] },
-    correction: { enabled: true, reviseOn: 'errors', maxRevisions: 3, rules: false },
+    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 3, rules: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
   /**
@@ -130,17 +179,24 @@ export const PRESETS = {
     linking: { strategy: 'full-schema', preliminarySql: false, whenUnprepared: 'full-schema' },
     notes: { enabled: false },
     judging: { enabled: false },
-    decomposition: { enabled: false, always: false, maxRefinements: 3, inlineRows: 100, examples: 3 },
+    decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
     generation: { paths: ['direct'] },
     correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
-  /** decodex's default: DexterSQL's linking and notes, DecoSearch's judger, then every path, correction and selection. */
+  /**
+   * decodex's default: DexterSQL's linking and notes, DecoSearch's judger, then every path,
+   * correction and selection, with decodex's additions (README, "Deviations from the papers"):
+   * revision only when a check fires, and a direct SQL revised before it falls through to decomposition;
+   * the topology refiner also on empty or all-NULL node results and asked again after a rejected
+   * proposal; a zero-temperature decomposer.
+   */
   hybrid: {
     ...DEXTERSQL,
     judging: { enabled: true },
-    decomposition: { enabled: true, always: false, maxRefinements: 3, inlineRows: 100, examples: 3 },
+    decomposition: { ...DECOSEARCH_DECOMPOSITION, refineOn: 'errors-and-empty', retryRejected: true, temperature: 0 },
     generation: { paths: ['direct', 'dependency-tree', 'few-shot', 'divide-and-conquer'] },
+    correction: { ...DEXTERSQL.correction, reviseOn: 'all-findings' },
   },
 } satisfies Record<string, Sections>;
 
@@ -148,28 +204,89 @@ export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 export const DEFAULT_PRESET: PresetName = 'hybrid';
 
-/** The papers' ablations (DexterSQL Exp. 4/6, DecoSearch Table 4): each switches one component off. */
+/**
+ * One ablation: what it removes (as the papers' tables name it), whether it applies to a
+ * configuration (else the reason it does not, e.g. `dextersql` has no judger to remove), and the
+ * configuration without it.
+ */
+interface AblationSpec {
+  removes: string;
+  notApplicable: (c: Sections) => string | null;
+  apply: (c: Sections) => Sections;
+}
+
+const unless = (holds: boolean, reason: string) => (holds ? null : reason);
+const pathAblation = (path: GenerationPath): AblationSpec => ({
+  removes: `the ${path} generation path (${path === 'direct' ? "DecoSearch's one path" : 'DexterSQL Exp. 4'})`,
+  notApplicable: (c) => unless(c.generation.paths.includes(path), `it has no ${path} path`),
+  apply: (c) => ({ ...c, generation: { paths: c.generation.paths.filter((p) => p !== path) } }),
+});
+
+/**
+ * The papers' ablation rows (DecoSearch Table 2, DexterSQL Table 11 and Exp. 4): each removes
+ * one component, and is an error on a configuration that does not have it.
+ */
 export const ABLATIONS = {
-  judger: (c: Sections) => ({ ...c, judging: { enabled: false } }),
-  decomposition: (c: Sections) => ({ ...c, decomposition: { ...c.decomposition, enabled: false } }),
-  selector: (c: Sections) => ({ ...c, linking: { ...c.linking, strategy: 'full-schema' as const } }),
-  'preliminary-sql': (c: Sections) => ({ ...c, linking: { ...c.linking, preliminarySql: false } }),
-  notes: (c: Sections) => ({ ...c, notes: { enabled: false } }),
-  'direct-path': (c: Sections) => withoutPath(c, 'direct'),
-  'dependency-tree': (c: Sections) => withoutPath(c, 'dependency-tree'),
-  'few-shot': (c: Sections) => withoutPath(c, 'few-shot'),
-  'divide-and-conquer': (c: Sections) => withoutPath(c, 'divide-and-conquer'),
-  correction: (c: Sections) => ({ ...c, correction: { ...c.correction, enabled: false } }),
-  rules: (c: Sections) => ({ ...c, correction: { ...c.correction, rules: false } }),
-  selection: (c: Sections) => ({ ...c, selection: { ...c.selection, enabled: false } }),
-} satisfies Record<string, (c: Sections) => Sections>;
+  /** DecoSearch Table 2 "w/o Judger (always decompose)": no question is judged, every one is decomposed. */
+  judger: {
+    removes: 'the judger: every question is decomposed (DecoSearch Table 2)',
+    notApplicable: (c) => unless(c.judging.enabled && c.decomposition.enabled, 'it has no judger routing to decomposition'),
+    apply: (c) => ({ ...c, judging: { enabled: false }, decomposition: { ...c.decomposition, always: true } }),
+  },
+  /** DecoSearch Table 2 "w/o Decomposition (direct path only)": nothing is decomposed, so the judger, which only routes there, is not asked. */
+  decomposition: {
+    removes: 'decomposition: the direct path answers every question, unjudged (DecoSearch Table 2)',
+    notApplicable: (c) => unless(c.decomposition.enabled, 'it does not decompose'),
+    apply: (c) => ({ ...c, judging: { enabled: false }, decomposition: { ...c.decomposition, enabled: false } }),
+  },
+  /** DecoSearch Table 2 "w/o Topology Refinement": a failing node's result is accepted as it is. */
+  refinement: {
+    removes: 'topology refinement of the sub-question DAG (DecoSearch Table 2)',
+    notApplicable: (c) => unless(c.decomposition.enabled && c.decomposition.maxRefinements > 0, 'it has no topology refinement'),
+    apply: (c) => ({ ...c, decomposition: { ...c.decomposition, maxRefinements: 0 } }),
+  },
+  /** DecoSearch Table 2 "w/o Schema Selector" (and DexterSQL's schema linking): the whole schema. */
+  selector: {
+    removes: 'schema linking: every prompt gets the whole schema (DecoSearch Table 2)',
+    notApplicable: (c) => unless(c.linking.strategy !== 'full-schema', 'it links no schema'),
+    apply: (c) => ({ ...c, linking: { ...c.linking, strategy: 'full-schema' as const } }),
+  },
+  'preliminary-sql': {
+    removes: "DexterSQL linking's three preliminary SQLs (§3.2 Step 2)",
+    notApplicable: (c) => unless(c.linking.strategy === 'dextersql' && c.linking.preliminarySql, 'it drafts no preliminary SQL'),
+    apply: (c) => ({ ...c, linking: { ...c.linking, preliminarySql: false } }),
+  },
+  /** DexterSQL Table 11 "w/o Deep Schema Explorator": its notes are what reaches a question. */
+  notes: {
+    removes: "the Deep Schema Explorator's disambiguation notes (DexterSQL Table 11)",
+    notApplicable: (c) => unless(c.notes.enabled, 'it incorporates no notes'),
+    apply: (c) => ({ ...c, notes: { enabled: false } }),
+  },
+  'direct-path': pathAblation('direct'),
+  /** DexterSQL Table 11 "w/o Dependency-tree-based generation". */
+  'dependency-tree': pathAblation('dependency-tree'),
+  'few-shot': pathAblation('few-shot'),
+  'divide-and-conquer': pathAblation('divide-and-conquer'),
+  correction: {
+    removes: 'correction: no revision, no rules (candidates are still run for selection)',
+    notApplicable: (c) => unless(c.correction.enabled, 'it corrects no candidate'),
+    apply: (c) => ({ ...c, correction: { ...c.correction, enabled: false } }),
+  },
+  /** DexterSQL Table 11 "w/o Rule Creator-based correction". */
+  rules: {
+    removes: 'rule-guided correction with mined rules (DexterSQL Table 11)',
+    notApplicable: (c) => unless(c.correction.enabled && c.correction.rules, 'it applies no mined rules'),
+    apply: (c) => ({ ...c, correction: { ...c.correction, rules: false } }),
+  },
+  selection: {
+    removes: 'confidence-aware selection: the first executable candidate wins',
+    notApplicable: (c) => unless(c.selection.enabled, 'it selects among no candidates'),
+    apply: (c) => ({ ...c, selection: { ...c.selection, enabled: false } }),
+  },
+} satisfies Record<string, AblationSpec>;
 
 export type Ablation = keyof typeof ABLATIONS;
 export const ABLATION_NAMES = Object.keys(ABLATIONS) as Ablation[];
-
-function withoutPath(c: Sections, path: GenerationPath): Sections {
-  return { ...c, generation: { paths: c.generation.paths.filter((p) => p !== path) } };
-}
 
 /** Thrown for a configuration that cannot run; the message names the valid choices. */
 export class PipelineConfigError extends Error {
@@ -181,7 +298,8 @@ export type PipelineOverrides = { [S in keyof Sections]?: Partial<Sections[S]> }
 
 /**
  * A preset, overrides and ablations (in that order), checked: an unknown name is an error listing
- * the valid ones, and every overridden value is checked (a typo must not silently mean "off").
+ * the valid ones, an ablation that removes nothing from the configuration is an error saying why,
+ * and every overridden value is checked (a typo must not silently mean "off").
  */
 export function resolvePipelineConfig(preset: string | undefined, ablations: string[] = [], overrides: PipelineOverrides = {}): PipelineConfig {
   const name = preset ?? DEFAULT_PRESET;
@@ -194,16 +312,37 @@ export function resolvePipelineConfig(preset: string | undefined, ablations: str
       `unknown ablation${unknown.length > 1 ? 's' : ''} ${unknown.map((a) => `"${a}"`).join(', ')}; valid ablations: ${ABLATION_NAMES.join(', ')}`,
     );
   const applied = [...new Set(ablations)] as Ablation[];
-  const sections = applied.reduce<Sections>((c, a) => ABLATIONS[a](c), withOverrides(PRESETS[name as PresetName], overrides));
+  const sections = applied.reduce<Sections>(
+    (c, a) => {
+      const reason = ABLATIONS[a].notApplicable(c);
+      if (reason)
+        throw new PipelineConfigError(`ablation "${a}" removes nothing from preset "${name}"${applied.length > 1 ? ' as ablated so far' : ''}: ${reason}`);
+      return ABLATIONS[a].apply(c);
+    },
+    withOverrides(PRESETS[name as PresetName], overrides),
+  );
   if (sections.decomposition.always && !sections.decomposition.enabled)
     throw new PipelineConfigError('decomposition.always needs decomposition.enabled (drop the "decomposition" ablation, or use a preset that decomposes)');
   if (sections.generation.paths.length === 0) throw new PipelineConfigError(`preset "${name}" with ablations ${applied.join(', ')} leaves no generation path`);
-  return { preset: name as PresetName, ablations: applied, ...sections };
+  return { preset: name as PresetName, ablations: applied, overrides: cleanOverrides(overrides), ...sections };
 }
 
-/** The label a report shows: the preset, then what was switched off. */
-export function pipelineLabel(config: { preset: string; ablations: string[] }): string {
-  return config.ablations.length ? `${config.preset} − ${config.ablations.join(' − ')}` : config.preset;
+/** Overrides without empty sections, so two spellings of "no override" label and hash alike. */
+function cleanOverrides(overrides: PipelineOverrides): PipelineOverrides {
+  return Object.fromEntries(Object.entries(overrides).filter(([, v]) => v && Object.keys(v).length)) as PipelineOverrides;
+}
+
+/** Each overridden setting as `section.key=value` (lists comma-separated), in section order: how `--set` spells them. */
+export function formatOverrides(overrides: PipelineOverrides = {}): string[] {
+  return SECTION_NAMES.flatMap((section) =>
+    Object.entries((overrides[section] ?? {}) as Record<string, unknown>).map(([key, v]) => `${section}.${key}=${Array.isArray(v) ? v.join(',') : String(v)}`),
+  );
+}
+
+/** The label a report shows: the preset, then what was switched off, then the settings changed. */
+export function pipelineLabel(config: { preset: string; ablations: string[]; overrides?: PipelineOverrides }): string {
+  const set = formatOverrides(config.overrides);
+  return [config.preset, ...config.ablations].join(' − ') + (set.length ? ` [${set.join(', ')}]` : '');
 }
 
 const SECTION_NAMES: (keyof Sections)[] = ['linking', 'notes', 'judging', 'decomposition', 'generation', 'correction', 'selection'];
@@ -241,7 +380,10 @@ function withOverrides(base: Sections, overrides: PipelineOverrides): Sections {
   count(c.decomposition.examples, 'decomposition.examples', 0);
   oneOf(c.linking.strategy, ['dextersql', 'decosearch', 'full-schema'], 'linking.strategy');
   oneOf(c.linking.whenUnprepared, ['prepare', 'full-schema'], 'linking.whenUnprepared');
-  oneOf(c.correction.reviseOn, ['errors', 'all-findings'], 'correction.reviseOn');
+  if (!(c.decomposition.temperature >= 0 && c.decomposition.temperature <= 2))
+    throw new PipelineConfigError(`decomposition.temperature must be between 0 and 2, got ${c.decomposition.temperature}`);
+  oneOf(c.decomposition.refineOn, ['errors', 'errors-and-empty'], 'decomposition.refineOn');
+  oneOf(c.correction.reviseOn, ['errors', 'all-findings', 'always'], 'correction.reviseOn');
   for (const path of c.generation.paths) oneOf(path, GENERATION_PATHS, 'generation.paths');
   return c;
 }

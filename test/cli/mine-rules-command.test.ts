@@ -40,6 +40,7 @@ describe('decodex mine-rules', () => {
     expect(run.stderr).not.toMatch(/decodex: /);
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/mining job mine-training-n20-s2/);
+    expect(run.stderr).toMatch(/examples: no few-shot index is built; each question is never shown itself \(nor a copy of its text\)/);
     expect(run.stderr).toMatch(/^mining {5}\[#+\.*\] \d+\/20$/m);
     expect(run.stdout).toContain('status: completed');
     expect(run.stdout).toContain('questions mined: 20/20');

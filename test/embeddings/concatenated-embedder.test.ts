@@ -32,8 +32,8 @@ describe('the concatenated embedder', () => {
     ]);
     await combined.load();
     expect(loaded).toEqual(['a', 'b']);
-    await loadEmbedders({ profiles: combined, profileText: 'sentences', values: withModel('values') });
-    expect(loaded).toEqual(['a', 'b', 'a', 'b', 'values']);
+    await loadEmbedders({ profiles: combined, profileText: 'sentences', values: withModel('values'), questions: withModel('questions') });
+    expect(loaded).toEqual(['a', 'b', 'a', 'b', 'values', 'questions']);
   });
 
   it('refuses weights that cannot be shares', () => {

@@ -43,7 +43,9 @@ describe('decomposition knowledge base', () => {
     const dir = home();
     const store = openSqliteArtifactStore(path.join(dir, 'a.sqlite'));
     const vectors = new EmbeddedVectorStore(path.join(dir, 'v'));
-    expect(await retrieveDecompositionExamples({ store, vectors }, 'Which singers are older than the average singer?', 3)).toEqual([]);
+    expect(
+      await retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, 'Which singers are older than the average singer?', 3),
+    ).toEqual([]);
     const dag = (q: string) => ({ nodes: [{ id: 0, question: q }], edges: [] as [number, number][] });
     const examples = [
       'Which singers are older than the average age of singers?',
@@ -51,11 +53,42 @@ describe('decomposition knowledge base', () => {
       'List the names of pilots who flew more than 3 flights.',
       'What is the name of the oldest dog?',
     ].map((question) => ({ question, database: 'train_db', dag: dag(question) }));
-    await storeDecompositionExamples({ store, vectors }, examples);
+    await storeDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, examples);
     expect(await countDecompositionExamples({ store, vectors })).toBe(4);
-    const found = await retrieveDecompositionExamples({ store, vectors }, 'Which singers are older than the average singer?', 3);
+    const found = await retrieveDecompositionExamples(
+      { store, vectors, embedder: new HashedEmbedder() },
+      'Which singers are older than the average singer?',
+      3,
+    );
     expect(found).toHaveLength(3);
     expect(found[0]).toEqual(examples[0]);
+    // The question being answered is never its own example (nor its copy under another database).
+    await storeDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, [{ ...examples[1], database: 'other_db' }]);
+    const own = await retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, examples[1].question, 3);
+    expect(own).toHaveLength(3);
+    expect(own.map((e) => e.question)).not.toContain(examples[1].question);
+    await vectors.close();
+    await store.close();
+  });
+
+  it("retrieval embeds with the workers' question embedder (MiniLM in production), and refuses a knowledge base of another embedder", async () => {
+    const dir = home();
+    const store = openSqliteArtifactStore(path.join(dir, 'a.sqlite'));
+    const vectors = new EmbeddedVectorStore(path.join(dir, 'v'));
+    const embedded: string[] = [];
+    // Stands for MiniLM (whose model file a test machine may lack): what matters is that this one is used.
+    const meaning = Object.assign(new HashedEmbedder({ dimension: 64 }), { name: 'meaning-stand-in' });
+    const embed = meaning.embed.bind(meaning);
+    meaning.embed = async (texts: string[]) => (embedded.push(...texts), embed(texts));
+    const dag = { nodes: [{ id: 0, question: 'q' }], edges: [] as [number, number][] };
+    await storeDecompositionExamples({ store, vectors, embedder: meaning }, [
+      { question: 'How many dogs are older than the average dog?', database: 'd', dag },
+    ]);
+    expect(await retrieveDecompositionExamples({ store, vectors, embedder: meaning }, 'Which cats are heavier than average?', 3)).toHaveLength(1);
+    expect(embedded).toEqual(['How many dogs are older than the average dog?', 'Which cats are heavier than average?']);
+    await expect(retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, 'Which cats?', 3)).rejects.toThrow(
+      /embedded with meaning-stand-in, this worker embeds questions with hashed/,
+    );
     await vectors.close();
     await store.close();
   });
@@ -115,7 +148,11 @@ describe('decomposition knowledge base', () => {
       const result = await run();
       expect(result.status).toBe('completed');
       expect(result.progress).toMatchObject({ total: 3, done: 3, stored: 1, wrong: 1, withoutDag: 1, failedQuestions: 0, llmCalls: 6 });
-      const stored = await retrieveDecompositionExamples({ store, vectors }, 'Which cities have more residents than the average?', 3);
+      const stored = await retrieveDecompositionExamples(
+        { store, vectors, embedder: new HashedEmbedder() },
+        'Which cities have more residents than the average?',
+        3,
+      );
       expect(stored).toEqual([
         {
           question: 'What are the official names of cities with more residents than the average city?',

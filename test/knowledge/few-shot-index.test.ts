@@ -62,6 +62,19 @@ describe('the few-shot index', () => {
     }
   });
 
+  it('never returns the question being answered, nor a copy of its text under the same or another database', async () => {
+    const own = EXAMPLES[0];
+    await storeFewShotExamples({ store, vectors }, [
+      ...EXAMPLES,
+      { ...own, sql: "SELECT count(*) FROM singer WHERE Country = 'France'" }, // its database's other copy
+      { ...own, question: '  how many singers  are from France? ', database: 'singer' }, // the same text elsewhere
+    ]);
+    const found = await retrieveFewShotExamples({ store, vectors }, own.question, 3);
+    expect(found).toHaveLength(3);
+    expect(found.map((e) => e.question.trim().toLowerCase())).not.toContain(own.question.toLowerCase());
+    expect(found.map((e) => e.sql)).not.toContain(own.sql);
+  });
+
   it('a rebuilt index replaces the old one for readers, and its collection is removed', async () => {
     const first = await storeFewShotExamples({ store, vectors }, EXAMPLES.slice(0, 3));
     const second = await storeFewShotExamples({ store, vectors }, EXAMPLES);

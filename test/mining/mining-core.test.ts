@@ -1,12 +1,23 @@
 import { assignEveryId } from '../../activities/mining/assign-every-id';
 import { RunBudget } from '../../core/budget';
 import { estimateCost } from '../../core/benchmark/cost';
+import { exampleExclusion } from '../../core/mining/example-exclusion';
 import { estimateSqlDifficulty } from '../../core/mining/sql-difficulty';
 import { stratifiedSample } from '../../core/mining/stratified-sample';
 import { MINING_DEFAULTS, validateMiningInput, type MineRulesInput } from '../../core/mining/mining-types';
 import { addCall, emptyUsage } from '../../core/usage';
 
 describe('rule mining, pure parts', () => {
+  it('says whether the few-shot index holds the mined questions, and that each is excluded from its own prompt', () => {
+    expect(exampleExclusion('spider-train', ['spider-train', 'bird-train'])).toMatch(
+      /^the few-shot index was built from spider-train, the set being mined: its entries for the mined questions are excluded/,
+    );
+    expect(exampleExclusion('spider-train', ['bird-train'])).toMatch(
+      /^the few-shot index was built from bird-train, not from spider-train; still, each question/,
+    );
+    expect(exampleExclusion('/data/train.jsonl', undefined)).toMatch(/^no few-shot index is built; each question is never shown itself/);
+  });
+
   it('estimates difficulty from the gold SQL structure, ignoring keywords inside literals', () => {
     expect(estimateSqlDifficulty('SELECT count(*) FROM singer')).toBe('simple');
     expect(estimateSqlDifficulty("SELECT name FROM t WHERE note = 'join us, select one, group by'")).toBe('simple');

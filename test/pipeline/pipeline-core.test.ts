@@ -5,6 +5,7 @@ import { canonicalFocus, mergeFocus, restrictSchema } from '../../core/linking/f
 import { nameSimilarity, remapNames } from '../../core/linking/remap-names';
 import { mostSimilarByShape, questionShape } from '../../core/knowledge/structural-similarity';
 import { candidateNotes, expandFocusWithNotes } from '../../core/notes/candidate-notes';
+import { parseSettings } from '../../core/pipeline/parse-settings';
 import { ABLATION_NAMES, pipelineLabel, PRESET_NAMES, resolvePipelineConfig } from '../../core/pipeline/pipeline-config';
 import { PROMPT_CATALOG, PROMPT_NAMES, ROLES, rolesOfStage } from '../../core/prompts/prompt-catalog';
 import { clusterCandidates, tournamentWinner } from '../../core/selection/cluster-candidates';
@@ -46,17 +47,15 @@ describe('pipeline configuration', () => {
       selection: { enabled: false },
     });
     expect(resolvePipelineConfig('dextersql')).toMatchObject({ judging: { enabled: false }, selection: { confidenceThreshold: 0.6 } });
-    const ablated = resolvePipelineConfig('hybrid', ['judger', 'selector', 'few-shot']);
+    const ablated = resolvePipelineConfig('hybrid', ['decomposition', 'selector', 'few-shot']);
     expect(ablated).toMatchObject({
       judging: { enabled: false },
       linking: { strategy: 'full-schema' },
       generation: { paths: ['direct', 'dependency-tree', 'divide-and-conquer'] },
     });
-    expect(pipelineLabel(ablated)).toBe('hybrid − judger − selector − few-shot');
+    expect(pipelineLabel(ablated)).toBe('hybrid − decomposition − selector − few-shot');
     expect(() => resolvePipelineConfig('best')).toThrow('unknown preset "best"; valid presets: dextersql, decosearch, quick, hybrid');
-    expect(() => resolvePipelineConfig('hybrid', ['judger', 'refinement'])).toThrow(
-      `unknown ablation "refinement"; valid ablations: ${ABLATION_NAMES.join(', ')}`,
-    );
+    expect(() => resolvePipelineConfig('hybrid', ['judger', 'topology'])).toThrow(`unknown ablation "topology"; valid ablations: ${ABLATION_NAMES.join(', ')}`);
     expect(() => resolvePipelineConfig('decosearch', ['direct-path'])).toThrow(/leaves no generation path/);
   });
 
@@ -86,6 +85,63 @@ describe('pipeline configuration', () => {
       expect(ablations).toEqual([ablation]);
       expect(none).toEqual([]);
     }
+  });
+});
+
+describe("the papers' presets and ablation rows (issue 21)", () => {
+  it('DecoSearch Table 2 "w/o Judger (always decompose)": the judger ablation decomposes every question', () => {
+    expect(resolvePipelineConfig('decosearch', ['judger'])).toMatchObject({ judging: { enabled: false }, decomposition: { enabled: true, always: true } });
+    expect(resolvePipelineConfig('hybrid', ['judger']).decomposition.always).toBe(true);
+    // dextersql has no judger to remove: an error that says so, not a silent no-op.
+    expect(() => resolvePipelineConfig('dextersql', ['judger'])).toThrow(
+      'ablation "judger" removes nothing from preset "dextersql": it has no judger routing to decomposition',
+    );
+    // "w/o Decomposition (direct path only)": nothing decomposed, and the judger, which only routes there, not asked.
+    expect(resolvePipelineConfig('decosearch', ['decomposition'])).toMatchObject({ judging: { enabled: false }, decomposition: { enabled: false } });
+    expect(() => resolvePipelineConfig('decosearch', ['decomposition', 'judger'])).toThrow(/ablation "judger" removes nothing .* as ablated so far/);
+  });
+
+  it('DecoSearch Table 2 "w/o Topology Refinement" is the refinement ablation', () => {
+    expect(resolvePipelineConfig('decosearch', ['refinement']).decomposition.maxRefinements).toBe(0);
+    expect(() => resolvePipelineConfig('dextersql', ['refinement'])).toThrow(/removes nothing from preset "dextersql": it has no topology refinement/);
+  });
+
+  it('decosearch follows Algorithm 1 and 4 and appendix B; dextersql revises every candidate; hybrid keeps its additions', () => {
+    const deco = resolvePipelineConfig('decosearch');
+    expect(deco.correction.enabled).toBe(false); // falls through to decomposition at once (point 4)
+    expect(deco.decomposition).toMatchObject({ refineOn: 'errors', retryRejected: false, maxRefinements: 3, examples: 3, temperature: 0.1 });
+    expect(resolvePipelineConfig('dextersql').correction.reviseOn).toBe('always');
+    const hybrid = resolvePipelineConfig('hybrid');
+    expect(hybrid.correction).toMatchObject({ enabled: true, reviseOn: 'all-findings' });
+    expect(hybrid.decomposition).toMatchObject({ refineOn: 'errors-and-empty', retryRejected: true, temperature: 0 });
+    expect(() => resolvePipelineConfig('decosearch', ['correction'])).toThrow(/removes nothing from preset "decosearch": it corrects no candidate/);
+  });
+
+  it('--set values are read by the type of the default, checked by the same validation, and shown in the label', () => {
+    const overrides = parseSettings(
+      ['selection.confidenceThreshold=0.3', 'generation.paths=dependency-tree', 'judging.enabled=false', 'correction.reviseOn=always', 'notes.enabled=true'],
+      'hybrid',
+    );
+    expect(overrides).toEqual({
+      selection: { confidenceThreshold: 0.3 },
+      generation: { paths: ['dependency-tree'] },
+      judging: { enabled: false },
+      correction: { reviseOn: 'always' },
+      notes: { enabled: true },
+    });
+    const c = resolvePipelineConfig('hybrid', ['selector'], overrides);
+    expect(c.generation.paths).toEqual(['dependency-tree']);
+    expect(pipelineLabel(c)).toBe(
+      'hybrid − selector [notes.enabled=true, judging.enabled=false, generation.paths=dependency-tree, correction.reviseOn=always, selection.confidenceThreshold=0.3]',
+    );
+    const resolve = (set: string) => () => resolvePipelineConfig('decosearch', [], parseSettings([set], 'decosearch'));
+    expect(resolve('judging.enabled=yes')).toThrow('judging.enabled must be a boolean, got "yes"');
+    expect(resolve('selection.confidenceThreshold=high')).toThrow('selection.confidenceThreshold must be a number, got "high"');
+    expect(resolve('correction.reviseOn=sometimes')).toThrow('correction.reviseOn must be one of errors, all-findings, always, got "sometimes"');
+    expect(resolve('decomposition.refineOn=never')).toThrow('decomposition.refineOn must be one of errors, errors-and-empty, got "never"');
+    expect(resolve('selection.threshold=1')).toThrow('unknown setting selection.threshold; selection has enabled, confidenceThreshold, tournamentSize');
+    expect(resolve('ranking.k=1')).toThrow(/unknown pipeline section "ranking"; sections: linking, notes/);
+    expect(() => parseSettings(['threshold'], 'hybrid')).toThrow(/--set takes section.key=value/);
   });
 });
 

@@ -2,6 +2,8 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { CorrectionActivities, DiagnosisActivities } from '../../activities/correction/correction-activities';
 import type { Diagnosis } from '../../activities/correction/diagnose-sql';
 import type { DatabaseActivities } from '../../activities/database/database-activities';
+import type { DagExecutionActivities, DecompositionActivities } from '../../activities/decomposition/decomposition-activities';
+import type { NodeRun } from '../../core/dag/node-results';
 import type { GenerationActivities } from '../../activities/generation/generation-activities';
 import type { JudgingActivities } from '../../activities/judging/judging-activities';
 import type { LinkingActivities, RetrievalActivities } from '../../activities/linking/linking-activities';
@@ -17,14 +19,46 @@ import type { LlmCallUsage } from '../../core/usage';
  * orchestration is checked against activities that answer exactly what a test says. Every call
  * is recorded with its input.
  */
-export type OnlineStubs = DatabaseActivities & RetrievalActivities & DiagnosisActivities;
-export type LlmStubs = LinkingActivities & NotesActivities & JudgingActivities & GenerationActivities & CorrectionActivities & SelectionActivities;
+export type OnlineStubs = DatabaseActivities & RetrievalActivities & DiagnosisActivities & DagExecutionActivities;
+export type LlmStubs = LinkingActivities &
+  NotesActivities &
+  JudgingActivities &
+  DecompositionActivities &
+  GenerationActivities &
+  CorrectionActivities &
+  SelectionActivities;
 
 export const usage = (role: string): LlmCallUsage => ({ role, model: 'stub', promptTokens: 10, completionTokens: 2, latencyMs: 1, cacheHit: false });
 
 export function okDiagnosis(resultKey: string, rowCount = 1): Diagnosis {
   return { findings: [], execution: { ok: true, rowCount, truncated: false, columns: ['c'], resultKey, preview: [[resultKey]] } };
 }
+
+/** A node run whose SQL ran and returned one row (override `failure` for a failed one). */
+export function nodeRun(id: number, sql: string, failure?: NodeRun['failure']): NodeRun {
+  const ran = failure !== 'error';
+  return {
+    ok: !failure,
+    ...(failure ? { failure, error: failure === 'error' ? `stubbed error of node ${id}` : `stubbed ${failure} result of node ${id}` } : {}),
+    sql,
+    resolvedSql: sql,
+    composedSql: sql,
+    ...(ran
+      ? { result: { id, question: `node ${id}`, ref: `n${id}`, passedAs: 'inline' as const, columns: ['c'], rowCount: failure ? 0 : 1, composedSql: sql } }
+      : {}),
+    truncated: false,
+    preview: failure ? [] : [[id]],
+  };
+}
+
+/** The two-node plan the stub decomposer answers: the root 0 uses the leaf 1. */
+export const STUB_DAG = {
+  nodes: [
+    { id: 0, question: 'the answer from @[1]' },
+    { id: 1, question: 'the leaf' },
+  ],
+  edges: [[0, 1]] as [number, number][],
+};
 
 /** A prepared database, three generation paths that agree, nothing to correct: each test overrides what it examines. */
 export function defaultStubs(): { online: OnlineStubs; llm: LlmStubs } {
@@ -43,6 +77,8 @@ export function defaultStubs(): { online: OnlineStubs; llm: LlmStubs } {
       }),
       retrieveSchemaElements: async () => ({ focus: [{ table: 't', columns: ['a'] }], grounding: [], counts: { profile: 1, value: 0, join: 0 } }),
       diagnoseSql: async (input) => okDiagnosis(`rows of ${input.sql}`),
+      executeNode: async (input) => nodeRun(input.node.id, input.sql),
+      forgetNodeResults: async () => 0,
     },
     llm: {
       draftPreliminarySql: async (input) => ({
@@ -57,6 +93,14 @@ export function defaultStubs(): { online: OnlineStubs; llm: LlmStubs } {
       selectColumns: async () => ({ focus: [{ table: 't', columns: ['a'] }], returned: ['t.a'], usage: usage('selector') }),
       selectRelevantNotes: async (ctx) => ({ candidates: 0, notes: [], selectedIds: [], focus: ctx.focus, added: [], usage: [] }),
       judgeComplexity: async () => ({ needsDecomposition: false, reasoning: 'stub', usage: usage('judger') }),
+      decomposeQuestion: async () => ({ proposed: STUB_DAG, examples: 0, usage: usage('decomposer') }),
+      generateNodeSql: async (input) => ({
+        sql: `SELECT ${input.node.id} -- node`,
+        resolvedQuestion: input.node.question,
+        reasoning: '',
+        usage: usage('generator'),
+      }),
+      refineTopology: async (input) => ({ proposed: input.dag, usage: usage('topology_refiner') }),
       generateSqlDirect: async () => ({ sql: 'SELECT 1', reasoning: '', usage: usage('generator') }),
       generateSqlDependencyTree: async () => ({ sql: 'SELECT 1', reasoning: '', usage: usage('generator') }),
       generateSqlFewShot: async () => ({ sql: 'SELECT 1', reasoning: '', usage: usage('generator') }),
@@ -109,3 +153,18 @@ export async function startStubbedQuestionWorkers(stubs: { online: OnlineStubs; 
     },
   };
 }
+
+/** Runs `run` against stubbed workers whose default stubs `edit` changed, and stops them after. */
+export async function withStubs(edit: (stubs: ReturnType<typeof defaultStubs>) => void, run: (stack: StubbedStack) => Promise<void>): Promise<void> {
+  const stubs = defaultStubs();
+  edit(stubs);
+  const stack = await startStubbedQuestionWorkers(stubs);
+  try {
+    await run(stack);
+  } finally {
+    await stack.stop();
+  }
+}
+
+/** The inputs of every call of one stubbed activity, in order. */
+export const inputsOf = (stack: StubbedStack, name: string) => stack.calls.filter((c) => c.name === name).map((c) => c.input);

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import type { AnswerQuestionResult } from '../../core/answer-question-types';
 import type { SubQuestionDag } from '../../core/dag/sub-question-dag';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
+import { indexEmbeddersFromEnv } from '../../activities/indexing/index-backends';
 import { storeDecompositionExamples } from '../../activities/knowledge/decomposition-examples';
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import { formatResult } from '../../cli/print-result';
@@ -243,7 +244,8 @@ describe('the complex route (sub-question DAG)', () => {
       if (call === 2) return { ...c.dag, edges: [...c.dag.edges, [3, 0]] };
       return { ...c.dag, nodes: c.dag.nodes.map((n) => (n.id === 2 ? { id: 2, question: 'Count the women among @[3] (rejections).' } : n)) };
     };
-    const { result } = await ask(c, thrombosis);
+    // Asking again after a rejection is hybrid's choice; decosearch (Algorithm 1) accepts the node at once.
+    const { result } = await ask(c, thrombosis, { pipeline: { decomposition: { retryRejected: true } } });
 
     expect(result.outcome).toBe('answered');
     expect(result.rows).toEqual([[expectedThrombosisRatio(12)]]);
@@ -262,7 +264,8 @@ describe('the complex route (sub-question DAG)', () => {
     // Node 2 finds no rows however the plan changes: an empty result is a failure (nothing to build on).
     nodeSqlOverride = (step) => (step.startsWith('Count distinct female') ? "SELECT p.ID FROM Patient p WHERE p.ID IN @[3] AND p.SEX = 'X'" : undefined);
     refine = () => c.dag; // always the same plan: rejected every time
-    const { result, handle } = await ask(c, thrombosis);
+    // hybrid's refiner settings: an empty result calls the refiner, which is asked again after each rejection.
+    const { result, handle } = await ask(c, thrombosis, { pipeline: { decomposition: { refineOn: 'errors-and-empty', retryRejected: true } } });
     expect(result.outcome).toBe('answered');
     expect(result.dag).toMatchObject({ refinements: 0, rejectedRefinements: 3, degraded: true });
     expect(result.dag!.nodes.find((n) => n.id === 2)).toMatchObject({ state: 'accepted-degraded', rowCount: 0 });
@@ -300,7 +303,7 @@ describe('the complex route (sub-question DAG)', () => {
       database,
       dag: { nodes: [{ id: 0, question: `${question} (past plan)` }], edges: [] as [number, number][] },
     });
-    await storeDecompositionExamples({ store, vectors }, [
+    await storeDecompositionExamples({ store, vectors, embedder: indexEmbeddersFromEnv(process.env).questions }, [
       past('What is the ratio of men to women among patients with a high cholesterol count?', 'hospital_1'),
       past('What is the ratio of male to female students with abnormal grades?', 'college_2'),
       past('How many cars did the maker with the most models produce?', 'car_1'),

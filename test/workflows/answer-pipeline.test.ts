@@ -5,6 +5,7 @@ import { storeFewShotExamples } from '../../activities/knowledge/few-shot-index'
 import { KNOWLEDGE_KEY, KNOWLEDGE_KINDS } from '../../activities/knowledge/knowledge-store';
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import type { AnswerQuestionResult } from '../../core/answer-question-types';
+import type { PipelineOverrides } from '../../core/pipeline/pipeline-config';
 import { taskQueue } from '../../core/task-queues';
 import { sqlValueKey, encodeSqlValue } from '../../core/sql-value';
 import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
@@ -38,7 +39,7 @@ describe('the online pipeline on concert_singer', () => {
   let llm: ScriptedLlm;
   let stack: TestStack;
   const script = (options: ScriptedPipelineOptions = {}) => llm.setRules([...scriptedPipeline(gold, options), ...scriptedExplorationRules]);
-  const ask = async (index: number, extra: { preset?: string; ablations?: string[]; limits?: object } = {}) => {
+  const ask = async (index: number, extra: { preset?: string; ablations?: string[]; pipeline?: PipelineOverrides; limits?: object } = {}) => {
     const q = questions[index];
     const { result } = await stack.client.ask({ question: q.question, database: DB, ...extra });
     return { q, result };
@@ -105,7 +106,8 @@ describe('the online pipeline on concert_singer', () => {
     const q = questions[8];
     const broken = 'SELECT DISTINCT countri FROM singer WHERE age > 20';
     script({ pathSql: (question) => (question === q.question ? broken : undefined) });
-    const { result } = await ask(8, { preset: 'decosearch' });
+    // decosearch's Algorithm 1 falls through to decomposition at once; with correction on, C.4's refiner repairs first.
+    const { result } = await ask(8, { preset: 'decosearch', pipeline: { correction: { enabled: true } } });
     expect(result.outcome).toBe('answered');
     expect(result.sql).toBe(q.query);
     expect(rowsOf(result)).toEqual(rows(q.query));
@@ -158,10 +160,11 @@ describe('the online pipeline on concert_singer', () => {
     script();
   });
 
-  it('with decomposition ablated, a complex verdict is answered on the direct path, and the result says so', async () => {
+  it('with decomposition switched off under the judger, a complex verdict is answered on the direct path, and the result says so', async () => {
     const q = questions[24];
     script({ complex: (question) => question === q.question });
-    const { result } = await ask(24, { ablations: ['decomposition'] });
+    // The `decomposition` ablation does not ask the judger at all; this setting keeps it asking.
+    const { result } = await ask(24, { pipeline: { decomposition: { enabled: false } } });
     expect(result.outcome).toBe('answered');
     expect(result.judgement).toMatchObject({ needsDecomposition: true });
     expect(result.judgement?.override).toMatch(/decomposition is switched off/);
@@ -203,7 +206,12 @@ describe('the online pipeline on concert_singer', () => {
   it('the refinement budget stops revisions; the failing candidate is returned with its error', async () => {
     const q = questions[26];
     script({ pathSql: (question) => (question === q.question ? 'SELECT yeer FROM concert' : undefined) });
-    const { result } = await ask(26, { preset: 'decosearch', limits: { budget: { maxRefinements: 0 } } });
+    const { result } = await ask(26, {
+      preset: 'decosearch',
+      ablations: ['decomposition'],
+      pipeline: { correction: { enabled: true } },
+      limits: { budget: { maxRefinements: 0 } },
+    });
     expect(result.outcome).toBe('execution_error');
     expect(result.stoppedBy?.kind).toBe('refinement_budget');
     expect(result.refinements).toBe(0);
@@ -213,10 +221,10 @@ describe('the online pipeline on concert_singer', () => {
   });
 
   it('ablations switch stages off, visibly in the trace and the label', async () => {
-    const { q, result } = await ask(35, { ablations: ['judger', 'notes', 'dependency-tree', 'selector'] });
+    const { q, result } = await ask(35, { ablations: ['decomposition', 'notes', 'dependency-tree', 'selector'] });
     expect(result.outcome).toBe('answered');
     expect(result.sql).toBe(q.query);
-    expect(result.pipeline.label).toBe('hybrid − judger − notes − dependency-tree − selector');
+    expect(result.pipeline.label).toBe('hybrid − decomposition − notes − dependency-tree − selector');
     expect(stagesOf(result)).not.toContain('judging');
     expect(stagesOf(result)).not.toContain('notes');
     expect(result.focusedSchema).toBeNull();
@@ -230,7 +238,7 @@ describe('the online pipeline on concert_singer', () => {
       'unknown preset "fastest"; valid presets: dextersql, decosearch, quick, hybrid',
     );
     await expect(stack.client.ask({ question: 'x?', database: DB, ablations: ['judger', 'magic'] })).rejects.toThrow(
-      /unknown ablation "magic"; valid ablations: judger, decomposition, selector/,
+      /unknown ablation "magic"; valid ablations: judger, decomposition, refinement, selector/,
     );
     // A service that bypasses the typed client gets the same answer from the workflow itself.
     const connection = await Connection.connect({ address: stack.address });
@@ -275,6 +283,8 @@ describe('the online pipeline on concert_singer', () => {
     const wrongButRuns = 'SELECT name FROM singer';
     script({
       pathSql: (question) => (question === q.question ? wrongButRuns : undefined),
+      // dextersql revises every candidate (Step 2) before the rules (Steps 3–4): this reviser changes nothing.
+      revisedSql: (question) => (question === q.question ? wrongButRuns : undefined),
       rules: { select: (question) => (question === q.question ? ['join-through-link'] : []), rewrite: () => q.query },
     });
     const { result } = await ask(37, { preset: 'dextersql' });

@@ -64,7 +64,7 @@ describe('answerQuestion on a real Temporal dev server', () => {
     expect(rowKeys(result.rows)).toEqual(goldRows(db, q.query));
     // The default preset (hybrid): retrieval + three preliminary SQLs, the judger, every path that
     // can run (few-shot has no examples: skipped, and the trace says so), correction, selection.
-    expect(result.pipeline).toEqual({ preset: 'hybrid', ablations: [], label: 'hybrid' });
+    expect(result.pipeline).toEqual({ preset: 'hybrid', ablations: [], overrides: {}, label: 'hybrid' });
     expect(result.route).toBe('direct');
     expect(result.judgement).toMatchObject({ needsDecomposition: false });
     expect(result.candidates.map((c) => c.path)).toEqual(['direct', 'dependency-tree', 'divide-and-conquer']);

@@ -1,28 +1,14 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { QuestionContext } from '../../activities/prompts/question-context';
-import { defaultStubs, okDiagnosis, startStubbedQuestionWorkers, usage, type StubbedStack } from '../support/stubbed-question-workers';
+import { inputsOf, okDiagnosis, usage, withStubs, type StubbedStack } from '../support/stubbed-question-workers';
 
 /**
  * Orchestration of each stage file under workflows/answer/, with stubbed activities: what each
  * stage schedules, with which inputs, and what it does when an activity fails or answers
  * something unusual. The activities themselves are tested end to end in answer-pipeline.test.ts.
  */
-type Stubs = ReturnType<typeof defaultStubs>;
-
-async function withStubs(edit: (stubs: Stubs) => void, run: (stack: StubbedStack) => Promise<void>): Promise<void> {
-  const stubs = defaultStubs();
-  edit(stubs);
-  const stack = await startStubbedQuestionWorkers(stubs);
-  try {
-    await run(stack);
-  } finally {
-    await stack.stop();
-  }
-}
-
 const ask = (stack: StubbedStack, extra: { preset?: string; ablations?: string[] } = {}) =>
   stack.client.ask({ question: 'q?', database: '/stub.sqlite', ...extra }).then((r) => r.result);
-const inputsOf = (stack: StubbedStack, name: string) => stack.calls.filter((c) => c.name === name).map((c) => c.input);
 const fail = (type: string) => async (): Promise<never> => {
   throw ApplicationFailure.nonRetryable(`stubbed ${type}`, type);
 };

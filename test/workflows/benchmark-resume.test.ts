@@ -34,7 +34,7 @@ describe('a benchmark stopped mid-run', () => {
       concurrency: 2,
       // One model call per question (the direct path alone): the resume logic is under test.
       preset: 'decosearch',
-      ablations: ['selector', 'judger'],
+      ablations: ['selector', 'decomposition'],
       reportDir: mkdtempSync(path.join(os.tmpdir(), 'decodex-resume-report-')),
     };
     const askedIn = (from: number) =>

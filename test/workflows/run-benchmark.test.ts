@@ -36,7 +36,7 @@ describe('runBenchmark over Spider dev with the scripted LLM answering the gold 
       evaluation: { evaluator: 'spider', timeoutMs: 30_000, vesRepetitions: 0 },
       // The harness is under test, not the pipeline: DecoSearch's direct path alone, one call per question.
       preset: 'decosearch',
-      ablations: ['selector', 'judger'],
+      ablations: ['selector', 'decomposition'],
       concurrency: 4,
       // Forces two continue-as-new hand-overs inside 40 questions.
       questionsPerRun: 15,
@@ -92,7 +92,7 @@ describe('runBenchmark over Spider dev with the scripted LLM answering the gold 
     const markdown = readFileSync(files.summary_markdown, 'utf8');
     expect(markdown).toMatch(/\| EX \(%\) \|( 100\.00 \|)+/);
     const svg = readFileSync(files.chart_svg, 'utf8');
-    expect(svg).toContain('decosearch − selector − judger (100.0%)');
+    expect(svg).toContain('decosearch − selector − decomposition (100.0%)');
     // The chart opens as an image: librsvg (installed by `npm run setup -- --test-services`) renders it.
     const png = path.join(reportDir, 'chart.png');
     execFileSync('rsvg-convert', ['-o', png, files.chart_svg]);

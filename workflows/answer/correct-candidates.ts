@@ -35,13 +35,20 @@ function improves(next: Diagnosis, current: Diagnosis): boolean {
 }
 
 function needsRevision(run: QuestionRun, findings: Finding[]): boolean {
-  return run.config.correction.reviseOn === 'errors' ? findings.some((f) => f.severity === 'error') : findings.length > 0;
+  switch (run.config.correction.reviseOn) {
+    case 'always':
+      return true;
+    case 'all-findings':
+      return findings.length > 0;
+    case 'errors':
+      return findings.some((f) => f.severity === 'error');
+  }
 }
 
 /**
  * Correction of every candidate (DexterSQL §3.4.1; DecoSearch's refiner, C.4), in parallel:
- * Step 1 a diagnostic report; Step 2 an LLM revision when a check fires, with the whole attempt
- * history, at most `maxRevisions` rounds, each one refinement of the run's budget — a revision
+ * Step 1 a diagnostic report; Step 2 an LLM revision (of every candidate as DexterSQL publishes
+ * it, or only when a check fires: `reviseOn`), with the whole attempt history, at most `maxRevisions` rounds, each one refinement of the run's budget — a revision
  * that is no better is rejected and recorded; Steps 3–4 rule-guided rewriting when mined
  * rules exist. Candidates are diagnosed even with correction off, since selection needs results.
  */
@@ -74,7 +81,7 @@ async function correctOne(run: QuestionRun, candidate: WorkingCandidate): Promis
         {
           stage: STAGE,
           name: 'reviseSql',
-          summary: `revise ${candidate.path} (round ${round}): ${candidate.diagnosis.findings.map((f) => f.check).join(', ')}`,
+          summary: `revise ${candidate.path} (round ${round}): ${candidate.diagnosis.findings.map((f) => f.check).join(', ') || 'no finding (every candidate is revised)'}`,
           llmCalls: 1,
         },
         (o) => run.llm.reviseSql.executeWithOptions(o, [{ ctx, attempts }]),
@@ -89,7 +96,7 @@ async function correctOne(run: QuestionRun, candidate: WorkingCandidate): Promis
       Object.assign(candidate, {
         sql: revised.sql,
         diagnosis,
-        corrections: [...candidate.corrections, `revision ${round}: ${attempts[attempts.length - 2].findings.map(formatFinding).join('; ')}`],
+        corrections: [...candidate.corrections, `revision ${round}: ${attempts[attempts.length - 2].findings.map(formatFinding).join('; ') || 'no finding'}`],
       });
     } else {
       run.runner.note(STAGE, 'reviseSql', `revision ${round} of ${candidate.path} rejected`, {

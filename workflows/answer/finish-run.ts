@@ -44,7 +44,7 @@ export function finishRun(
   return {
     outcome,
     route: run.route,
-    pipeline: { preset: run.config.preset, ablations: run.config.ablations, label: pipelineLabel(run.config) },
+    pipeline: { preset: run.config.preset, ablations: run.config.ablations, overrides: run.config.overrides, label: pipelineLabel(run.config) },
     question: run.input.question,
     database: run.input.database,
     sql: null,

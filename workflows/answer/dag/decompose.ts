@@ -32,7 +32,9 @@ export async function decompose(run: QuestionRun): Promise<Decomposition> {
           llmCalls: 1,
         },
         (o) =>
-          run.llm.decomposeQuestion.executeWithOptions(o, [{ ctx: run.ctx, examples: run.config.decomposition.examples, ...(problem ? { problem } : {}) }]),
+          run.llm.decomposeQuestion.executeWithOptions(o, [
+            { ctx: run.ctx, examples: run.config.decomposition.examples, temperature: run.config.decomposition.temperature, ...(problem ? { problem } : {}) },
+          ]),
         (r) => ({
           outcome: `${summarizeProposal(r.proposed)}; ${r.examples ? `${r.examples} example(s) from the knowledge base` : 'zero-shot (no decomposition knowledge base)'}`,
         }),

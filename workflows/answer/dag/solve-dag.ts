@@ -16,10 +16,12 @@ const SUMMARY_CHARS = 160;
 /**
  * Algorithm 1's hierarchical control (DecoSearch §3.6–3.7): the DAG runs in topological waves,
  * the nodes of a wave in parallel, each one SQL from the model and one read-only execution with
- * its inputs resolved. When a node fails (an error, no rows, only NULLs), the topology refiner
- * revises the graph; a revision that is the same plan or has a cycle is rejected and counted.
- * Execution resumes with the results of unchanged nodes kept. After B refiner calls, each
- * failing node's best result is accepted and the nodes downstream go on (graceful degradation).
+ * its inputs resolved. When a node fails (SQL that does not run; with `refineOn:
+ * 'errors-and-empty'` also no rows or only NULLs), the topology refiner revises the graph; a
+ * revision that is the same plan or has a cycle is rejected and counted. Execution resumes with
+ * the results of unchanged nodes kept. A rejected proposal (Algorithm 1 lines 23–29), or B
+ * refiner calls spent with `retryRejected`, accepts each failing node's best result and the nodes
+ * downstream go on (graceful degradation).
  * Returns the root's run, or null when a budget stopped the route.
  */
 export async function solveDag(run: QuestionRun, state: DagState, first: SubQuestionDag): Promise<NodeRun | null> {
@@ -82,9 +84,10 @@ class DagSolver {
       runs.forEach((r, i) => {
         const id = todo[i];
         this.remember(id, r!);
-        if (r!.ok) this.results.set(id, r!.result!);
+        const failed = this.callsForRefinement(r!);
+        if (!failed) this.results.set(id, r!.result!);
         else failing.push(id);
-        this.state.ran(id, r!, r!.ok ? 'done' : 'failed');
+        this.state.ran(id, r!, failed ? 'failed' : 'done');
       });
       if (!failing.length) continue;
       const revised = await this.refine(failing[0]);
@@ -142,6 +145,15 @@ class DagSolver {
     );
   }
 
+  /**
+   * Whether a node's run calls the topology refiner. The paper's trigger (§3.7) is SQL that does not
+   * execute; an empty or all-NULL result is built on as it is, unless `refineOn` says otherwise.
+   */
+  private callsForRefinement(r: NodeRun): boolean {
+    if (r.ok) return false;
+    return !r.result || r.failure === 'error' || this.run.config.decomposition.refineOn === 'errors-and-empty';
+  }
+
   /** Keeps a node's best run: one that ran beats one that did not (an empty result can still be built on). */
   private remember(id: number, r: NodeRun): void {
     const previous = this.best.get(id);
@@ -149,12 +161,13 @@ class DagSolver {
   }
 
   /**
-   * The topology refiner (C.5), asked until it proposes a usable graph or its B calls are spent.
+   * The topology refiner (C.5, Algorithm 4), asked once per failure as Algorithm 1 does, or with
+   * `retryRejected` until it proposes a usable graph or its B calls are spent.
    * null: no usable revision (the caller degrades); 'stopped': a budget ended the run.
    */
   private async refine(failedNode: number): Promise<SubQuestionDag | null | 'stopped'> {
     const { run, state } = this;
-    const limit = run.config.decomposition.maxRefinements;
+    const { maxRefinements: limit, retryRejected } = run.config.decomposition;
     const failure = this.best.get(failedNode)?.error ?? 'the step failed';
     const rejectedProposals: { dag: unknown; reason: string }[] = [];
     while (this.refinerCalls < limit) {
@@ -177,6 +190,7 @@ class DagSolver {
             run.llm.refineTopology.executeWithOptions(o, [
               {
                 question: run.input.question,
+                ...(run.input.evidence ? { evidence: run.input.evidence } : {}),
                 dag: this.current,
                 failedNode,
                 failure,
@@ -187,6 +201,7 @@ class DagSolver {
         );
       } catch (err) {
         run.runner.note(STAGE, 'refineTopology', 'the refiner failed', { outcome: failureMessage(err) });
+        if (!retryRejected) return null;
         continue;
       }
       if (!out) return 'stopped';
@@ -199,6 +214,8 @@ class DagSolver {
       state.proposal(check.ok ? check.dag : out.proposed, origin, rejected);
       run.runner.note(STAGE, 'reviewRevision', 'check the revised graph', { outcome: rejected ? `rejected (${rejected})` : 'accepted' });
       if (!rejected && check.ok) return check.dag;
+      // Algorithm 4 returns the graph unchanged, and Algorithm 1 accepts the node's result and goes on.
+      if (!retryRejected) return null;
       rejectedProposals.push({ dag: out.proposed, reason: rejected! });
     }
     return null;
