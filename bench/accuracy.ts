@@ -7,6 +7,9 @@
  *   npm run bench:accuracy                                     # 100 questions; quick, decosearch, dextersql, hybrid
  *   npm run bench:accuracy -- --limit 30 --presets quick,hybrid
  *   npm run bench:accuracy -- --ablations hybrid:correction,hybrid:selection,decosearch:judger
+ *   npm run bench:accuracy -- --ablations 'dextersql@selection.confidenceThreshold=0.8'
+ *
+ * A configuration is `preset[:ablation+ablation...][@section.key=value;section.key=value...]`.
  *
  * Prints, per configuration, `name: value` lines: ex_<label>, its 95% Wilson interval,
  * ex_<label>_<hardness>, seconds_per_question_<label>, input_tokens_per_question_<label>,
@@ -36,7 +39,8 @@ import { accuracyLines, accuracyMarkdown, accuracyRow, type AccuracyRow } from '
 import type { RunBenchmarkInput } from '../core/benchmark/benchmark-types';
 import { renderExSecondsChart } from '../core/benchmark/ex-seconds-chart';
 import { datasetsRoot } from '../core/datasets/datasets-root';
-import { pipelineLabel, resolvePipelineConfig } from '../core/pipeline/pipeline-config';
+import { parseSettings } from '../core/pipeline/parse-settings';
+import { pipelineLabel, resolvePipelineConfig, type PipelineOverrides } from '../core/pipeline/pipeline-config';
 import { resolveRuntimeConfig } from '../core/runtime-config';
 import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
 import type { BenchmarkReport } from '../activities/benchmark/write-benchmark-report';
@@ -44,13 +48,20 @@ import type { BenchmarkReport } from '../activities/benchmark/write-benchmark-re
 interface Configuration {
   preset: string;
   ablations: string[];
+  overrides?: PipelineOverrides;
 }
 
-/** `hybrid:correction+selection` → hybrid with both switched off. */
+/** `hybrid:correction+selection@selection.confidenceThreshold=0.8` → hybrid, both switched off, one setting changed. */
 function parseConfiguration(spec: string): Configuration {
-  const [preset, ablations = ''] = spec.split(':');
-  const configuration = { preset, ablations: ablations.split('+').filter(Boolean) };
-  resolvePipelineConfig(configuration.preset, configuration.ablations); // an unknown name stops here, before any work
+  const [head, settings = ''] = spec.split('@');
+  const [preset, ablations = ''] = head.split(':');
+  const assignments = settings.split(';').filter(Boolean);
+  const configuration = {
+    preset,
+    ablations: ablations.split('+').filter(Boolean),
+    ...(assignments.length ? { overrides: parseSettings(assignments, preset) } : {}),
+  };
+  resolvePipelineConfig(configuration.preset, configuration.ablations, configuration.overrides); // a bad name or value stops here, before any work
   return configuration;
 }
 
@@ -102,6 +113,7 @@ async function main(): Promise<void> {
           evaluation: { evaluator: 'spider', timeoutMs: 30_000, vesRepetitions: 0 },
           preset: configuration.preset,
           ...(configuration.ablations.length ? { ablations: configuration.ablations } : {}),
+          ...(configuration.overrides ? { pipeline: configuration.overrides } : {}),
           // One question at a time: the model has the CPU to itself, so seconds per question mean something.
           concurrency: 1,
           label,

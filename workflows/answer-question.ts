@@ -41,7 +41,7 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
   await judgeRoute(run);
   if (run.route === 'complex') await solveByDecomposition(run, run.judgement ? 'the judger found the question complex' : 'decomposition.always');
   await generateCandidates(run);
-  if (!run.candidates.length && run.budget.stoppedBy) useDraftsAsCandidates(run);
+  if (!run.candidates.length) useDraftsAsCandidates(run);
   await correctCandidates(run);
   if (directPathFailed(run)) {
     const before = run.candidates.length;
@@ -69,11 +69,15 @@ function directPathFailed(run: QuestionRun): boolean {
   return run.candidates.length > 0 && run.candidates.every((c) => c.diagnosis && !c.diagnosis.execution.ok);
 }
 
-/** A budget ended the run before generation: DexterSQL's preliminary SQLs are the best there is. */
+/**
+ * No generation path wrote a candidate (a budget ended the run first, or every path's model
+ * answer was unusable): DexterSQL's preliminary SQLs are the best there is. A question ends
+ * unanswered only when not even they exist.
+ */
 function useDraftsAsCandidates(run: QuestionRun): void {
   for (const d of run.drafts) run.candidates.push({ path: `preliminary-${d.view}`, generatedSql: d.sql, sql: d.sql, corrections: [], diagnosis: null });
   if (run.drafts.length)
-    run.runner.note('generation', 'fallback', 'budget reached before generation', {
+    run.runner.note('generation', 'fallback', run.budget.stoppedBy ? 'budget reached before generation' : 'no generation path wrote a candidate', {
       outcome: `the ${run.drafts.length} preliminary SQLs of schema linking become the candidates`,
     });
 }
