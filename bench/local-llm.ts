@@ -6,11 +6,15 @@
  * loaded once beforehand and that time is reported apart. The cache starts empty, so every
  * call is generated. Uses decodex's configuration (DECODEX_LLM_LOCAL_* etc.).
  *
- *   npm run bench:local-llm [-- --database concert_singer] [--limit 3]
+ *   npm run bench:local-llm [-- --database concert_singer] [--limit 3] [--preset quick]
  *
  * Prints `name: value` lines: seconds_per_question is the wall time of a whole question through
  * the workflow; tokens_per_second is completion tokens over that same time (prompt evaluation,
- * SQL execution and orchestration included, as a user waits for all of them).
+ * SQL execution and orchestration included, as a user waits for all of them);
+ * prompt_tokens_per_second and generation_tokens_per_second are the model's own speeds (tokens it
+ * evaluated before each answer's first token, and tokens it generated, over those times);
+ * prompt_tokens_evaluated_fraction is prompt tokens evaluated over prompt tokens sent (below 1
+ * when calls reuse the prefix the previous call evaluated).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -26,7 +30,9 @@ import { resolveRuntimeConfig } from '../core/runtime-config';
 import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { database: { type: 'string', default: 'concert_singer' }, limit: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    options: { database: { type: 'string', default: 'concert_singer' }, limit: { type: 'string', default: '3' }, preset: { type: 'string' } },
+  });
   const config = loadLlmConfig(process.env);
   const settings = settingsForRole(config, 'generator');
   if (settings.provider !== 'local')
@@ -64,10 +70,18 @@ async function main(): Promise<void> {
       queuePrefix: 'bench-local-llm.',
     };
     const answers = await withClientSession(runtime, {}, async (client) => {
-      const timed: { seconds: number; outcome: string; truncatedSteps: number; promptTokens: number; completionTokens: number; llmCalls: number }[] = [];
+      const timed: {
+        seconds: number;
+        outcome: string;
+        truncatedSteps: number;
+        promptTokens: number;
+        completionTokens: number;
+        reusedPromptTokens?: number;
+        llmCalls: number;
+      }[] = [];
       for (const question of questions) {
         const started = performance.now();
-        const { result } = await client.ask({ question, database });
+        const { result } = await client.ask({ question, database, ...(values.preset ? { preset: values.preset } : {}) });
         // A step whose model answer was cut off (token cap, or stopped in a loop) fails as LlmTruncated.
         const truncatedSteps = result.trace.filter((e) => e.detail?.type === 'LlmTruncated').length;
         timed.push({ seconds: (performance.now() - started) / 1000, outcome: result.outcome, truncatedSteps, ...result.usage });
@@ -76,12 +90,14 @@ async function main(): Promise<void> {
     });
 
     const sum = (f: (a: (typeof answers)[number]) => number) => answers.reduce((n, a) => n + f(a), 0);
+    const speed = model.speed.totals();
     const seconds = sum((a) => a.seconds);
     const lines: Record<string, string | number> = {
       model: model.name,
       threads: config.local.threads,
       context_size: config.local.contextSize,
       database: dbId,
+      preset: values.preset ?? 'default',
       questions: answers.length,
       questions_answered: answers.filter((a) => a.outcome === 'answered').length,
       outcomes: [...new Set(answers.map((a) => a.outcome))].map((o) => `${o}=${answers.filter((a) => a.outcome === o).length}`).join(' '),
@@ -92,6 +108,9 @@ async function main(): Promise<void> {
       prompt_tokens: sum((a) => a.promptTokens),
       completion_tokens: sum((a) => a.completionTokens),
       tokens_per_second: (sum((a) => a.completionTokens) / seconds).toFixed(2),
+      prompt_tokens_per_second: ((speed.promptTokens / speed.promptMs) * 1000).toFixed(1),
+      generation_tokens_per_second: ((speed.generatedTokens / speed.generationMs) * 1000).toFixed(1),
+      prompt_tokens_evaluated_fraction: (1 - sum((a) => a.reusedPromptTokens ?? 0) / sum((a) => a.promptTokens)).toFixed(3),
     };
     for (const [name, value] of Object.entries(lines)) console.log(`${name}: ${value}`);
   } finally {

@@ -29,6 +29,7 @@ const FIXED_MS = 15_000;
  */
 export class SpeedMeter {
   private speed: Speed | undefined;
+  private readonly sums = { promptTokens: 0, promptMs: 0, generatedTokens: 0, generationMs: 0 };
 
   constructor(private readonly weight = 0.3) {}
 
@@ -37,7 +38,16 @@ export class SpeedMeter {
   }
 
   /** One finished call: tokens evaluated before its first output, then tokens generated, with their times. */
+  /** Every call's tokens and times summed (for benchmarks: speeds over a whole run). */
+  totals(): { promptTokens: number; promptMs: number; generatedTokens: number; generationMs: number } {
+    return { ...this.sums };
+  }
+
   record(call: { promptTokens: number; promptMs: number; generatedTokens: number; generationMs: number }): void {
+    this.sums.promptTokens += call.promptTokens;
+    this.sums.promptMs += call.promptMs;
+    this.sums.generatedTokens += call.generatedTokens;
+    this.sums.generationMs += call.generationMs;
     // Too little work to time reliably says nothing about the speed.
     const prompt = call.promptTokens >= 32 && call.promptMs > 0 ? (call.promptTokens / call.promptMs) * 1000 : undefined;
     const generation = call.generatedTokens >= 8 && call.generationMs > 0 ? (call.generatedTokens / call.generationMs) * 1000 : undefined;
