@@ -46,10 +46,17 @@ export const LOCAL_ENV_PREFIX = 'DECODEX_LLM_LOCAL_';
 
 // 4096 tokens hold decodex's prompts with a schema of a few dozen tables; two sequences let two
 // questions share a CPU (batched evaluation) without one waiting for the other to finish.
-// One core is left to the Temporal server and the worker's event loop: llama.cpp's threads
-// wait for each other by spinning, so when one of them is descheduled all of them stall (on a
-// busy 2-core machine, one thread generated twice as fast as two).
-const DEFAULTS = { contextSize: 4096, sequences: 2, threads: Math.max(1, os.availableParallelism() - 1) };
+const DEFAULTS = { contextSize: 4096, sequences: 2 };
+
+/**
+ * llama.cpp's threads wait for each other by spinning, so when one of them is descheduled all of
+ * them stall: on a busy 2-core machine two threads fell below 1 token/s where one made 4. So one
+ * core is left to the Temporal server and the worker's event loop, and the cores already busy
+ * when the model loads (the 1-minute load average) are not claimed either.
+ */
+export function defaultThreads(cores = os.availableParallelism(), load1 = os.loadavg()[0]): number {
+  return Math.max(1, Math.min(cores - 1, cores - Math.round(load1)));
+}
 
 /** The setup's GGUF when it is installed, otherwise the downloadable default. */
 export function defaultLocalModel(bundled = BUNDLED_LOCAL_MODEL): string {
@@ -62,6 +69,9 @@ export function isModelUri(reference: string): boolean {
   return /^[a-z][a-z0-9+.-]+:/i.test(reference);
 }
 
+/** Decided once per process: every config this process loads must name the same runtime, or the model would load twice. */
+let processThreads: number | undefined;
+
 function positive(env: Env, suffix: string, fallback: number): number {
   const name = `${LOCAL_ENV_PREFIX}${suffix}`;
   const raw = env[name];
@@ -73,7 +83,7 @@ export function loadLocalLlmConfig(env: Env): LocalLlmConfig {
   return {
     model: model || defaultLocalModel(),
     contextSize: positive(env, 'CONTEXT_SIZE', DEFAULTS.contextSize),
-    threads: positive(env, 'THREADS', DEFAULTS.threads),
+    threads: positive(env, 'THREADS', (processThreads ??= defaultThreads())),
     sequences: positive(env, 'SEQUENCES', DEFAULTS.sequences),
   };
 }
