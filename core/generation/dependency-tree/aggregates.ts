@@ -31,9 +31,10 @@ for (const cue of SHARE_CUES) SINGLE_WORD_CUES[cue] = 'COUNT';
 const NUMBER_OF_OWNERS = new Set(['phone', 'id', 'serial', 'account', 'room', 'street', 'house', 'average', 'mean', 'maximum', 'minimum', 'max', 'min']);
 
 /** Returns the aggregates and the token indices of their cue words (the projection skips them). */
-export function findAggregates(tokens: QuestionToken[]): { aggregates: Aggregate[]; cueTokens: Set<number> } {
+export function findAggregates(tokens: QuestionToken[]): { aggregates: Aggregate[]; cueTokens: Set<number>; cues: { tokens: [number, number]; text: string }[] } {
   const aggregates: Aggregate[] = [];
   const cueTokens = new Set<number>();
+  const cues: { tokens: [number, number]; text: string }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const cue = cueAt(tokens, i);
     if (!cue) continue;
@@ -42,13 +43,14 @@ export function findAggregates(tokens: QuestionToken[]): { aggregates: Aggregate
     // COUNT of a table's rows is COUNT(*); the counted noun stays visible as the argument text.
     const argument = chunk ? phraseOf(chunk) : '*';
     aggregates.push({ function: cue.fn, argument, cue: cue.text });
+    cues.push({ tokens: [i, i + cue.length - 1], text: cue.text });
     i += cue.length - 1;
   }
   // "the average, minimum and maximum age": listed aggregates share the argument named last.
   for (let k = aggregates.length - 2; k >= 0; k--) {
     if (aggregates[k].argument === '*' && aggregates[k].function !== 'COUNT') aggregates[k].argument = aggregates[k + 1].argument;
   }
-  return { aggregates, cueTokens };
+  return { aggregates, cueTokens, cues };
 }
 
 function cueAt(tokens: QuestionToken[], i: number): { fn: AggregateFunction; length: number; text: string } | null {

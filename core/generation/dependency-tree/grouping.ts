@@ -15,8 +15,9 @@ const GROUPING_PREPOSITIONS: Record<string, Set<string>> = {
 };
 const DISTINCT_WORDS = new Set(['different', 'distinct', 'unique']);
 
-export function findGroupBy(tokens: QuestionToken[]): string[] {
-  const groups: string[] = [];
+/** Each GROUP BY phrase with the token where its chunk starts. */
+export function findGroupBy(tokens: QuestionToken[]): { phrase: string; start: number }[] {
+  const groups: { phrase: string; start: number }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i].lower;
     let start = -1;
@@ -28,9 +29,9 @@ export function findGroupBy(tokens: QuestionToken[]): string[] {
     // "each of the singers" groups by singer as well.
     const ofChunk = !chunk && tokens[start]?.lower === 'of' ? chunkStartingAt(tokens, start + 1) : null;
     const found = chunk ?? ofChunk;
-    if (found) groups.push(phraseOf(found));
+    if (found && !groups.some((g) => g.phrase === phraseOf(found))) groups.push({ phrase: phraseOf(found), start: found[0].index });
   }
-  return [...new Set(groups)];
+  return groups;
 }
 
 export function asksDistinct(tokens: QuestionToken[]): boolean {

@@ -2,6 +2,7 @@ import type { QuotedSpan } from '../../indexing/question-literals';
 import { followsLikeCue } from './comparison-cues';
 import { isPlausibleYear, normaliseDate } from './date-values';
 import { nameAt, isWord } from './name-literals';
+import { joinNameRuns } from './name-runs';
 import { gluedCodeAt, numberAt } from './number-literals';
 import { digitsValue, isNumberWord } from './number-words';
 import type { QuestionLiteral } from './question-tree';
@@ -73,7 +74,10 @@ export function extractLiterals(tokenized: TokenizedQuestion, quoted: QuotedSpan
       add(i, i, wordLiteral(tokens, i, i));
     }
   }
-  return literals.sort((a, b) => a.tokens[0] - b.tokens[0]);
+  return joinNameRuns(
+    tokens,
+    literals.sort((a, b) => a.tokens[0] - b.tokens[0]),
+  );
 }
 
 function spanText(tokenized: TokenizedQuestion, first: number, last: number): string {

@@ -81,12 +81,17 @@ const LEAD_FILLERS = new Set([
   'any',
 ]);
 
-export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[], aggregateCues: Set<number>, isLiteral: (i: number) => boolean): Projection[] {
-  const start = tokens.findIndex(
+/** The question word or imperative that opens the request (the tree's root), or -1. */
+export function askingWordAt(tokens: QuestionToken[]): number {
+  return tokens.findIndex(
     (t) => ASKING_WORDS.has(t.lower) && (t.sentenceStart || t.index === 0 || tokens[t.index - 1].text === ',' || tokens[t.index - 1].lower === 'please'),
   );
+}
+
+export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[], aggregateCues: Set<number>, isLiteral: (i: number) => boolean): Projection[] {
+  const start = askingWordAt(tokens);
   if (start < 0) return [];
-  if (tokens[start].lower === 'who' || tokens[start].lower === 'whom') return [{ phrase: 'who', aggregate: null }];
+  if (tokens[start].lower === 'who' || tokens[start].lower === 'whom') return [{ phrase: 'who', aggregate: null, tokens: [start, start] }];
   const projections: Projection[] = [];
   let i = start + 1;
   // "the average, minimum and maximum age": every listed aggregate applies to the chunk after them.
@@ -100,8 +105,10 @@ export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[]
       continue;
     }
     // "the most common bond type": the superlative is the ordering's; the projection is the noun.
-    // "the youngest 3 players": the count after a superlative is its LIMIT.
-    const superlative = (isSuperlative(t) && tokens[i + 1]?.pos !== 'ADP') || (t.pos === 'NUM' && isSuperlative(tokens[i - 1] ?? t) && i > 0);
+    // "the youngest 3 players", "the 3 youngest players": the count beside a superlative is its LIMIT.
+    const superlative =
+      (isSuperlative(t) && tokens[i + 1]?.pos !== 'ADP') ||
+      (t.pos === 'NUM' && ((isSuperlative(tokens[i - 1] ?? t) && i > 0) || (tokens[i + 1] !== undefined && isSuperlative(tokens[i + 1]))));
     if (LEAD_FILLERS.has(t.lower) || t.text === ',' || (t.lower === 'and' && pending.length > 0) || superlative) {
       i++;
       continue;
@@ -119,8 +126,9 @@ export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[]
     if (!chunk || chunk[0].index > i + 1) break;
     const end = chunk[chunk.length - 1].index;
     const phrase = phraseOf(chunk);
-    if (pending.length === 0) projections.push({ phrase, aggregate: null });
-    for (const fn of pending) projections.push({ phrase, aggregate: fn });
+    const span: [number, number] = [chunk[0].index, end];
+    if (pending.length === 0) projections.push({ phrase, aggregate: null, tokens: span });
+    for (const fn of pending) projections.push({ phrase, aggregate: fn, tokens: span });
     pending = [];
     i = end + 1;
     if (tokens[i]?.lower === 'and' || tokens[i]?.text === ',') {
@@ -129,6 +137,6 @@ export function findProjections(tokens: QuestionToken[], aggregates: Aggregate[]
     }
     break;
   }
-  for (const fn of pending) projections.push({ phrase: '*', aggregate: fn });
+  for (const fn of pending) projections.push({ phrase: '*', aggregate: fn, tokens: null });
   return projections;
 }

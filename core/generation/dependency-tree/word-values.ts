@@ -124,7 +124,7 @@ export function wordLiteral(tokens: QuestionToken[], first: number, last: number
  * level / tag / badge / role / language / genre / power" is how English names a value of X.
  */
 const CATEGORY_NOUNS = new Set(
-  'type types kind kinds format formats status category categories class classes tag tags badge badges label role roles genre genres language languages power powers rarity edition breed species position positions mode style layout'.split(
+  'type types kind kinds format formats status category categories class classes tag tags badge badges label role roles genre genres language languages power powers rarity edition breed species position positions mode style layout segment segments industry genre'.split(
     ' ',
   ),
 );
@@ -138,7 +138,9 @@ export function isCategoryModifier(tokens: QuestionToken[], i: number, taken: bo
   // the attribute being asked about rather than giving its value ("in pauper format", "has flight power").
   // After a value ("the PPT template type") the modifier is part of the attribute's name.
   const before = tokens[i - 1];
-  if (before && (before.pos === 'DET' || before.pos === 'PRON' || before.pos === 'ADJ' || taken[i - 1])) return false;
+  // "in the horror category", "of the household segment": after a preposition and an article it is a value again.
+  const afterPreposition = before?.pos === 'DET' && tokens[i - 2]?.pos === 'ADP';
+  if (before && !afterPreposition && (before.pos === 'DET' || before.pos === 'PRON' || before.pos === 'ADJ' || taken[i - 1])) return false;
   return tokens[i + 2]?.lower !== 'of';
 }
 
