@@ -31,7 +31,11 @@ for (const cue of SHARE_CUES) SINGLE_WORD_CUES[cue] = 'COUNT';
 const NUMBER_OF_OWNERS = new Set(['phone', 'id', 'serial', 'account', 'room', 'street', 'house', 'average', 'mean', 'maximum', 'minimum', 'max', 'min']);
 
 /** Returns the aggregates and the token indices of their cue words (the projection skips them). */
-export function findAggregates(tokens: QuestionToken[]): { aggregates: Aggregate[]; cueTokens: Set<number>; cues: { tokens: [number, number]; text: string }[] } {
+export function findAggregates(tokens: QuestionToken[]): {
+  aggregates: Aggregate[];
+  cueTokens: Set<number>;
+  cues: { tokens: [number, number]; text: string }[];
+} {
   const aggregates: Aggregate[] = [];
   const cueTokens = new Set<number>();
   const cues: { tokens: [number, number]; text: string }[] = [];

@@ -58,7 +58,10 @@ export function attachChunks(input: AttachInput): TreeNode[] {
     const sameClause = previous && !gap.some((t) => t.sentenceStart || t.text === ',' || t.text === ';');
     let from = sameClause ? previous.tokens[1] : Math.max(input.askAt, lastWhere(gap, (t) => t.sentenceStart || t.text === ',' || t.text === ';') - 1);
     // The words after the last value in between say how the chunks relate ("from France whose" → "whose").
-    from = Math.max(from, lastWhere(gap, (t) => blocked.has(t.index)));
+    from = Math.max(
+      from,
+      lastWhere(gap, (t) => blocked.has(t.index)),
+    );
     const chunk = add('entity', first, last, sameClause ? previous.id : root.id, linkWords(tokens, from, first));
     if (SORTING.test(chunk.relation)) chunk.role = 'order';
     chunkNodes.push(chunk);

@@ -30,7 +30,8 @@ function continuesName(tokens: QuestionToken[], left: QuestionLiteral, right: Qu
   const gap = tokens.slice(left.tokens[1] + 1, right.tokens[0]);
   if (gap.length > 2 || !gap.every((t) => TITLE_LINKS.has(t.lower))) return false;
   // A name then a number or code ("LaLiga 2", "Peugeot 505s"); a year then a name ("1937 Lincoln Berline").
-  if (gap.length === 0) return (NAME_KINDS.has(left.kind) && (NAME_KINDS.has(right.kind) || right.kind === 'number')) || (left.kind === 'year' && right.kind === 'proper_noun');
+  if (gap.length === 0)
+    return (NAME_KINDS.has(left.kind) && (NAME_KINDS.has(right.kind) || right.kind === 'number')) || (left.kind === 'year' && right.kind === 'proper_noun');
   // Across small words only capitalised pieces join ("Intro to BlockChain"); "from Boston to Denver" is a route of two values.
   const fromTo = gap[0].lower === 'to' && tokens[left.tokens[0] - 1]?.lower === 'from';
   return left.kind === 'proper_noun' && right.kind === 'proper_noun' && /^\p{Lu}/u.test(tokens[right.tokens[0]].text) && !fromTo;

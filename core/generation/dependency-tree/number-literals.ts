@@ -26,7 +26,8 @@ export function gluedCodeAt(tokens: QuestionToken[], i: number): { last: number;
     .join('')
     .replace(/[.\-/]+$/, '');
   const single = last === i;
-  const isTime = /^\d{1,2}:\d{2}(?::\d{2})?$/.test(text);
+  // Clock times ("21:20:00", "6PM") and dash-joined numbers ("999-15-3685", the season "2007-2008") are stored as text.
+  const isTime = /^\d{1,2}(?::\d{2}(?::\d{2})?|[AP]M)$/i.test(text) || /^\d+(?:-\d+)+$/.test(text);
   if (!isTime && (single || !/\d/.test(text) || !/[\p{L}_:]/u.test(text))) return null;
   if (!/^[\p{L}\p{N}_:\-./]+$/u.test(text)) return null;
   while (last > i && tokens[last].end > tokens[i].start + text.length) last--;

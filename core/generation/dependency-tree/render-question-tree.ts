@@ -35,7 +35,11 @@ export function renderQuestionTree(tree: QuestionTree): string {
     parts.push(`ORDER BY ${tree.orderBy.map((o) => `${o.aggregate ? `${o.aggregate}(${slot(o.by)})` : slot(o.by || '?')} ${o.direction}`).join(', ')}`);
   }
   if (tree.limit !== null) parts.push(`LIMIT ${tree.limit}`);
-  const guesses = tree.possibleValues.map((f) => `${sqlLiteral(f.values[0])} (${slot(f.column ?? implicitColumn(tree, f))})`);
+  const guesses = tree.possibleValues.map((f) => {
+    const [value] = f.values;
+    const spellings = value.text === value.value ? quote(value.text) : `${quote(String(value.value))} or ${quote(value.text)}`;
+    return `${spellings} (${slot(f.column ?? implicitColumn(tree, f))})`;
+  });
   return guesses.length > 0 ? `${parts.join(' ')}\n-- maybe stored values, or just description: ${guesses.join(', ')}` : parts.join(' ');
 }
 

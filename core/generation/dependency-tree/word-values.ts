@@ -175,3 +175,36 @@ export function isAgent(tokens: QuestionToken[], i: number): boolean {
     ['NOUN', 'PROPN', 'X'].includes(tokens[i].pos) && (!next || next.pos === 'PUNCT' || ['and', 'or', 'in', 'on', 'with', 'that', 'who'].includes(next.lower))
   );
 }
+
+/** Words before a modifier that put its noun phrase in a restricting position ("how many comedy movies", "in the navy department"). */
+const RESTRICTING_BEFORE = new Set(['many', 'the', 'a', 'an', 'in', 'with', 'of', 'have', 'has', 'are', 'all']);
+
+/**
+ * "comedy movies", "vivo devices", "stroke patients": a lowercase noun modifying a plural noun
+ * in a restricting position often names a category value of that noun. Offered as a possible
+ * value only; "car makers" and "credit cards" are the same shape and name things instead.
+ */
+export function isNounModifierValue(tokens: QuestionToken[], i: number): boolean {
+  const t = tokens[i];
+  const head = tokens[i + 1];
+  if (!head || head.pos !== 'NOUN' || head.lemma === head.lower || t.sentenceStart) return false;
+  if (!['NOUN', 'ADJ', 'PROPN'].includes(t.pos) || STRUCTURAL_ADJECTIVES.has(t.lower) || CATEGORY_NOUNS.has(t.lower) || isGraded(t)) return false;
+  return RESTRICTING_BEFORE.has(tokens[i - 1]?.lower ?? '') && tokens[i + 2]?.lower !== 'of';
+}
+
+const OBJECT_PREPOSITIONS = new Set(['with', 'in', 'via', 'through', 'against', 'from', 'by', 'for']);
+const CLAUSE_CLOSERS = new Set(['?', '.', ',', ';', '!', 'and', 'or', 'who', 'that', 'which']);
+
+/**
+ * "patients with hypertension.", "students enlisted in the navy?", "paid through paypal,": a
+ * lowercase noun alone after a preposition, closing its clause, is often a stored value; a guess.
+ */
+export function isClosingObjectValue(tokens: QuestionToken[], i: number): boolean {
+  const t = tokens[i];
+  if (t.pos !== 'NOUN' || t.lemma !== t.lower || !/^\p{Ll}/u.test(t.text)) return false;
+  const next = tokens[i + 1];
+  if (next && !CLAUSE_CLOSERS.has(next.lower)) return false;
+  let j = i - 1;
+  if (['the', 'a', 'an'].includes(tokens[j]?.lower ?? '')) j--;
+  return OBJECT_PREPOSITIONS.has(tokens[j]?.lower ?? '') && tokens[j - 1]?.pos !== 'DET';
+}
