@@ -43,8 +43,12 @@ export function attachChunks(input: AttachInput): TreeNode[] {
   if (input.askAt < 0) root.text = '';
 
   const blocked = new Set<number>();
+  const valueTokens = new Set<number>();
   const values = [...input.conditions, ...input.possibleValues].flatMap((f) => f.values);
-  for (const v of values) for (let i = v.tokens[0]; i <= v.tokens[1]; i++) blocked.add(i);
+  for (const v of values) for (let i = v.tokens[0]; i <= v.tokens[1]; i++) valueTokens.add(i);
+  for (const i of valueTokens) blocked.add(i);
+  const limit = input.superlative?.limitLiteral?.tokens;
+  if (limit) for (let i = limit[0]; i <= limit[1]; i++) blocked.add(i);
   for (const cue of input.aggregateCues) for (let i = cue.tokens[0]; i <= cue.tokens[1]; i++) blocked.add(i);
   if (input.superlative) blocked.add(input.superlative.at);
   const chunks = nounChunks(tokens, (i) => blocked.has(i) || i === input.askAt);
@@ -60,9 +64,9 @@ export function attachChunks(input: AttachInput): TreeNode[] {
     // The words after the last value in between say how the chunks relate ("from France whose" → "whose").
     from = Math.max(
       from,
-      lastWhere(gap, (t) => blocked.has(t.index)),
+      lastWhere(gap, (t) => valueTokens.has(t.index)),
     );
-    const chunk = add('entity', first, last, sameClause ? previous.id : root.id, linkWords(tokens, from, first));
+    const chunk = add('entity', first, last, sameClause ? previous.id : root.id, linkWords(tokens, from, first, blocked));
     if (SORTING.test(chunk.relation)) chunk.role = 'order';
     chunkNodes.push(chunk);
   }
@@ -85,7 +89,7 @@ export function attachChunks(input: AttachInput): TreeNode[] {
     if (!chunk) continue;
     chunk.role = 'group';
     const aggregate = nodes.find((n) => n.role === 'aggregate');
-    reattach(chunk, (aggregate ?? root).id, linkWords(tokens, start - 3, start));
+    reattach(chunk, (aggregate ?? root).id, linkWords(tokens, start - 3, start, blocked));
   }
   for (const filter of [...input.conditions, ...input.possibleValues]) attachFilter(filter);
   if (input.superlative) {
@@ -125,18 +129,19 @@ function nounChunks(tokens: QuestionToken[], isBlocked: (i: number) => boolean):
   for (let i = 0; i < tokens.length; i++) {
     if (isBlocked(i)) continue;
     const chunk = chunkStartingAt(tokens, i, isBlocked);
-    if (!chunk) continue;
+    // A chunk of adjectives only ("older" in "older than 56") names no thing to hang values on.
+    if (!chunk || !['NOUN', 'PROPN'].includes(chunk[chunk.length - 1].pos)) continue;
     spans.push([chunk[0].index, chunk[chunk.length - 1].index]);
     i = chunk[chunk.length - 1].index;
   }
   return spans;
 }
 
-/** The words between two chunks that say how they relate ("of", "from", "whose age is"), articles left out. */
-function linkWords(tokens: QuestionToken[], after: number, before: number): string {
+/** The words between two chunks that say how they relate ("of", "from", "whose age is"), articles and cues left out. */
+function linkWords(tokens: QuestionToken[], after: number, before: number, blocked: Set<number>): string {
   return tokens
     .slice(Math.max(0, after + 1), before)
-    .filter((t) => !DETERMINERS.has(t.lower) && t.pos !== 'PUNCT')
+    .filter((t) => !DETERMINERS.has(t.lower) && t.pos !== 'PUNCT' && !blocked.has(t.index))
     .map((t) => t.lower)
     .join(' ');
 }
