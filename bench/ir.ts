@@ -15,6 +15,8 @@
  *   (COUNT/AVG/SUM/MAX/MIN anywhere); the tree predicts yes when it has an aggregate.
  * - order_limit_prediction_rate: accuracy of predicting whether the gold SQL's outermost query
  *   has ORDER BY and LIMIT; the tree predicts yes when it has a LIMIT.
+ * - projection_count_rate: how often the tree asks for as many things as the gold SQL's outermost
+ *   SELECT lists; a question whose asked-for columns the tree drops (or invents) misses.
  * - literal_precision: of the values the tree captures, the fraction that equal a gold literal
  *   (same matching); the price of capturing generously, since every value lands in the prompt.
  * Train (Spider train, BIRD train) and dev (Spider dev, BIRD dev) are printed apart, one `name: value`
@@ -55,11 +57,22 @@ interface Tally {
   questions: number;
   aggregateRight: number;
   orderLimitRight: number;
+  projectionCountRight: number;
   seconds: number;
 }
 
 function measure(analyzer: SqlAnalyzer, pairs: Pair[], name: string, showMisses: boolean): Tally {
-  const tally: Tally = { literals: 0, captured: 0, treeValues: 0, treeValuesInGold: 0, questions: 0, aggregateRight: 0, orderLimitRight: 0, seconds: 0 };
+  const tally: Tally = {
+    literals: 0,
+    captured: 0,
+    treeValues: 0,
+    treeValuesInGold: 0,
+    questions: 0,
+    aggregateRight: 0,
+    orderLimitRight: 0,
+    projectionCountRight: 0,
+    seconds: 0,
+  };
   for (const pair of pairs) {
     const facts = goldFacts(analyzer, pair.sql);
     if (!facts) continue;
@@ -82,6 +95,7 @@ function measure(analyzer: SqlAnalyzer, pairs: Pair[], name: string, showMisses:
     }
     if (facts.aggregates === tree.aggregates.length > 0) tally.aggregateRight++;
     if (facts.orderLimit === (tree.limit !== null)) tally.orderLimitRight++;
+    if (tree.projections.length === facts.selectItems) tally.projectionCountRight++;
   }
   return tally;
 }
@@ -101,6 +115,7 @@ async function main(): Promise<void> {
     console.log(`literal_precision_${set.name}: ${ratio(t.treeValuesInGold, t.treeValues)}`);
     console.log(`aggregate_prediction_rate_${set.name}: ${ratio(t.aggregateRight, t.questions)}`);
     console.log(`order_limit_prediction_rate_${set.name}: ${ratio(t.orderLimitRight, t.questions)}`);
+    console.log(`projection_count_rate_${set.name}: ${ratio(t.projectionCountRight, t.questions)}`);
     console.log(`questions_${set.name}: ${t.questions}`);
     questions += t.questions;
     seconds += t.seconds;
