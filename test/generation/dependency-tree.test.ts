@@ -86,6 +86,28 @@ describe('the tree: heads and dependents between chunks', () => {
   });
 });
 
+describe('what the question asks for', () => {
+  const asked = (question: string): string[] => parseQuestionTree(question).projections.map((p) => (p.aggregate ? `${p.aggregate}(${p.phrase})` : p.phrase));
+
+  test('an imperative missing from the word lists still opens the request and is no name (written)', () => {
+    const tree = parseQuestionTree('Tally the email addresses and phone numbers of customers from Sacramento.');
+    expect(asked(tree.question)).toEqual(['email addresses', 'phone numbers of customers']);
+    expect(conditions(tree)).toEqual(['? = "Sacramento"']);
+    expect(asked('Write down the title of the film along with its rating.')).toEqual(['title of film', 'rating']);
+  });
+
+  test('a later request names the columns to show, unless it adds to the answer (Spider train, written)', () => {
+    expect(asked('Which authors belong to the institution "Google"? Show the first names and last names.')).toEqual(['first names', 'last names']);
+    expect(asked("Which customer has the most orders? Also give the customer's city.")).toEqual(['customer', "customer's city"]);
+  });
+
+  test('a question word after an opening preposition or inside the sentence asks (BIRD train)', () => {
+    expect(asked('In which year was the movie "La Antena" released?')).toEqual(['year']);
+    expect(asked("The movie 'Gojira ni-sen mireniamu' is from which country?")).toEqual(['country']);
+    expect(asked('What\'s the publisher of the book "Silicon Valley Gastronomic Treats"?')).toEqual(['publisher of book']);
+  });
+});
+
 describe('literal capture', () => {
   test('values joined by "or" are one IN filter on their shared head (written)', () => {
     const tree = parseQuestionTree('How many trains leave from Leeds or the city of York?');

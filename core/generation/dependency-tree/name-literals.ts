@@ -1,3 +1,4 @@
+import { isImperative } from './asking-words';
 import type { QuestionLiteral } from './question-tree';
 import type { QuestionToken } from './question-tokens';
 
@@ -93,6 +94,8 @@ export function isNameWord(token: QuestionToken): boolean {
 export function nameAt(tokens: QuestionToken[], i: number, taken: boolean[]): { first: number; last: number; literal: Omit<QuestionLiteral, 'tokens'> } | null {
   const named = NAMING_WORDS.has(tokens[i - 1]?.lower ?? '') && /^[\p{L}\p{N}]/u.test(tokens[i].text);
   if (!named && !isNameWord(tokens[i])) return null;
+  // "Tally the names ...", "Write down the title ...": an imperative opening the sentence is no name.
+  if (!named && isImperative(tokens, i)) return null;
   let last = i;
   for (let j = i + 1; j < tokens.length && !taken[j]; j++) {
     if (isNameWord(tokens[j]) && !tokens[j].sentenceStart) last = j;
