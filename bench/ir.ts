@@ -19,6 +19,8 @@
  *   SELECT lists; a question whose asked-for columns the tree drops (or invents) misses.
  * - literal_precision: of the values the tree captures, the fraction that equal a gold literal
  *   (same matching); the price of capturing generously, since every value lands in the prompt.
+ * - condition_precision: the same over the values the skeleton writes as conditions (WHERE /
+ *   HAVING), leaving out the guesses on its "maybe" line: how often the tree invents a filter.
  * Train (Spider train, BIRD train) and dev (Spider dev, BIRD dev) are printed apart, one `name: value`
  * per line.
  */
@@ -54,6 +56,8 @@ interface Tally {
   captured: number;
   treeValues: number;
   treeValuesInGold: number;
+  conditionValues: number;
+  conditionValuesInGold: number;
   questions: number;
   aggregateRight: number;
   orderLimitRight: number;
@@ -67,6 +71,8 @@ function measure(analyzer: SqlAnalyzer, pairs: Pair[], name: string, showMisses:
     captured: 0,
     treeValues: 0,
     treeValuesInGold: 0,
+    conditionValues: 0,
+    conditionValuesInGold: 0,
     questions: 0,
     aggregateRight: 0,
     orderLimitRight: 0,
@@ -93,6 +99,10 @@ function measure(analyzer: SqlAnalyzer, pairs: Pair[], name: string, showMisses:
       tally.treeValues++;
       if (gold.some((literal) => capturedBy(literal, [value]))) tally.treeValuesInGold++;
     }
+    for (const value of [...tree.filters, ...tree.temporal].flatMap((f) => f.values)) {
+      tally.conditionValues++;
+      if (gold.some((literal) => capturedBy(literal, [value]))) tally.conditionValuesInGold++;
+    }
     if (facts.aggregates === tree.aggregates.length > 0) tally.aggregateRight++;
     if (facts.orderLimit === (tree.limit !== null)) tally.orderLimitRight++;
     if (tree.projections.length === facts.selectItems) tally.projectionCountRight++;
@@ -113,6 +123,7 @@ async function main(): Promise<void> {
     console.log(`literal_capture_rate_${set.name}: ${ratio(t.captured, t.literals)}`);
     console.log(`literals_in_question_${set.name}: ${t.literals}`);
     console.log(`literal_precision_${set.name}: ${ratio(t.treeValuesInGold, t.treeValues)}`);
+    console.log(`condition_precision_${set.name}: ${ratio(t.conditionValuesInGold, t.conditionValues)}`);
     console.log(`aggregate_prediction_rate_${set.name}: ${ratio(t.aggregateRight, t.questions)}`);
     console.log(`order_limit_prediction_rate_${set.name}: ${ratio(t.orderLimitRight, t.questions)}`);
     console.log(`projection_count_rate_${set.name}: ${ratio(t.projectionCountRight, t.questions)}`);
