@@ -147,6 +147,12 @@ describe('literal capture', () => {
     ]);
   });
 
+  test('a number glued to its label or unit compares as the number (written)', () => {
+    const values = (q: string): unknown[] => parseQuestionTree(q).filters.flatMap((f) => f.values.map((v) => v.value));
+    expect(values('Who was the driver of shipment no.1701?')).toEqual([1701]);
+    expect(values('How many trucks weigh over 3000lbs?')).toEqual([3000]);
+  });
+
   test('a code the tokenizer splits is one literal (written)', () => {
     const tree = parseQuestionTree('Which lab ran the sample AB12_7_3?');
     expect(tree.filters.map((f) => f.values[0])).toEqual([expect.objectContaining({ text: 'AB12_7_3', value: 'AB12_7_3', kind: 'code' })]);
