@@ -6,7 +6,7 @@ import type { NodeRole, TreeNode } from './tree-nodes';
 /**
  * Builds the head–dependent links between the question's chunks. wink-nlp gives no arcs, so
  * heads follow English's order: a modifier or complement follows its head ("names of the
- * singers", "singers from France", "singers whose age is ..."), so a chunk depends on the nearest
+ * pilots", "pilots from Canada", "pilots whose age is ..."), so a chunk depends on the nearest
  * noun chunk before it in its sentence; a value depends on the column phrase the filter found for
  * it, or on that nearest chunk when the column is implicit; a superlative depends on the noun it
  * orders, a LIMIT count on its superlative, an aggregate's argument on the aggregate.

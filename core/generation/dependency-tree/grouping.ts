@@ -8,7 +8,7 @@ import type { QuestionToken } from './question-tokens';
  */
 
 const GROUPING_QUANTIFIERS = new Set(['each', 'every']);
-/** "for every singer" reads as "for all singers" far more often than as grouping, so "every" groups after fewer words. */
+/** "for every pilot" reads as "for all pilots" far more often than as grouping, so "every" groups after fewer words. */
 const GROUPING_PREPOSITIONS: Record<string, Set<string>> = {
   each: new Set(['for', 'in', 'by', 'per', 'at', 'from', 'within', 'on', 'across']),
   every: new Set(['in', 'by', 'per']),

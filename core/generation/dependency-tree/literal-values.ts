@@ -62,7 +62,7 @@ export function extractLiterals(tokenized: TokenizedQuestion, quoted: QuotedSpan
     }
     if (!isWord(tokens[i])) continue;
     if (followsLikeCue(tokens, i) && !isNumberWord(tokens[i].lower)) {
-      // "the post about linear regression": the pattern runs over the content words that follow.
+      // "the post about garden ponds": the pattern runs over the content words that follow.
       let last = i;
       while (
         last + 1 < tokens.length &&

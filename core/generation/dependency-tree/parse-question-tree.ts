@@ -37,7 +37,7 @@ export function parseQuestionTree(question: string): QuestionTree {
   if (superlative?.ordering.aggregate)
     aggregates.push({ function: superlative.ordering.aggregate, argument: superlative.ordering.by, cue: superlative.ordering.cue });
   const explicit = findExplicitOrdering(tokens);
-  // An adjective value stays in the asked-for phrase too ("the defensive work rate"): it may describe rather than filter.
+  // An adjective value stays in the asked-for phrase too ("the defensive rating"): it may describe rather than filter.
   const projections = findProjections(tokens, named, cueTokens, (i) => literals.some((l) => l.kind !== 'word' && i >= l.tokens[0] && i <= l.tokens[1]));
   const groups = findGroupBy(tokens);
   const possibleValues = all.filter(guessed);

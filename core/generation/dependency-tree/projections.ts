@@ -6,9 +6,9 @@ import { isSuperlative } from './superlatives';
 
 /**
  * What the question asks for: the noun chunks after its question word or imperative ("What are
- * the name and age of ...", "List the titles ...", "Which country ...", "How many singers ...").
+ * the name and age of ...", "List the titles ...", "Which country ...", "How many pilots ...").
  * Chunks joined by "and" or commas are separate projections; an "of" phrase stays with its head
- * ("name of the singer"); an aggregate cue in front makes it an aggregate projection.
+ * ("name of the pilot"); an aggregate cue in front makes it an aggregate projection.
  */
 
 /** Skipped between the asking word and the first projection. */
@@ -89,7 +89,7 @@ function projectionsAfter(
       i++;
       continue;
     }
-    // "the most common bond type": the superlative is the ordering's; the projection is the noun.
+    // "the most common engine type": the superlative is the ordering's; the projection is the noun.
     // "the youngest 3 players", "the 3 youngest players": the count beside a superlative is its LIMIT.
     const superlative =
       (isSuperlative(t) && tokens[i + 1]?.pos !== 'ADP') ||
@@ -98,7 +98,7 @@ function projectionsAfter(
       i++;
       continue;
     }
-    // "What are Alexis Blin's sprint speed ...": the owner's name is a filter, the projection follows it.
+    // "What is Mia Holt's top speed ...": the owner's name is a filter, the projection follows it.
     if (isLiteral(i)) {
       let j = i;
       while (isLiteral(j + 1)) j++;

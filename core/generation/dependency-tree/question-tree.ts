@@ -38,7 +38,7 @@ export interface Filter {
   /** The question negates the condition ("not", "never", "other than"); already folded into `operator`. */
   negated: boolean;
   /**
-   * The condition compares an aggregate, not a column (HAVING): "at least 10 flights" is
+   * The condition compares an aggregate, not a column (HAVING): "at least 10 orders" is
    * COUNT(<flights>) >= 10. Set for a count with a comparison, written before the counted plural noun.
    */
   aggregate: AggregateFunction | null;
@@ -83,7 +83,7 @@ export interface QuestionTree {
   /** Conditions on dates and years ("in 1991", "before 2005", "between 2010 and 2012"). */
   temporal: Filter[];
   /**
-   * Lowercase words only the grammar marks as values ("female students", "pauper format"). Many
+   * Lowercase words only the grammar marks as values ("female students", "draft format"). Many
    * are right in meaning but stored otherwise ('F' for female), so they are offered as guesses,
    * never as conditions.
    */

@@ -1,7 +1,7 @@
 /**
  * The head–dependent structure of a question: every chunk (a noun phrase, a literal, an aggregate
  * or superlative cue) is a node attached to the chunk it depends on, with the words that link
- * them. "names of the singers from France" is names ← singers (of) ← 'France' (from). It is
+ * them. "names of the pilots from Canada" is names ← pilots (of) ← 'Canada' (from). It is
  * what lets the skeleton say which thing a value restricts when the question names no column.
  */
 

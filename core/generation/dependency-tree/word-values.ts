@@ -4,8 +4,8 @@ import { isSuperlative } from './superlatives';
 
 /**
  * Lowercase, unquoted words that the question's grammar marks as stored values: predicates
- * ("whose status is restricted"), attributive adjectives ("female students"), modifiers of
- * category nouns ("pauper format") and agents ("owned by csgillespie").
+ * ("whose status is suspended"), attributive adjectives ("female students"), modifiers of
+ * category nouns ("draft format") and agents ("owned by jdoe42").
  */
 
 /** Adjectives that describe rows or quantities rather than being stored values. */
@@ -46,7 +46,7 @@ const COPULAS = new Set(['is', 'are', 'was', 'were', 'as', 'be', 'being']);
 const CLAUSE_ENDS = new Set(['?', '.', ',', ';', '!', 'and', 'or', 'that', 'which', 'who', 'with', 'have', 'has', 'had', 'in', 'for', 'from', 'but']);
 
 /**
- * "whose status is restricted", "cards that are all legal", "frame effect as extendedart": a
+ * "whose status is suspended", "cards that are all legal", "finish effect as glossy": a
  * word the question predicates of a noun, closing its clause, is a stored category value.
  */
 export function isPredicateValue(tokens: QuestionToken[], i: number): boolean {
@@ -55,17 +55,17 @@ export function isPredicateValue(tokens: QuestionToken[], i: number): boolean {
   if (t.pos === 'VERB' && !t.lower.endsWith('ed')) return false;
   const next = tokens[i + 1];
   if (next && !CLAUSE_ENDS.has(next.lower)) return false;
-  // "accounts are opened in 1993" is a passive verb; "status is restricted." closes on the value.
+  // "accounts are closed in 1998" is a passive verb; "status is suspended." closes on the value.
   if (t.pos === 'VERB' && next && !['?', '.', ',', ';', '!', 'and', 'or', 'have', 'has', 'had'].includes(next.lower)) return false;
   let j = i - 1;
   while (j >= 0 && ['all', 'the', 'a', 'an'].includes(tokens[j].lower)) j--;
   if (j < 1 || !COPULAS.has(tokens[j].lower)) return false;
-  // "a cat as a pet": after "as" and an article the noun names the role (the column), see isRoleValue.
+  // "a parrot as a pet": after "as" and an article the noun names the role (the column), see isRoleValue.
   if (tokens[j].lower === 'as' && j < i - 1) return false;
   return tokens[j - 1].pos === 'NOUN';
 }
 
-/** "has a cat as a pet", "own a dog as a pet": the noun before "as a <noun>" is a value of that noun. */
+/** "has a parrot as a pet", "own a horse as a pet": the noun before "as a <noun>" is a value of that noun. */
 export function isRoleValue(tokens: QuestionToken[], i: number): boolean {
   return (
     tokens[i].pos === 'NOUN' &&
@@ -119,7 +119,7 @@ export function wordLiteral(tokens: QuestionToken[], first: number, last: number
 }
 
 /**
- * Head nouns that name a category, whose modifier is the category's value: "pauper format",
+ * Head nouns that name a category, whose modifier is the category's value: "draft format",
  * "expansion type", "owner disposition" is too specific, but "X type / status / format / class /
  * level / tag / badge / role / language / genre / power" is how English names a value of X.
  */
@@ -134,9 +134,9 @@ export function isCategoryModifier(tokens: QuestionToken[], i: number, taken: bo
   const head = tokens[i + 1];
   if (!head || !CATEGORY_NOUNS.has(head.lower) || t.sentenceStart) return false;
   if (!['NOUN', 'PROPN', 'X', 'ADJ'].includes(t.pos) || STRUCTURAL_ADJECTIVES.has(t.lower) || CATEGORY_NOUNS.has(t.lower)) return false;
-  // "the bond type of ...", "which language": with a determiner or an "of" after it, the phrase names
-  // the attribute being asked about rather than giving its value ("in pauper format", "has flight power").
-  // After a value ("the PPT template type") the modifier is part of the attribute's name.
+  // "the engine type of ...", "which language": with a determiner or an "of" after it, the phrase names
+  // the attribute being asked about rather than giving its value ("in draft format", "has flight power").
+  // After a value ("the XML file type") the modifier is part of the attribute's name.
   const before = tokens[i - 1];
   // "in the horror category", "of the household segment": after a preposition and an article it is a value again.
   const afterPreposition = before?.pos === 'DET' && tokens[i - 2]?.pos === 'ADP';
@@ -165,7 +165,7 @@ const ARRANGING_VERBS = new Set([
   'partition',
 ]);
 
-/** "owned by csgillespie", "illustrated by artist": the agent after a participle and "by" is a value, whatever its case. */
+/** "owned by jdoe42", "illustrated by artist": the agent after a participle and "by" is a value, whatever its case. */
 export function isAgent(tokens: QuestionToken[], i: number): boolean {
   const by = tokens[i - 1];
   const verb = tokens[i - 2];
