@@ -191,6 +191,15 @@ describe('renderQuestionTree', () => {
     expect(renderQuestionTree(tree)).toBe('SELECT <airlines> GROUP BY ? HAVING COUNT(<routes>) >= 3');
   });
 
+  test('"sorted by the number of X" orders by a count; "flight number of" names a column, no COUNT (Spider train)', () => {
+    expect(renderQuestionTree(parseQuestionTree('List the cities which have more than 2 airports sorted by the number of airports.'))).toBe(
+      'SELECT <cities> GROUP BY ? HAVING COUNT(<airports>) > 2 ORDER BY COUNT(<airports>) ASC',
+    );
+    expect(renderQuestionTree(parseQuestionTree('Show the flight number of flights with three lowest distances.'))).toBe(
+      'SELECT <flight number of flights> ORDER BY <lowest distances> ASC LIMIT 3',
+    );
+  });
+
   test('named and implicit columns, a sort key and its direction', () => {
     expect(renderQuestionTree(parseQuestionTree('What are the names of the pilots from Canada whose age is over 30, sorted by age in descending order?'))).toBe(
       "SELECT <names of pilots> WHERE <? of pilots> = 'Canada' AND <age> > 30 ORDER BY <age> DESC",

@@ -62,7 +62,9 @@ function cueAt(tokens: QuestionToken[], i: number): { fn: AggregateFunction; len
   const next = tokens[i + 1]?.lower;
   if (w === 'how' && next === 'many') return { fn: 'COUNT', length: 2, text: 'how many' };
   // "the average number of employees" aggregates a stored number; "phone number of" names a column.
-  if (w === 'number' && next === 'of' && !NUMBER_OF_OWNERS.has(tokens[i - 1]?.lower ?? '')) return { fn: 'COUNT', length: 2, text: 'number of' };
+  // A noun before it ("flight number of", "room number of") makes "number" part of a column's name.
+  const compound = tokens[i - 1]?.pos === 'NOUN' && !tokens[i - 1].sentenceStart;
+  if (w === 'number' && next === 'of' && !compound && !NUMBER_OF_OWNERS.has(tokens[i - 1]?.lower ?? '')) return { fn: 'COUNT', length: 2, text: 'number of' };
   const fn = SINGLE_WORD_CUES[w];
   if (!fn) return null;
   // "the total" / "average" as nouns or adjectives; "count" only as the verb or "the count of".
