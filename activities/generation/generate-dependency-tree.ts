@@ -5,9 +5,10 @@ import type { QuestionLlmDeps } from './generation-deps';
 import { cleanSql, type GeneratedSql } from './generated-sql';
 
 /**
- * DexterSQL's dependency-tree path (§3.3.2): the question parsed into an SQL-oriented tree
- * (projections, aggregates, filters with their literals, temporal constraints, superlatives,
- * grouping), rendered as a skeleton the model completes, so no mention or literal is lost.
+ * DexterSQL's dependency-tree path (§3.3.2): the question parsed into a tree of chunks and their
+ * heads (projections, aggregates, filters with their literals, temporal constraints,
+ * superlatives, grouping), rendered as an SQL skeleton that keeps every literal in front of the
+ * model. It is a hint from the wording alone: the prompt lets the model correct or drop any part.
  */
 export async function generateDependencyTree(deps: QuestionLlmDeps, ctx: QuestionContext): Promise<GeneratedSql> {
   const skeleton = renderQuestionTree(parseQuestionTree(ctx.question));

@@ -17,6 +17,8 @@ export interface GoldFacts {
   aggregates: boolean;
   /** The outermost query has both ORDER BY and LIMIT (a superlative or top-N). */
   orderLimit: boolean;
+  /** How many expressions the outermost SELECT lists: what the question asks to be shown. */
+  selectItems: number;
 }
 
 const AGGREGATE_FUNCTIONS = new Set(['count', 'avg', 'sum', 'max', 'min']);
@@ -30,14 +32,22 @@ export function goldFacts(analyzer: SqlAnalyzer, sql: string, schema?: SchemaHin
   let aggregates = false;
   let topOrder = false;
   let topLimit = false;
+  // Commas at depth 0 between the first SELECT and its FROM separate the outermost select items.
+  let selecting = false;
+  let selectItems = 0;
   units.forEach((unit, i) => {
     if (unit.text === '(') depth++;
     else if (unit.text === ')') depth--;
+    if (selecting && depth === 0 && unit.text === ',') selectItems++;
     if (unit.kind !== 'word') return;
     const word = unit.text.toLowerCase();
+    if (depth === 0 && word === 'select' && selectItems === 0 && !selecting) {
+      selecting = true;
+      selectItems = 1;
+    } else if (depth === 0 && word === 'from') selecting = false;
     if (AGGREGATE_FUNCTIONS.has(word) && units[i + 1]?.text === '(') aggregates = true;
     if (depth === 0 && word === 'order' && units[i + 1]?.text.toLowerCase() === 'by') topOrder = true;
     if (depth === 0 && word === 'limit') topLimit = true;
   });
-  return { literals: analysis.literals, aggregates, orderLimit: topOrder && topLimit };
+  return { literals: analysis.literals, aggregates, orderLimit: topOrder && topLimit, selectItems };
 }

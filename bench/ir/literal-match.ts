@@ -59,9 +59,12 @@ function wordRunOf(needle: string, text: string): boolean {
   return false;
 }
 
-/** Every value the tree would put into the SQL it sketches: condition values and the LIMIT count. */
+/**
+ * Every value the skeleton shows the model: condition values, the words offered as possible values
+ * (on their own line, as guesses) and the LIMIT count.
+ */
 export function treeValues(tree: QuestionTree): QuestionLiteral[] {
-  const values = [...tree.filters, ...tree.temporal].flatMap((f) => f.values);
+  const values = [...tree.filters, ...tree.temporal, ...tree.possibleValues].flatMap((f) => f.values);
   if (tree.limit !== null) values.push({ text: String(tree.limit), value: tree.limit, kind: 'number', tokens: [-1, -1] });
   return values;
 }

@@ -45,7 +45,7 @@ describe('the decodex command', () => {
   });
 
   it('ask answers a question over a Spider database through Temporal and prints SQL, rows and the UI link', async () => {
-    const question = 'How many singers do we have?';
+    const question = 'How many singers are on file?';
     const sql = 'SELECT count(*) FROM singer';
     const llm = await startScriptedLlm({ rules: scriptedPipeline(new Map([[question, sql]])) });
     try {

@@ -9,7 +9,7 @@ const DECODEX = path.resolve(__dirname, '../../bin/decodex.js');
 
 /** `ask --no-worker` on queues no worker polls must say so within seconds instead of waiting in silence. */
 test('ask --no-worker with no worker polling says so after a few seconds and how to start one', async () => {
-  const child = spawn(process.execPath, [DECODEX, 'ask', '--no-worker', '--db', spiderDatabasePath('concert_singer'), 'How many singers are there?'], {
+  const child = spawn(process.execPath, [DECODEX, 'ask', '--no-worker', '--db', spiderDatabasePath('concert_singer'), 'How many singers are on file?'], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

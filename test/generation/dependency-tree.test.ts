@@ -2,234 +2,217 @@ import { parseQuestionTree, renderQuestionTree } from '../../core/generation/dep
 import type { QuestionTree } from '../../core/generation/dependency-tree';
 import { normaliseDate } from '../../core/generation/dependency-tree/date-values';
 import { digitsValue, numberWordsValue } from '../../core/generation/dependency-tree/number-words';
-import { spiderDev } from '../support/datasets';
 
-/** Questions are copied verbatim from Spider dev and BIRD dev unless marked otherwise. */
+/**
+ * Questions are Spider train / BIRD train questions (marked) or written here. Spider dev and BIRD
+ * dev are the evaluation sets: none of their questions may appear under test/
+ * (test/generation/no-evaluation-questions.test.ts checks it).
+ */
 
 /** The filters and temporal constraints as `column operator values`, for compact assertions. */
 function conditions(tree: QuestionTree): string[] {
   return [...tree.filters, ...tree.temporal].map((f) => `${f.column ?? '?'} ${f.operator} ${f.values.map((v) => JSON.stringify(v.value)).join(',')}`);
 }
 
-describe('parseQuestionTree on Spider dev questions', () => {
-  test('how many → COUNT of the counted noun, no filter', () => {
-    const tree = parseQuestionTree('How many singers do we have?');
-    expect(tree.aggregates).toEqual([{ function: 'COUNT', argument: 'singers', cue: 'how many' }]);
-    expect(tree.projections).toEqual([{ phrase: 'singers', aggregate: 'COUNT' }]);
+/** Every dependent as `role "text" <-relation- "head text"`, root first. */
+function arcs(tree: QuestionTree): string[] {
+  return tree.nodes
+    .filter((n) => n.head !== null)
+    .map((n) => `${n.role} "${n.text}" <-${n.relation}- "${tree.nodes[n.head!].text}"`)
+    .sort();
+}
+
+describe('the tree: heads and dependents between chunks', () => {
+  test('an "of" owner, a prepositional value, a relative clause and a sort key each hang from their head', () => {
+    const tree = parseQuestionTree('What are the names of the pilots from Canada whose age is over 30, sorted by age in descending order?');
+    expect(tree.nodes[0]).toMatchObject({ id: 0, role: 'question', text: 'What', head: null });
+    expect(arcs(tree)).toEqual(
+      [
+        'projection "names" <-select- "What"',
+        'entity "pilots" <-of- "names"',
+        'value "Canada" <-=- "pilots"',
+        'column "age" <-whose- "pilots"',
+        'value "30" <->- "age"',
+        // After the comma a new clause starts: the sort key depends on the root, not on "age" before it.
+        'order "age" <-sorted by- "What"',
+        'entity "order" <-in descending- "age"',
+      ].sort(),
+    );
+  });
+
+  test('an aggregate heads its argument; a group phrase hangs from the aggregate (written)', () => {
+    const tree = parseQuestionTree('Show each department and the number of employees in each department.');
+    expect(arcs(tree)).toEqual(
+      [
+        'projection "department" <-select- "Show"',
+        'aggregate "number of" <-number of- "Show"',
+        'projection "employees" <-of- "number of"',
+        'group "department" <-in- "number of"',
+      ].sort(),
+    );
+    expect(tree.groupBy).toEqual(['department']);
+  });
+
+  test('a superlative depends on the noun it orders and the top-N count on the superlative (written)', () => {
+    const tree = parseQuestionTree('List the names of the 4 oldest teachers.');
+    expect(arcs(tree)).toEqual(
+      ['projection "names" <-select- "List"', 'entity "teachers" <-of- "names"', 'order "oldest" <-DESC- "teachers"', 'limit "4" <-LIMIT- "oldest"'].sort(),
+    );
+    expect(tree.limit).toBe(4);
     expect(conditions(tree)).toEqual([]);
-    expect(tree.limit).toBeNull();
   });
 
-  test('a capitalised code after its column noun is an equality filter', () => {
-    const tree = parseQuestionTree('How many flights have destination ATO?');
-    expect(tree.filters).toEqual([
-      {
-        column: 'destination',
-        context: 'many flights have destination',
-        operator: '=',
-        values: [{ text: 'ATO', value: 'ATO', kind: 'proper_noun', tokens: [5, 5] }],
-        negated: false,
-        aggregate: null,
-      },
-    ]);
+  test('a comparative with no noun leaves the value on the thing compared (Spider train)', () => {
+    const tree = parseQuestionTree('How many heads of the departments are older than 56 ?');
+    expect(arcs(tree)).toContain('value "56" <->- "departments"');
+    expect(arcs(tree)).toContain('projection "heads" <-of- "How many"');
+    expect(tree.nodes.some((n) => n.text === 'older')).toBe(false);
   });
 
-  test('"A or the state of B" → one IN filter on the column named before the values', () => {
-    const tree = parseQuestionTree('What are the emails of the professionals living in either the state of Hawaii or the state of Wisconsin?');
-    expect(conditions(tree)).toEqual(['state IN "Hawaii","Wisconsin"']);
+  test('every node but the root has a head that exists, and no node is its own ancestor', () => {
+    for (const question of QUESTIONS) {
+      const tree = parseQuestionTree(question);
+      expect(tree.nodes.filter((n) => n.head === null)).toHaveLength(1);
+      for (const node of tree.nodes) {
+        const seen = new Set<number>();
+        let at: number | null = node.id;
+        while (at !== null) {
+          expect(seen.has(at)).toBe(false);
+          seen.add(at);
+          at = tree.nodes[at].head;
+        }
+      }
+    }
+  });
+});
+
+describe('what the question asks for', () => {
+  const asked = (question: string): string[] => parseQuestionTree(question).projections.map((p) => (p.aggregate ? `${p.aggregate}(${p.phrase})` : p.phrase));
+
+  test('an imperative missing from the word lists still opens the request and is no name (written)', () => {
+    const tree = parseQuestionTree('Tally the email addresses and phone numbers of customers from Sacramento.');
+    expect(asked(tree.question)).toEqual(['email addresses', 'phone numbers of customers']);
+    expect(conditions(tree)).toEqual(['? = "Sacramento"']);
+    expect(asked('Write down the title of the film along with its rating.')).toEqual(['title of film', 'rating']);
   });
 
-  test('years joined by "or" are one temporal IN constraint', () => {
-    const tree = parseQuestionTree('How many concerts are there in year 2014 or 2015?');
+  test('a later request names the columns to show, unless it adds to the answer (Spider train, written)', () => {
+    expect(asked('Which authors belong to the institution "Google"? Show the first names and last names.')).toEqual(['first names', 'last names']);
+    expect(asked("Which customer has the most orders? Also give the customer's city.")).toEqual(['customer', "customer's city"]);
+  });
+
+  test('a question word after an opening preposition or inside the sentence asks (BIRD train)', () => {
+    expect(asked('In which year was the movie "La Antena" released?')).toEqual(['year']);
+    expect(asked("The movie 'Gojira ni-sen mireniamu' is from which country?")).toEqual(['country']);
+    expect(asked('What\'s the publisher of the book "Silicon Valley Gastronomic Treats"?')).toEqual(['publisher of book']);
+  });
+});
+
+describe('literal capture', () => {
+  test('values joined by "or" are one IN filter on their shared head (written)', () => {
+    const tree = parseQuestionTree('How many trains leave from Leeds or the city of York?');
+    expect(conditions(tree)).toEqual(['? IN "Leeds","York"']);
+    expect(renderQuestionTree(tree)).toBe("SELECT COUNT(<trains>) WHERE <? of trains> IN ('Leeds', 'York')");
+  });
+
+  test('number words are normalised and "between ... and" is BETWEEN (written)', () => {
+    expect(conditions(parseQuestionTree('Give the ids of orders that have between two and five items.'))).toEqual(['? BETWEEN 2,5']);
+  });
+
+  test('a negated year is a temporal != (written)', () => {
+    const tree = parseQuestionTree('Which players were not born in 1990?');
     expect(tree.filters).toEqual([]);
-    expect(conditions(tree)).toEqual(['year IN 2014,2015']);
-    expect(tree.temporal[0].values.map((v) => v.kind)).toEqual(['year', 'year']);
-  });
-
-  test('number words are normalised and "between ... and" is BETWEEN', () => {
-    const tree = parseQuestionTree('Give the ids of documents that have between one and two paragraphs.');
-    expect(conditions(tree)).toEqual(['? BETWEEN 1,2']);
-  });
-
-  test('"the 3 most populated" → ORDER BY DESC LIMIT 3, and 3 is not a filter', () => {
-    const tree = parseQuestionTree('Return the names of the 3 most populated countries.');
-    expect(tree.limit).toBe(3);
-    expect(tree.orderBy).toEqual([{ by: 'most populated countries', direction: 'DESC', aggregate: null, cue: 'most' }]);
-    expect(conditions(tree)).toEqual([]);
-  });
-
-  test('"the most" + a plural noun orders by a COUNT', () => {
-    const tree = parseQuestionTree('Which country has the most of TV Channels? List the country and number of TV Channels it has.');
-    expect(tree.limit).toBe(1);
-    expect(tree.orderBy[0].direction).toBe('DESC');
-    expect(tree.projections[0]).toEqual({ phrase: 'country', aggregate: null });
-  });
-
-  test('listed aggregates share their argument; a prepositional value has an implicit column', () => {
-    const tree = parseQuestionTree('What is the average, minimum, and maximum age of all singers from France?');
-    expect(tree.aggregates.map((a) => `${a.function}(${a.argument})`)).toEqual(['AVG(age of singers)', 'MIN(age of singers)', 'MAX(age of singers)']);
-    expect(tree.filters).toHaveLength(1);
-    expect(tree.filters[0]).toMatchObject({ column: null, operator: '=', values: [{ value: 'France', kind: 'proper_noun' }] });
-    expect(tree.filters[0].context).toMatch(/singers from$/);
-  });
-
-  test('"in each" groups; "different" asks for DISTINCT', () => {
-    expect(parseQuestionTree('Show all countries and the number of singers in each country.').groupBy).toEqual(['country']);
-    const distinct = parseQuestionTree('What are  the different countries with singers above age 20?');
-    expect(distinct.distinct).toBe(true);
-    expect(distinct.projections).toEqual([{ phrase: 'countries', aggregate: null }]);
-    expect(conditions(distinct)).toEqual(['age > 20']);
-  });
-
-  test('"in descending order of age" is an explicit ORDER BY with no LIMIT', () => {
-    const tree = parseQuestionTree('What are the names, countries, and ages for every singer in descending order of age?');
-    expect(tree.projections.map((p) => p.phrase)).toEqual(['names', 'countries', 'ages']);
-    expect(tree.orderBy).toEqual([{ by: 'age', direction: 'DESC', aggregate: null, cue: 'order of' }]);
-    expect(tree.limit).toBeNull();
-  });
-
-  test('a quoted literal with a negated "built by" keeps its text and becomes !=', () => {
-    const tree = parseQuestionTree("Which models are lighter than 3500 but not built by the 'Ford Motor Company'?");
-    expect(conditions(tree)).toEqual(['? < 3500', '? != "Ford Motor Company"']);
-    expect(tree.filters[1]).toMatchObject({ negated: true, values: [{ kind: 'quoted' }] });
-  });
-
-  test('"the letter w" is a LIKE pattern even unquoted and lowercase', () => {
-    const tree = parseQuestionTree('Return the names and template ids for documents that contain the letter w in their description.');
-    expect(tree.filters).toHaveLength(1);
-    expect(tree.filters[0]).toMatchObject({ operator: 'LIKE', match: 'contains', values: [{ value: 'w' }] });
-  });
-});
-
-describe('parseQuestionTree on BIRD dev questions', () => {
-  test('a code the tokenizer splits (TR007_4_19) is one literal', () => {
-    const tree = parseQuestionTree('What is the bond type of TR007_4_19?');
-    expect(tree.filters.map((f) => f.values[0])).toEqual([{ text: 'TR007_4_19', value: 'TR007_4_19', kind: 'code', tokens: [6, 10] }]);
-  });
-
-  test('a written date becomes ISO text; a name and an adjective category are filters', () => {
-    const tree = parseQuestionTree('Tell the defensive work rate for Kevin Berigaud on 2013/2/22.');
-    expect(tree.temporal).toEqual([expect.objectContaining({ operator: '=', values: [expect.objectContaining({ value: '2013-02-22', kind: 'date' })] })]);
-    expect(tree.filters.map((f) => f.values[0].value)).toEqual(['defensive', 'Kevin Berigaud']);
-  });
-
-  test('a predicate value ("whose status is restricted") attaches to its column', () => {
-    const tree = parseQuestionTree('How many cards of legalities whose status is restricted have text boxes?');
-    expect(conditions(tree)).toEqual(['status = "restricted"']);
-    expect(tree.aggregates[0].function).toBe('COUNT');
-  });
-
-  test('"between 5 to 10" is a range on the noun before it; "after 1996" is a temporal >', () => {
-    expect(conditions(parseQuestionTree('Among the comments with scores between 5 to 10, what is the percentage of the users with 0 up votes?'))[0]).toBe(
-      'scores BETWEEN 5,10',
-    );
-    const issued = parseQuestionTree("List all the clients' IDs whose junior credit cards were issued after 1996.");
-    expect(issued.temporal).toEqual([expect.objectContaining({ operator: '>', values: [expect.objectContaining({ value: 1996 })] })]);
-  });
-
-  test('"at least 3 car manufacturers" compares a count of the noun after the number (HAVING)', () => {
-    // Spider dev.
-    const tree = parseQuestionTree('Which countries in europe have at least 3 car manufacturers?');
-    expect(conditions(tree)).toEqual(['car manufacturers >= 3']);
-    expect(tree.filters[0].aggregate).toBe('COUNT');
-    expect(renderQuestionTree(tree)).toBe('SELECT <countries> FROM ? GROUP BY ? HAVING COUNT(<car manufacturers>) >= 3');
-  });
-
-  test('an exact count before a noun is a stored value, not HAVING', () => {
-    const tree = parseQuestionTree('What is the maximum horsepower and the make of the car models with 3 cylinders?');
-    expect(tree.filters).toEqual([expect.objectContaining({ column: 'cylinders', operator: '=', aggregate: null })]);
-  });
-});
-
-describe('ordering, limits and shares of rows', () => {
-  test('"the first X" orders ascending with LIMIT 1; "first name" does not', () => {
-    const first = parseQuestionTree('Which year was the first Singapore Grand Prix?');
-    expect(first.limit).toBe(1);
-    expect(first.orderBy[0]).toMatchObject({ direction: 'ASC', cue: 'first' });
-    expect(first.filters.map((f) => f.values[0].value)).toEqual(['Singapore Grand Prix']);
-    // Spider dev.
-    expect(parseQuestionTree('What is the first name of every student who has a dog but does not have a cat?').limit).toBeNull();
-  });
-
-  test('a comparative choice between named alternatives picks one row', () => {
-    const tree = parseQuestionTree('Which player is older, Aaron Lennon or Abdelaziz Barrada?');
-    expect(conditions(tree)).toEqual(['? IN "Aaron Lennon","Abdelaziz Barrada"']);
-    expect(tree.orderBy).toEqual([{ by: 'older', direction: 'DESC', aggregate: null, cue: 'older' }]);
-    expect(tree.limit).toBe(1);
-  });
-
-  test('"the youngest 3 players" → LIMIT 3 and the negated year is !=', () => {
-    // Made up from the wink-nlp probe in FACTS.md.
-    const tree = parseQuestionTree('Name the youngest 3 players who did not play in 1991.');
-    expect(tree.projections).toEqual([{ phrase: 'players', aggregate: null }]);
-    expect(tree.limit).toBe(3);
-    expect(tree.orderBy[0].direction).toBe('ASC');
-    expect(tree.temporal).toEqual([expect.objectContaining({ operator: '!=', negated: true })]);
-  });
-
-  test('"most common" orders by a count of the noun', () => {
-    expect(renderQuestionTree(parseQuestionTree('What is the most common bond type?'))).toBe(
-      'SELECT <common bond type> FROM ? ORDER BY COUNT(<bond type>) DESC LIMIT 1',
-    );
-  });
-
-  test('a percentage is a share of counts and an adjective restricts its noun', () => {
-    const tree = parseQuestionTree('What percentage of male clients request for weekly statements to be issued?');
-    expect(tree.aggregates[0]).toMatchObject({ function: 'COUNT', cue: 'percentage' });
-    expect(renderQuestionTree(tree)).toMatch(/^SELECT 100\.0 \* COUNT\(CASE WHEN \? THEN 1 END\) \/ COUNT\(<male clients/);
-    expect(tree.filters.map((f) => f.values[0].value)).toEqual(['male']);
-  });
-});
-
-describe('values the question does not capitalise or quote', () => {
-  test('the agent after a participle and "by"', () => {
-    const tree = parseQuestionTree('Please list the names of the badges obtained by csgillespie.');
-    expect(tree.filters.map((f) => f.values[0])).toEqual([expect.objectContaining({ value: 'csgillespie', kind: 'word' })]);
-  });
-
-  test('the modifier of a category noun ("pauper format") and a compass word in a place name', () => {
-    const card = parseQuestionTree('Is there any card from Erica Yang artist in pauper format and available in paper? If so, indicate its ID.');
-    expect(conditions(card)).toEqual(['artist = "Erica Yang"', 'format = "pauper"']);
-    const clients = parseQuestionTree('How many clients who were born in 1920 stay in east Bohemia?');
-    expect(clients.filters.map((f) => f.values[0].value)).toEqual(['east Bohemia']);
-    expect(clients.temporal.map((f) => f.values[0].value)).toEqual([1920]);
-  });
-
-  test('"about X" is a LIKE over the topic words', () => {
-    const tree = parseQuestionTree('Give the number of votes for the post about data visualization.');
-    expect(tree.filters).toEqual([
-      expect.objectContaining({ column: 'post', operator: 'LIKE', match: 'contains', values: [expect.objectContaining({ value: 'data visualization' })] }),
+    expect(tree.temporal).toEqual([
+      expect.objectContaining({ operator: '!=', negated: true, values: [expect.objectContaining({ value: 1990, kind: 'year' })] }),
     ]);
+  });
+
+  test('the pieces of a title join into one name; a written date becomes ISO text (written)', () => {
+    const tree = parseQuestionTree('What is the rating of the review posted on 2012/3/14 about the Peugeot 505s Turbo Diesel?');
+    expect(tree.temporal.map((f) => f.values[0].value)).toEqual(['2012-03-14']);
+    expect(tree.filters.map((f) => f.values[0])).toEqual([expect.objectContaining({ value: 'Peugeot 505s Turbo Diesel', kind: 'proper_noun' })]);
+  });
+
+  test('"from A to B" stays two values, not one title (written)', () => {
+    const tree = parseQuestionTree('How many flights go from Boston to Denver?');
+    expect([...tree.filters, ...tree.temporal].flatMap((f) => f.values.map((v) => v.value))).toEqual(['Boston', 'Denver']);
+  });
+
+  test('dash-joined numbers and clock times are one code (BIRD train)', () => {
+    const tree = parseQuestionTree('What is the care plan for the patient with social security number 999-15-3685?');
+    expect(conditions(tree)).toEqual(['security number = "999-15-3685"']);
+    expect(parseQuestionTree('How many business ids have opening hours from 8AM to 6PM?').filters.flatMap((f) => f.values.map((v) => v.value))).toEqual([
+      '8AM',
+      '6PM',
+    ]);
+  });
+
+  test('a number glued to its label or unit compares as the number (written)', () => {
+    const values = (q: string): unknown[] => parseQuestionTree(q).filters.flatMap((f) => f.values.map((v) => v.value));
+    expect(values('Who was the driver of shipment no.1701?')).toEqual([1701]);
+    expect(values('How many trucks weigh over 3000lbs?')).toEqual([3000]);
+  });
+
+  test('a code the tokenizer splits is one literal (written)', () => {
+    const tree = parseQuestionTree('Which lab ran the sample AB12_7_3?');
+    expect(tree.filters.map((f) => f.values[0])).toEqual([expect.objectContaining({ text: 'AB12_7_3', value: 'AB12_7_3', kind: 'code' })]);
+  });
+});
+
+describe('possible values are guesses, not conditions', () => {
+  test('an adjective before its noun is offered with both spellings, never as a WHERE condition (written)', () => {
+    const tree = parseQuestionTree('How many female students live in Boston?');
+    expect(conditions(tree)).toEqual(['? = "Boston"']);
+    expect(tree.possibleValues.map((f) => f.values[0])).toEqual([expect.objectContaining({ value: 'female', text: 'female students', kind: 'word' })]);
+    expect(renderQuestionTree(tree)).toBe(
+      "SELECT COUNT(<female students>) WHERE <? of students> = 'Boston'\n-- maybe stored values, or just description: 'female' or 'female students' (<students>)",
+    );
+  });
+
+  test('a category modifier after a preposition and an article is a possible value (written)', () => {
+    const tree = parseQuestionTree('How many customers are in the household segment?');
+    expect(tree.filters).toEqual([]);
+    expect(tree.possibleValues.map((f) => f.values[0].value)).toEqual(['household']);
   });
 });
 
 describe('renderQuestionTree', () => {
-  test('renders an SQL skeleton with the question words in slots and literals as SQL', () => {
-    const tree = parseQuestionTree('What are the names of the singers from France whose age is over 30, sorted by age in descending order?');
-    expect(renderQuestionTree(tree)).toBe("SELECT <names of singers> FROM ? WHERE <? of the singers from> = 'France' AND <age> > 30 ORDER BY <age> DESC");
+  test('no FROM: tables are left to the model', () => {
+    for (const question of QUESTIONS) expect(renderQuestionTree(parseQuestionTree(question))).not.toMatch(/\bFROM\b/);
   });
 
-  test('grammar-only lowercase values are marked as guesses', () => {
-    expect(renderQuestionTree(parseQuestionTree('How many cards of legalities whose status is restricted have text boxes?'))).toBe(
-      "SELECT COUNT(<cards of legalities>) FROM ? WHERE <status> = 'restricted' /* if stored as a value */",
+  test('superlative with a counted noun orders by COUNT with LIMIT 1 (written)', () => {
+    expect(renderQuestionTree(parseQuestionTree('Which city has the most hotels?'))).toBe('SELECT <city> ORDER BY COUNT(<hotels>) DESC LIMIT 1');
+  });
+
+  test('"at least N" before a plural noun is HAVING COUNT (written)', () => {
+    const tree = parseQuestionTree('Which airlines operate at least 3 routes?');
+    expect(tree.filters[0]).toMatchObject({ aggregate: 'COUNT', operator: '>=' });
+    expect(renderQuestionTree(tree)).toBe('SELECT <airlines> GROUP BY ? HAVING COUNT(<routes>) >= 3');
+  });
+
+  test('"sorted by the number of X" orders by a count; "flight number of" names a column, no COUNT (Spider train)', () => {
+    expect(renderQuestionTree(parseQuestionTree('List the cities which have more than 2 airports sorted by the number of airports.'))).toBe(
+      'SELECT <cities> GROUP BY ? HAVING COUNT(<airports>) > 2 ORDER BY COUNT(<airports>) ASC',
+    );
+    expect(renderQuestionTree(parseQuestionTree('Show the flight number of flights with three lowest distances.'))).toBe(
+      'SELECT <flight number of flights> ORDER BY <lowest distances> ASC LIMIT 3',
     );
   });
 
-  test('superlative with a counted noun, IN and LIKE', () => {
-    expect(renderQuestionTree(parseQuestionTree('Which country has the most singers?'))).toBe('SELECT <country> FROM ? ORDER BY COUNT(<singers>) DESC LIMIT 1');
-    expect(renderQuestionTree(parseQuestionTree('How many concerts are there in year 2014 or 2015?'))).toBe(
-      'SELECT COUNT(<concerts>) FROM ? WHERE <year> IN (2014, 2015)',
+  test('named and implicit columns, a sort key and its direction', () => {
+    expect(renderQuestionTree(parseQuestionTree('What are the names of the pilots from Canada whose age is over 30, sorted by age in descending order?'))).toBe(
+      "SELECT <names of pilots> WHERE <? of pilots> = 'Canada' AND <age> > 30 ORDER BY <age> DESC",
     );
   });
 });
 
 describe('the tree travels through Temporal', () => {
-  test('is plain JSON and deterministic over real questions', () => {
-    for (const { question } of spiderDev().slice(0, 200)) {
+  test('is plain JSON and deterministic', () => {
+    for (const question of QUESTIONS) {
       const tree = parseQuestionTree(question);
       expect(JSON.parse(JSON.stringify(tree))).toEqual(tree);
       expect(parseQuestionTree(question)).toEqual(tree);
-      expect(renderQuestionTree(tree)).toMatch(/^SELECT .* FROM \?/);
     }
   });
 });
@@ -260,3 +243,18 @@ describe('number and date normalisation', () => {
     expect(normaliseDate('2005')).toBeNull();
   });
 });
+
+/** Training-set and written questions for the properties every tree must have. */
+const QUESTIONS = [
+  'How many heads of the departments are older than 56 ?',
+  'What are the names of the pilots from Canada whose age is over 30, sorted by age in descending order?',
+  'Show each department and the number of employees in each department.',
+  'List the names of the 4 oldest teachers.',
+  'How many trains leave from Leeds or the city of York?',
+  'Which players were not born in 1990?',
+  'What is the rating of the review posted on 2012/3/14 about the Peugeot 505s Turbo Diesel?',
+  'What is the care plan for the patient with social security number 999-15-3685?',
+  'How many female students live in Boston?',
+  'Among the customers in the household segment, what is the average account balance?',
+  "Which models are lighter than 2000 but not made by the 'Acme Motor Works'?",
+];

@@ -83,7 +83,7 @@ describe('LLM service over the scripted LLM', () => {
 
   it('returns a structured answer, repaired and validated', async () => {
     const service = createLlmService({ config, store });
-    const result = await service.call<{ sql: string }>({ role: 'generator', messages: ask('How many singers are there?'), schema: SQL_SCHEMA });
+    const result = await service.call<{ sql: string }>({ role: 'generator', messages: ask('How many singers are on file?'), schema: SQL_SCHEMA });
     expect(result.value).toEqual({ sql: 'SELECT count(*) FROM singer' });
     expect(result.record.attempts).toBe(1);
     // The schema asks for an object, so the provider requests JSON mode.
@@ -132,7 +132,7 @@ describe('LLM service over the scripted LLM', () => {
   it('treats injected malformed answers like any bad answer', async () => {
     llm.setFaults({ rate: 1, kinds: ['malformed'] });
     const service = createLlmService({ config, store });
-    await expect(service.call({ role: 'generator', messages: ask('How many singers are there?'), schema: SQL_SCHEMA })).rejects.toMatchObject({
+    await expect(service.call({ role: 'generator', messages: ask('How many singers are on file?'), schema: SQL_SCHEMA })).rejects.toMatchObject({
       kind: 'malformed',
     });
     expect(llm.requests.map((r) => r.fault)).toEqual(['malformed', 'malformed', 'malformed']);
@@ -159,14 +159,14 @@ describe('LLM service over the scripted LLM', () => {
 
   it('misses the cache when anything that decides the answer changes', async () => {
     const service = createLlmService({ config, store });
-    await service.call({ role: 'generator', messages: ask('How many singers are there?') });
-    await service.call({ role: 'generator', messages: ask('How many singers are there?'), schema: SQL_SCHEMA });
-    await service.call({ role: 'judger', messages: ask('How many singers are there?') }); // another model
+    await service.call({ role: 'generator', messages: ask('How many singers are on file?') });
+    await service.call({ role: 'generator', messages: ask('How many singers are on file?'), schema: SQL_SCHEMA });
+    await service.call({ role: 'judger', messages: ask('How many singers are on file?') }); // another model
     const warmer = loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted-1', DECODEX_LLM_TEMPERATURE: '0.5' });
-    await createLlmService({ config: warmer, store }).call({ role: 'generator', messages: ask('How many singers are there?') });
+    await createLlmService({ config: warmer, store }).call({ role: 'generator', messages: ask('How many singers are on file?') });
     expect(llm.requests).toHaveLength(4);
     // The role alone does not change the answer: same model and prompt hit the cache.
-    const hit = await service.call({ role: 'decomposer', messages: ask('How many singers are there?') });
+    const hit = await service.call({ role: 'decomposer', messages: ask('How many singers are on file?') });
     expect(hit.record.cacheHit).toBe(true);
   });
 
@@ -188,7 +188,11 @@ describe('LLM service over the scripted LLM', () => {
       DECODEX_LLM_JUDGER_MODEL: 'claude-scripted',
       ANTHROPIC_API_KEY: 'test',
     });
-    const result = await createLlmService({ config: mixed, store }).call({ role: 'judger', messages: ask('How many singers are there?'), schema: SQL_SCHEMA });
+    const result = await createLlmService({ config: mixed, store }).call({
+      role: 'judger',
+      messages: ask('How many singers are on file?'),
+      schema: SQL_SCHEMA,
+    });
     expect(result.value).toEqual({ sql: 'SELECT count(*) FROM singer' });
     expect(result.record).toMatchObject({ provider: 'anthropic', model: 'claude-scripted', cacheHit: false });
     expect(llm.requests[0]).toMatchObject({ api: 'messages', model: 'claude-scripted' });

@@ -10,7 +10,7 @@ const REQUEST: CompletionRequest = {
   model: 'known-model',
   messages: [
     { role: 'system', content: 'You are the generator.' },
-    { role: 'user', content: 'How many singers are there?' },
+    { role: 'user', content: 'How many singers are on file?' },
   ],
   temperature: 0,
   maxTokens: 100,

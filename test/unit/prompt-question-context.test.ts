@@ -6,7 +6,7 @@ const vars = {
   schema: 'CREATE TABLE singer (singer_id INTEGER, name TEXT);',
   knowledge: 'Values matched in the database:\n- singer.name: Joe\n\n',
   evidence: '(none)',
-  question: 'How many singers are there?',
+  question: 'How many singers are on file?',
 };
 
 /** Values for the variables a template names beyond the question's own. */
@@ -25,6 +25,7 @@ describe('prompts about the question begin with the same text', () => {
         'generate-sql',
         'generate-sql-few-shot',
         'generate-sql-divide-and-conquer',
+        'generate-sql-dependency-tree',
         'judge-complexity',
         'select-notes',
         'revise-sql',

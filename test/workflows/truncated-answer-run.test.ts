@@ -13,7 +13,7 @@ test('a question whose SQL answer is cut off at the token cap ends as LlmTruncat
     DECODEX_LLM_MAX_TOKENS: '40',
   });
   try {
-    const { result } = await stack.client.ask({ question: 'How many singers are there?', database: spiderDatabasePath('concert_singer'), preset: 'quick' });
+    const { result } = await stack.client.ask({ question: 'How many singers are on file?', database: spiderDatabasePath('concert_singer'), preset: 'quick' });
     expect(result.outcome).toBe('llm_error');
     expect(result.error?.kind).toBe('LlmTruncated');
     expect(result.error?.message).toMatch(/40-token cap/);

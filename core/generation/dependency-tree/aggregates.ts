@@ -31,9 +31,14 @@ for (const cue of SHARE_CUES) SINGLE_WORD_CUES[cue] = 'COUNT';
 const NUMBER_OF_OWNERS = new Set(['phone', 'id', 'serial', 'account', 'room', 'street', 'house', 'average', 'mean', 'maximum', 'minimum', 'max', 'min']);
 
 /** Returns the aggregates and the token indices of their cue words (the projection skips them). */
-export function findAggregates(tokens: QuestionToken[]): { aggregates: Aggregate[]; cueTokens: Set<number> } {
+export function findAggregates(tokens: QuestionToken[]): {
+  aggregates: Aggregate[];
+  cueTokens: Set<number>;
+  cues: { tokens: [number, number]; text: string }[];
+} {
   const aggregates: Aggregate[] = [];
   const cueTokens = new Set<number>();
+  const cues: { tokens: [number, number]; text: string }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const cue = cueAt(tokens, i);
     if (!cue) continue;
@@ -42,13 +47,14 @@ export function findAggregates(tokens: QuestionToken[]): { aggregates: Aggregate
     // COUNT of a table's rows is COUNT(*); the counted noun stays visible as the argument text.
     const argument = chunk ? phraseOf(chunk) : '*';
     aggregates.push({ function: cue.fn, argument, cue: cue.text });
+    cues.push({ tokens: [i, i + cue.length - 1], text: cue.text });
     i += cue.length - 1;
   }
   // "the average, minimum and maximum age": listed aggregates share the argument named last.
   for (let k = aggregates.length - 2; k >= 0; k--) {
     if (aggregates[k].argument === '*' && aggregates[k].function !== 'COUNT') aggregates[k].argument = aggregates[k + 1].argument;
   }
-  return { aggregates, cueTokens };
+  return { aggregates, cueTokens, cues };
 }
 
 function cueAt(tokens: QuestionToken[], i: number): { fn: AggregateFunction; length: number; text: string } | null {
@@ -56,7 +62,9 @@ function cueAt(tokens: QuestionToken[], i: number): { fn: AggregateFunction; len
   const next = tokens[i + 1]?.lower;
   if (w === 'how' && next === 'many') return { fn: 'COUNT', length: 2, text: 'how many' };
   // "the average number of employees" aggregates a stored number; "phone number of" names a column.
-  if (w === 'number' && next === 'of' && !NUMBER_OF_OWNERS.has(tokens[i - 1]?.lower ?? '')) return { fn: 'COUNT', length: 2, text: 'number of' };
+  // A noun before it ("flight number of", "room number of") makes "number" part of a column's name.
+  const compound = tokens[i - 1]?.pos === 'NOUN' && !tokens[i - 1].sentenceStart;
+  if (w === 'number' && next === 'of' && !compound && !NUMBER_OF_OWNERS.has(tokens[i - 1]?.lower ?? '')) return { fn: 'COUNT', length: 2, text: 'number of' };
   const fn = SINGLE_WORD_CUES[w];
   if (!fn) return null;
   // "the total" / "average" as nouns or adjectives; "count" only as the verb or "the count of".

@@ -3,9 +3,9 @@ import type { QuestionToken } from './question-tokens';
 
 /**
  * Attaches a literal to the noun phrase that names its column. English links them through
- * determiners, copulas and "of" ("whose age is 30", "with a birthyear of 1970", "the city Port
- * Chelsea"); any other preposition or a verb means the column is implicit ("singers from France",
- * "directed by Ben Jones"), and then only the linking words are kept as context for the model.
+ * determiners, copulas and "of" ("whose age is 30", "with a founding year of 1970", "the city Port
+ * Chelsea"); any other preposition or a verb means the column is implicit ("pilots from Canada",
+ * "written by Ann Lee"), and then only the linking words are kept as context for the model.
  */
 
 /** Words that sit between a column phrase and its value without changing what it means. */
@@ -50,8 +50,8 @@ export function attachColumn(
     if (chunk) return { column: phraseOf(chunk), context, nounAfter: false };
     break;
   }
-  // With nothing linked before it, a number counts the noun after it ("at least 3 car manufacturers")
-  // and a name is a value of it ("from 'Decin' district", "the PPT template type").
+  // With nothing linked before it, a number counts the noun after it ("at least 3 bus routes")
+  // and a name is a value of it ("from 'Brno' district", "the XML file type").
   let next = valueEnd + 1;
   while (tokens[next] && tokens[next].pos === 'PUNCT' && /^['"’”]$/.test(tokens[next].text)) next++; // closing quote
   const following = nounAfterFallback ? chunkStartingAt(tokens, next, isLiteral) : null;

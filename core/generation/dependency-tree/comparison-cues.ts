@@ -13,7 +13,7 @@ export interface Comparison {
   match?: 'contains' | 'starts' | 'ends';
   /** Index of the first token of the cue; the column phrase, if any, ends before it. */
   cueStart: number;
-  /** "above age 20": the column phrase sits between the cue and the value, at these token indices. */
+  /** "above height 180": the column phrase sits between the cue and the value, at these token indices. */
   columnBetween?: [number, number];
   /** The cue names the column itself ("older than" is about age), so no noun is attached. */
   impliesColumn: boolean;
@@ -130,7 +130,7 @@ export function comparisonBefore(tokens: QuestionToken[], valueStart: number, fl
     const operator: FilterOperator = SMALLER_COMPARATIVES.has(comparative) ? '<' : '>';
     return withNegation({ operator, cueStart: end - 1, negated: windowNegated(tokens, from, end - 1), impliesColumn: true });
   }
-  // "above age 20", "more than 3 car makers": cue, then the column noun, then the value.
+  // "above height 180", "more than 3 bus routes": cue, then the column noun, then the value.
   let chunkStart = end;
   while (chunkStart > floor && chunkStart > end - 3 && (tokens[chunkStart].pos === 'NOUN' || tokens[chunkStart].pos === 'ADJ')) chunkStart--;
   if (chunkStart < end && tokens[end].pos === 'NOUN') {
@@ -147,7 +147,7 @@ export function comparisonBefore(tokens: QuestionToken[], valueStart: number, fl
  */
 export function followsLikeCue(tokens: QuestionToken[], i: number): boolean {
   if (PATTERN_NOUNS.has(tokens[i].lower)) return false;
-  // The cue may itself end in a pattern noun ("the substring the computer", "has the word computer").
+  // The cue may itself end in a pattern noun ("the substring the garden", "has the word garden").
   for (let end = i - 1; end >= 0; end--) {
     if (CUES.some((cue) => cue.operator === 'LIKE' && cue.words.every((w, k) => tokens[end - cue.words.length + 1 + k]?.lower === w))) return true;
     if (!PATTERN_NOUNS.has(tokens[end].lower)) return false;

@@ -59,7 +59,12 @@ export function findExplicitOrdering(tokens: QuestionToken[]): Ordering[] {
     if (!sortBy && !inOrderOf) continue;
     const chunk = chunkStartingAt(tokens, i + 2);
     if (!chunk) continue;
-    orderings.push({ by: phraseOf(chunk), direction: direction ?? 'ASC', aggregate: null, cue: `${tokens[i].lower} ${tokens[i + 1].lower}` });
+    const cue = `${tokens[i].lower} ${tokens[i + 1].lower}`;
+    // "sorted by the number of airports" orders by a count of the airports.
+    const last = chunk[chunk.length - 1];
+    const counted = ['number', 'count'].includes(last.lower) && tokens[last.index + 1]?.lower === 'of' ? chunkStartingAt(tokens, last.index + 2) : null;
+    if (counted) orderings.push({ by: phraseOf(counted), direction: direction ?? 'ASC', aggregate: 'COUNT', cue });
+    else orderings.push({ by: phraseOf(chunk), direction: direction ?? 'ASC', aggregate: null, cue });
   }
   // "in descending order" with no "by": the order applies to what is asked for.
   if (orderings.length === 0 && direction && /\border\b|alphabetical/.test(text))

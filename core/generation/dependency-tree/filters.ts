@@ -7,15 +7,15 @@ import type { QuestionToken } from './question-tokens';
 /**
  * Turns literals into conditions: each gets its comparison and column phrase, then neighbours
  * joined by "between ... and" / "from ... to" become BETWEEN, and values joined by "or" become IN
- * ("Hawaii or Wisconsin", "2014 or 2015"). Values joined by "and" stay separate conditions,
- * because "both 2014 and 2015" asks for each of them.
+ * ("Ohio or Utah", "2016 or 2017"). Values joined by "and" stay separate conditions,
+ * because "both 2016 and 2017" asks for each of them.
  */
 
 /** Tokens that close a clause: a literal's comparison and column never reach across them. */
 const CLAUSE_BREAKS = new Set([',', ';', '?', '.', '!', '(', ')', 'and', 'or', 'who', 'which', 'that', 'whose', 'where', 'when', 'while']);
 const RANGE_OPENERS = new Set(['between', 'from']);
 const RANGE_JOINERS = new Set(['and', 'to', '-', '–', 'through', 'until', 'till']);
-/** May stand between two alternatives of one column: "Hawaii or the state of Wisconsin". */
+/** May stand between two alternatives of one column: "Ohio or the state of Utah". */
 const ALTERNATIVE_FILLERS = new Set(['the', 'a', 'an', 'of', 'in', 'from', 'either']);
 
 export function buildFilters(tokens: QuestionToken[], literals: QuestionLiteral[]): Filter[] {
@@ -30,7 +30,7 @@ export function buildFilters(tokens: QuestionToken[], literals: QuestionLiteral[
     const between = rangePartner(tokens, literals, k, floor);
     const comparison = comparisonBefore(tokens, between ? between.openerIndex : first, floor);
     // A value before a noun restricts it ("female students") or counts it ("3 cylinders"), unless a
-    // comparison precedes the number ("more than 24 months" compares the loan validity before it).
+    // comparison precedes the number ("more than 36 months" compares the loan validity before it).
     const beforeNoun = literal.kind === 'word' || (literal.kind !== 'year' && typeof literal.value === 'number' && comparison.cueStart === first);
     const attached = comparison.columnBetween
       ? {
@@ -65,7 +65,7 @@ export function buildFilters(tokens: QuestionToken[], literals: QuestionLiteral[
       previous.values.push(literal);
       previous.operator = previous.negated ? 'NOT IN' : 'IN';
     } else {
-      // "at least 10 flights", "2 or more paragraphs": comparing how many rows there are, whereas an
+      // "at least 10 orders", "2 or more chapters": comparing how many rows there are, whereas an
       // exact "3 cylinders" more often reads a stored count.
       const countsRows = nounAfter && operator !== '=' && typeof literal.value === 'number' && isPlural(tokens, after ? last + 3 : last + 1);
       const filter: Filter = { ...where, operator, values: [literal], negated: comparison.negated, aggregate: countsRows ? 'COUNT' : null };

@@ -8,15 +8,16 @@ import type { QuestionToken } from './question-tokens';
  */
 
 const GROUPING_QUANTIFIERS = new Set(['each', 'every']);
-/** "for every singer" reads as "for all singers" far more often than as grouping, so "every" groups after fewer words. */
+/** "for every pilot" reads as "for all pilots" far more often than as grouping, so "every" groups after fewer words. */
 const GROUPING_PREPOSITIONS: Record<string, Set<string>> = {
   each: new Set(['for', 'in', 'by', 'per', 'at', 'from', 'within', 'on', 'across']),
   every: new Set(['in', 'by', 'per']),
 };
 const DISTINCT_WORDS = new Set(['different', 'distinct', 'unique']);
 
-export function findGroupBy(tokens: QuestionToken[]): string[] {
-  const groups: string[] = [];
+/** Each GROUP BY phrase with the token where its chunk starts. */
+export function findGroupBy(tokens: QuestionToken[]): { phrase: string; start: number }[] {
+  const groups: { phrase: string; start: number }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i].lower;
     let start = -1;
@@ -28,9 +29,9 @@ export function findGroupBy(tokens: QuestionToken[]): string[] {
     // "each of the singers" groups by singer as well.
     const ofChunk = !chunk && tokens[start]?.lower === 'of' ? chunkStartingAt(tokens, start + 1) : null;
     const found = chunk ?? ofChunk;
-    if (found) groups.push(phraseOf(found));
+    if (found && !groups.some((g) => g.phrase === phraseOf(found))) groups.push({ phrase: phraseOf(found), start: found[0].index });
   }
-  return [...new Set(groups)];
+  return groups;
 }
 
 export function asksDistinct(tokens: QuestionToken[]): boolean {

@@ -2,11 +2,21 @@ import type { QuotedSpan } from '../../indexing/question-literals';
 import { followsLikeCue } from './comparison-cues';
 import { isPlausibleYear, normaliseDate } from './date-values';
 import { nameAt, isWord } from './name-literals';
+import { joinNameRuns } from './name-runs';
 import { gluedCodeAt, numberAt } from './number-literals';
 import { digitsValue, isNumberWord } from './number-words';
 import type { QuestionLiteral } from './question-tree';
 import type { TokenizedQuestion } from './question-tokens';
-import { isAgent, isAttributiveValue, isCategoryModifier, isPredicateValue, isRoleValue, wordLiteral } from './word-values';
+import {
+  isAgent,
+  isAttributiveValue,
+  isCategoryModifier,
+  isClosingObjectValue,
+  isPredicateValue,
+  isNounModifierValue,
+  isRoleValue,
+  wordLiteral,
+} from './word-values';
 
 /**
  * Every literal the question states, in question order and never overlapping: quoted text
@@ -52,7 +62,7 @@ export function extractLiterals(tokenized: TokenizedQuestion, quoted: QuotedSpan
     }
     if (!isWord(tokens[i])) continue;
     if (followsLikeCue(tokens, i) && !isNumberWord(tokens[i].lower)) {
-      // "the post about linear regression": the pattern runs over the content words that follow.
+      // "the post about garden ponds": the pattern runs over the content words that follow.
       let last = i;
       while (
         last + 1 < tokens.length &&
@@ -63,17 +73,19 @@ export function extractLiterals(tokenized: TokenizedQuestion, quoted: QuotedSpan
       )
         last++;
       add(i, last, wordLiteral(tokens, i, last));
-    } else if (
-      isPredicateValue(tokens, i) ||
-      isAttributiveValue(tokens, i) ||
-      isCategoryModifier(tokens, i, taken) ||
-      isAgent(tokens, i) ||
-      isRoleValue(tokens, i)
-    ) {
+    } else if (isPredicateValue(tokens, i) || isAgent(tokens, i) || isRoleValue(tokens, i) || isClosingObjectValue(tokens, i)) {
       add(i, i, wordLiteral(tokens, i, i));
+    } else if (isAttributiveValue(tokens, i) || isCategoryModifier(tokens, i, taken) || isNounModifierValue(tokens, i)) {
+      // A modifier's value may be stored alone ('female') or with its noun ('Seasonal Discount'): the text keeps both.
+      let head = i + 1;
+      while (head + 1 < tokens.length && head - i < 2 && tokens[head + 1].pos === 'NOUN' && !taken[head + 1]) head++;
+      add(i, i, { ...wordLiteral(tokens, i, i), text: spanText(tokenized, i, head) });
     }
   }
-  return literals.sort((a, b) => a.tokens[0] - b.tokens[0]);
+  return joinNameRuns(
+    tokens,
+    literals.sort((a, b) => a.tokens[0] - b.tokens[0]),
+  );
 }
 
 function spanText(tokenized: TokenizedQuestion, first: number, last: number): string {

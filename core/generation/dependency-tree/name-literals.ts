@@ -1,3 +1,4 @@
+import { isImperative } from './asking-words';
 import type { QuestionLiteral } from './question-tree';
 import type { QuestionToken } from './question-tokens';
 
@@ -21,7 +22,7 @@ const SENTENCE_OPENERS = new Set(
   ).split(' '),
 );
 
-/** Connectors kept inside a name when another capitalised word follows ("Bank of America", "Paul di Resta"). */
+/** Connectors kept inside a name when another capitalised word follows ("Bank of America", "Lucia di Marco"). */
 const NAME_CONNECTORS = new Set(['of', 'de', 'di', 'da', 'du', 'la', 'le', 'van', 'von', 'der', 'del', 'y', '&', '-', "'"]);
 
 /** Where a name introduced by "named" stops. */
@@ -66,7 +67,7 @@ const NAMED_STOPS = new Set([
   'the',
 ]);
 
-/** Words that introduce a name however it is written ("a user called csgillespie"). */
+/** Words that introduce a name however it is written ("a user called jdoe42"). */
 const NAMING_WORDS = new Set(['named', 'called', 'titled', 'entitled', 'nicknamed', 'username']);
 
 function isCode(token: QuestionToken): boolean {
@@ -93,6 +94,8 @@ export function isNameWord(token: QuestionToken): boolean {
 export function nameAt(tokens: QuestionToken[], i: number, taken: boolean[]): { first: number; last: number; literal: Omit<QuestionLiteral, 'tokens'> } | null {
   const named = NAMING_WORDS.has(tokens[i - 1]?.lower ?? '') && /^[\p{L}\p{N}]/u.test(tokens[i].text);
   if (!named && !isNameWord(tokens[i])) return null;
+  // "Tally the names ...", "Write down the title ...": an imperative opening the sentence is no name.
+  if (!named && isImperative(tokens, i)) return null;
   let last = i;
   for (let j = i + 1; j < tokens.length && !taken[j]; j++) {
     if (isNameWord(tokens[j]) && !tokens[j].sentenceStart) last = j;
@@ -102,7 +105,7 @@ export function nameAt(tokens: QuestionToken[], i: number, taken: boolean[]): { 
   }
   // "east Bohemia", "south Bohemia": a lowercase compass word is part of the place name after it.
   const first = i > 0 && COMPASS_WORDS.has(tokens[i - 1].lower) && !taken[i - 1] && !named ? i - 1 : i;
-  // "Agent 13", "PO Box 1040", "Breakfast Provision 2": a number written right after a name belongs to it.
+  // "Agent 13", "PO Box 1040", "Storage Unit 2": a number written right after a name belongs to it.
   const after = tokens[last + 1];
   if (after && !taken[last + 1] && /^\d+$/.test(after.text) && after.start === tokens[last].end + 1 && !(tokens[last + 2] && tokens[last + 2].pos === 'NOUN'))
     last++;

@@ -33,7 +33,7 @@ export function chunkEndingAt(tokens: QuestionToken[], end: number, isBlocked: (
   return tokens.slice(first, end + 1);
 }
 
-/** A chunk with its "of" complement ("name of the singer", "number of employees"), as one phrase. */
+/** A chunk with its "of" complement ("name of the pilot", "number of employees"), as one phrase. */
 export function chunkWithOwner(tokens: QuestionToken[], start: number, isBlocked: (i: number) => boolean = () => false): QuestionToken[] | null {
   const head = chunkStartingAt(tokens, start, isBlocked);
   if (!head) return null;

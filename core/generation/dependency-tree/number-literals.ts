@@ -26,11 +26,23 @@ export function gluedCodeAt(tokens: QuestionToken[], i: number): { last: number;
     .join('')
     .replace(/[.\-/]+$/, '');
   const single = last === i;
-  const isTime = /^\d{1,2}:\d{2}(?::\d{2})?$/.test(text);
+  // Clock times ("21:20:00", "6PM") and dash-joined numbers ("999-15-3685", the season "2007-2008") are stored as text.
+  const isTime = /^\d{1,2}(?::\d{2}(?::\d{2})?|[AP]M)$/i.test(text) || /^\d+(?:-\d+)+$/.test(text);
   if (!isTime && (single || !/\d/.test(text) || !/[\p{L}_:]/u.test(text))) return null;
   if (!/^[\p{L}\p{N}_:\-./]+$/u.test(text)) return null;
   while (last > i && tokens[last].end > tokens[i].start + text.length) last--;
-  return { last, literal: { text, value: text, kind: 'code' } };
+  return { last, literal: numberInCode(text) ?? { text, value: text, kind: 'code' } };
+}
+
+/**
+ * A number written glued to its label or unit ("no.1701", "ID12882", "3000lbs", "7-star"): what
+ * the SQL compares is the number, the label names the column.
+ */
+function numberInCode(text: string): Omit<QuestionLiteral, 'tokens'> | null {
+  const m =
+    /^(?:no\.?|id|#)(\d+(?:\.\d+)?)$/i.exec(text) ??
+    /^(\d+(?:\.\d+)?)-?(?:lbs?|kg|g|oz|ounces?|stars?|km|cm|mm|m|mph|miles?|years?|yrs?|hours?|hrs?|minutes?|mins?|days?)$/i.exec(text);
+  return m ? { text, value: Number(m[1]), kind: 'number' } : null;
 }
 
 /** A number starting at token i (digits, or a run of number words), as a literal. */

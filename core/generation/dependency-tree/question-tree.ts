@@ -1,11 +1,14 @@
 /**
- * DexterSQL's dependency-tree intermediate representation (§3.3.2): the question's SQL-relevant
- * elements — what is asked for, aggregates, filters with their literals, temporal constraints,
- * ORDER BY + LIMIT, grouping — kept as a tree the generation prompt renders as an SQL skeleton,
- * so no filter or literal the question states is dropped on the way to SQL.
+ * DexterSQL's dependency-tree intermediate representation (§3.3.2): the question's chunks as a
+ * tree of heads and dependents (`nodes`), and the SQL-relevant elements read off it — what is
+ * asked for, aggregates, filters with their literals, temporal constraints, ORDER BY + LIMIT,
+ * grouping — which the generation prompt shows as an SQL skeleton. The skeleton is a hint for
+ * the model, so no literal the question states is lost, not a query it must keep.
  *
  * Plain JSON (no classes, no undefined-only fields), because it travels through Temporal.
  */
+
+import type { TreeNode } from './tree-nodes';
 
 export type AggregateFunction = 'COUNT' | 'AVG' | 'SUM' | 'MAX' | 'MIN';
 
@@ -35,7 +38,7 @@ export interface Filter {
   /** The question negates the condition ("not", "never", "other than"); already folded into `operator`. */
   negated: boolean;
   /**
-   * The condition compares an aggregate, not a column (HAVING): "at least 10 flights" is
+   * The condition compares an aggregate, not a column (HAVING): "at least 10 orders" is
    * COUNT(<flights>) >= 10. Set for a count with a comparison, written before the counted plural noun.
    */
   aggregate: AggregateFunction | null;
@@ -65,16 +68,26 @@ export interface Projection {
   /** The noun phrase asked for ("names", "average age"). */
   phrase: string;
   aggregate: AggregateFunction | null;
+  /** Token positions of the phrase; null for COUNT(*) with nothing named. */
+  tokens: [number, number] | null;
 }
 
 export interface QuestionTree {
   question: string;
+  /** Every chunk with its head; node 0 is the root (the asking words). */
+  nodes: TreeNode[];
   projections: Projection[];
   aggregates: Aggregate[];
   /** Value conditions (WHERE / HAVING), excluding dates and years. */
   filters: Filter[];
   /** Conditions on dates and years ("in 1991", "before 2005", "between 2010 and 2012"). */
   temporal: Filter[];
+  /**
+   * Lowercase words only the grammar marks as values ("female students", "draft format"). Many
+   * are right in meaning but stored otherwise ('F' for female), so they are offered as guesses,
+   * never as conditions.
+   */
+  possibleValues: Filter[];
   /** ORDER BY keys, from superlatives ("oldest") and explicit phrases ("sorted by age"). */
   orderBy: Ordering[];
   /** LIMIT: 1 for a superlative, N for "top N" / "the 3 oldest", null when nothing limits rows. */

@@ -5,7 +5,7 @@ import type { QuestionToken } from './question-tokens';
 
 /**
  * Superlatives become ORDER BY + LIMIT: "the oldest singer" → ORDER BY age DESC LIMIT 1,
- * "the 3 most populated countries" / "top 5" → LIMIT 3 / 5, "the most singers" (most + a plural
+ * "the 3 most populated cities" / "top 5" → LIMIT 3 / 5, "the most singers" (most + a plural
  * noun) → ORDER BY COUNT(...) DESC. The limit number is not a filter value.
  */
 export interface Superlative {
@@ -78,7 +78,7 @@ export function isSuperlative(token: QuestionToken): boolean {
 }
 
 /**
- * "the first Singapore Grand Prix", "the last round": first / last after a determiner order by
+ * "the first Oslo Marathon", "the last stage": first / last after a determiner order by
  * time or position, except in the column names "first name" / "last name".
  */
 function isOrdinalSuperlative(tokens: QuestionToken[], i: number): boolean {
@@ -102,11 +102,11 @@ export function findSuperlative(tokens: QuestionToken[], literals: QuestionLiter
     // "at least 3" / "at most" are comparisons; "most of", "the most common" stay superlatives.
     if ((t.lower === 'least' || t.lower === 'most') && tokens[i - 1]?.lower === 'at') continue;
     if (t.lower === 'top' && !isTopN(tokens, i, literals)) continue;
-    // "from the oldest to the youngest" states a sort direction, not a LIMIT.
+    // "from the tallest to the shortest" states a sort direction, not a LIMIT.
     if (inFromToRange(tokens, i)) continue;
     const limitLiteral = limitNear(tokens, i, literals);
     const afterLimit = i + 1 + (limitLiteral && limitLiteral.tokens[0] === i + 1 ? 1 : 0);
-    // "the highest number of flights", "the most count of": ordering by a count of what follows "of".
+    // "the highest number of orders", "the most count of": ordering by a count of what follows "of".
     const numberOf =
       ['number', 'count', 'amount'].includes(tokens[afterLimit]?.lower ?? '') &&
       tokens[afterLimit + 1]?.lower === 'of' &&
@@ -115,7 +115,7 @@ export function findSuperlative(tokens: QuestionToken[], literals: QuestionLiter
     const chunk = chunkStartingAt(tokens, numberOf ? afterLimit + 2 : frequency ? afterLimit + 1 : afterLimit);
     const head = chunk?.[chunk.length - 1];
     // "the most common type", "the least numerous element": frequency is a count of rows.
-    // "the most car makers": most / least / fewest before a plural noun count rows.
+    // "the most bus routes": most / least / fewest before a plural noun count rows.
     const countsRows =
       numberOf ||
       frequency ||
@@ -141,7 +141,7 @@ function inFromToRange(tokens: QuestionToken[], i: number): boolean {
 }
 
 /**
- * "Which player is older, Aaron Lennon or Abdelaziz Barrada?":
+ * "Which runner is older, Ana Ruiz or Ben Ode?":
  * a comparative with no "than" in a which/who question between alternatives picks one row, like a superlative.
  */
 export function findComparativeChoice(tokens: QuestionToken[]): Superlative | null {

@@ -4,8 +4,8 @@ import { isSuperlative } from './superlatives';
 
 /**
  * Lowercase, unquoted words that the question's grammar marks as stored values: predicates
- * ("whose status is restricted"), attributive adjectives ("female students"), modifiers of
- * category nouns ("pauper format") and agents ("owned by csgillespie").
+ * ("whose status is suspended"), attributive adjectives ("female students"), modifiers of
+ * category nouns ("draft format") and agents ("owned by jdoe42").
  */
 
 /** Adjectives that describe rows or quantities rather than being stored values. */
@@ -46,7 +46,7 @@ const COPULAS = new Set(['is', 'are', 'was', 'were', 'as', 'be', 'being']);
 const CLAUSE_ENDS = new Set(['?', '.', ',', ';', '!', 'and', 'or', 'that', 'which', 'who', 'with', 'have', 'has', 'had', 'in', 'for', 'from', 'but']);
 
 /**
- * "whose status is restricted", "cards that are all legal", "frame effect as extendedart": a
+ * "whose status is suspended", "cards that are all legal", "finish effect as glossy": a
  * word the question predicates of a noun, closing its clause, is a stored category value.
  */
 export function isPredicateValue(tokens: QuestionToken[], i: number): boolean {
@@ -55,17 +55,17 @@ export function isPredicateValue(tokens: QuestionToken[], i: number): boolean {
   if (t.pos === 'VERB' && !t.lower.endsWith('ed')) return false;
   const next = tokens[i + 1];
   if (next && !CLAUSE_ENDS.has(next.lower)) return false;
-  // "accounts are opened in 1993" is a passive verb; "status is restricted." closes on the value.
+  // "accounts are closed in 1998" is a passive verb; "status is suspended." closes on the value.
   if (t.pos === 'VERB' && next && !['?', '.', ',', ';', '!', 'and', 'or', 'have', 'has', 'had'].includes(next.lower)) return false;
   let j = i - 1;
   while (j >= 0 && ['all', 'the', 'a', 'an'].includes(tokens[j].lower)) j--;
   if (j < 1 || !COPULAS.has(tokens[j].lower)) return false;
-  // "a cat as a pet": after "as" and an article the noun names the role (the column), see isRoleValue.
+  // "a parrot as a pet": after "as" and an article the noun names the role (the column), see isRoleValue.
   if (tokens[j].lower === 'as' && j < i - 1) return false;
   return tokens[j - 1].pos === 'NOUN';
 }
 
-/** "has a cat as a pet", "own a dog as a pet": the noun before "as a <noun>" is a value of that noun. */
+/** "has a parrot as a pet", "own a horse as a pet": the noun before "as a <noun>" is a value of that noun. */
 export function isRoleValue(tokens: QuestionToken[], i: number): boolean {
   return (
     tokens[i].pos === 'NOUN' &&
@@ -119,12 +119,12 @@ export function wordLiteral(tokens: QuestionToken[], first: number, last: number
 }
 
 /**
- * Head nouns that name a category, whose modifier is the category's value: "pauper format",
+ * Head nouns that name a category, whose modifier is the category's value: "draft format",
  * "expansion type", "owner disposition" is too specific, but "X type / status / format / class /
  * level / tag / badge / role / language / genre / power" is how English names a value of X.
  */
 const CATEGORY_NOUNS = new Set(
-  'type types kind kinds format formats status category categories class classes tag tags badge badges label role roles genre genres language languages power powers rarity edition breed species position positions mode style layout'.split(
+  'type types kind kinds format formats status category categories class classes tag tags badge badges label role roles genre genres language languages power powers rarity edition breed species position positions mode style layout segment segments industry genre'.split(
     ' ',
   ),
 );
@@ -134,11 +134,13 @@ export function isCategoryModifier(tokens: QuestionToken[], i: number, taken: bo
   const head = tokens[i + 1];
   if (!head || !CATEGORY_NOUNS.has(head.lower) || t.sentenceStart) return false;
   if (!['NOUN', 'PROPN', 'X', 'ADJ'].includes(t.pos) || STRUCTURAL_ADJECTIVES.has(t.lower) || CATEGORY_NOUNS.has(t.lower)) return false;
-  // "the bond type of ...", "which language": with a determiner or an "of" after it, the phrase names
-  // the attribute being asked about rather than giving its value ("in pauper format", "has flight power").
-  // After a value ("the PPT template type") the modifier is part of the attribute's name.
+  // "the engine type of ...", "which language": with a determiner or an "of" after it, the phrase names
+  // the attribute being asked about rather than giving its value ("in draft format", "has flight power").
+  // After a value ("the XML file type") the modifier is part of the attribute's name.
   const before = tokens[i - 1];
-  if (before && (before.pos === 'DET' || before.pos === 'PRON' || before.pos === 'ADJ' || taken[i - 1])) return false;
+  // "in the horror category", "of the household segment": after a preposition and an article it is a value again.
+  const afterPreposition = before?.pos === 'DET' && tokens[i - 2]?.pos === 'ADP';
+  if (before && !afterPreposition && (before.pos === 'DET' || before.pos === 'PRON' || before.pos === 'ADJ' || taken[i - 1])) return false;
   return tokens[i + 2]?.lower !== 'of';
 }
 
@@ -163,7 +165,7 @@ const ARRANGING_VERBS = new Set([
   'partition',
 ]);
 
-/** "owned by csgillespie", "illustrated by artist": the agent after a participle and "by" is a value, whatever its case. */
+/** "owned by jdoe42", "illustrated by artist": the agent after a participle and "by" is a value, whatever its case. */
 export function isAgent(tokens: QuestionToken[], i: number): boolean {
   const by = tokens[i - 1];
   const verb = tokens[i - 2];
@@ -172,4 +174,37 @@ export function isAgent(tokens: QuestionToken[], i: number): boolean {
   return (
     ['NOUN', 'PROPN', 'X'].includes(tokens[i].pos) && (!next || next.pos === 'PUNCT' || ['and', 'or', 'in', 'on', 'with', 'that', 'who'].includes(next.lower))
   );
+}
+
+/** Words before a modifier that put its noun phrase in a restricting position ("how many comedy movies", "in the navy department"). */
+const RESTRICTING_BEFORE = new Set(['many', 'the', 'a', 'an', 'in', 'with', 'of', 'have', 'has', 'are', 'all']);
+
+/**
+ * "comedy movies", "vivo devices", "stroke patients": a lowercase noun modifying a plural noun
+ * in a restricting position often names a category value of that noun. Offered as a possible
+ * value only; "car makers" and "credit cards" are the same shape and name things instead.
+ */
+export function isNounModifierValue(tokens: QuestionToken[], i: number): boolean {
+  const t = tokens[i];
+  const head = tokens[i + 1];
+  if (!head || head.pos !== 'NOUN' || head.lemma === head.lower || t.sentenceStart) return false;
+  if (!['NOUN', 'ADJ', 'PROPN'].includes(t.pos) || STRUCTURAL_ADJECTIVES.has(t.lower) || CATEGORY_NOUNS.has(t.lower) || isGraded(t)) return false;
+  return RESTRICTING_BEFORE.has(tokens[i - 1]?.lower ?? '') && tokens[i + 2]?.lower !== 'of';
+}
+
+const OBJECT_PREPOSITIONS = new Set(['with', 'in', 'via', 'through', 'against', 'from', 'by', 'for']);
+const CLAUSE_CLOSERS = new Set(['?', '.', ',', ';', '!', 'and', 'or', 'who', 'that', 'which']);
+
+/**
+ * "patients with hypertension.", "students enlisted in the navy?", "paid through paypal,": a
+ * lowercase noun alone after a preposition, closing its clause, is often a stored value; a guess.
+ */
+export function isClosingObjectValue(tokens: QuestionToken[], i: number): boolean {
+  const t = tokens[i];
+  if (t.pos !== 'NOUN' || t.lemma !== t.lower || !/^\p{Ll}/u.test(t.text)) return false;
+  const next = tokens[i + 1];
+  if (next && !CLAUSE_CLOSERS.has(next.lower)) return false;
+  let j = i - 1;
+  if (['the', 'a', 'an'].includes(tokens[j]?.lower ?? '')) j--;
+  return OBJECT_PREPOSITIONS.has(tokens[j]?.lower ?? '') && tokens[j - 1]?.pos !== 'DET';
 }
