@@ -28,13 +28,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startBenchTemporal } from './bench-temporal';
 import { loadLlmConfig, settingsForRole } from '../activities/llm/llm-config';
 import { startBenchmark, waitForBenchmark } from '../cli/benchmark-client';
 import { defaultBenchmarkId } from '../cli/benchmark-id';
 import { modelsByRole } from '../cli/benchmark-models';
 import { installQuietRuntime, withClientSession } from '../cli/commands/client-session';
-import { findTemporalCli } from '../cli/temporal/find-temporal-cli';
 import { accuracyLines, accuracyMarkdown, accuracyRow, type AccuracyRow } from '../core/benchmark/accuracy-table';
 import type { RunBenchmarkInput } from '../core/benchmark/benchmark-types';
 import { renderExSecondsChart } from '../core/benchmark/ex-seconds-chart';
@@ -42,7 +41,6 @@ import { datasetsRoot } from '../core/datasets/datasets-root';
 import { parseSettings } from '../core/pipeline/parse-settings';
 import { pipelineLabel, resolvePipelineConfig, type PipelineOverrides } from '../core/pipeline/pipeline-config';
 import { resolveRuntimeConfig } from '../core/runtime-config';
-import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
 import type { BenchmarkReport } from '../activities/benchmark/write-benchmark-report';
 
 interface Configuration {
@@ -89,13 +87,7 @@ async function main(): Promise<void> {
   mkdirSync(home, { recursive: true });
 
   installQuietRuntime();
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
-      searchAttributes: ALL_SEARCH_ATTRIBUTES,
-      extraArgs: ['--log-level', 'error'],
-    },
-  });
+  const env = await startBenchTemporal();
   const rows: AccuracyRow[] = [];
   try {
     const runtime = {

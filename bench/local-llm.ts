@@ -20,14 +20,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startBenchTemporal } from './bench-temporal';
 import { loadLlmConfig, settingsForRole } from '../activities/llm/llm-config';
 import { disposeLocalModels, loadLocalModel } from '../activities/llm/local/model-runtime';
 import { installQuietRuntime, withClientSession } from '../cli/commands/client-session';
-import { findTemporalCli } from '../cli/temporal/find-temporal-cli';
 import { datasetsRoot } from '../core/datasets/datasets-root';
 import { resolveRuntimeConfig } from '../core/runtime-config';
-import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -51,13 +49,7 @@ async function main(): Promise<void> {
 
   const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-local-llm-'));
   installQuietRuntime();
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null) },
-      searchAttributes: ALL_SEARCH_ATTRIBUTES,
-      extraArgs: ['--log-level', 'error'],
-    },
-  });
+  const env = await startBenchTemporal();
   try {
     // Loaded once here; the in-process llm worker then finds it loaded (same reference and options).
     const loadStart = performance.now();

@@ -13,11 +13,13 @@ import type { ChatMessage } from '../llm/llm-provider';
  * the role comes from the prompt catalog (core/prompts/prompt-catalog.ts), the only list of roles.
  *
  * A template about the question being answered says `context: question` in its front matter. It
- * then leaves the schema, knowledge, hint and question out: they come first, from the shared
- * template `prompts/shared/question-context.md`, as the system message, and the template's own
- * instructions and data follow as the user message. Every such call of one question thus begins
- * with the same text, and a local model evaluates that prefix once per question instead of once
- * per call (see activities/llm/local/local-provider.ts).
+ * then leaves the schema, knowledge, hint and question out: they open the user message, from the
+ * shared template `prompts/shared/question-context.md`, and the template's own data follows. The
+ * role's instructions stay first, as the system message: with the shared context first instead
+ * (one prefix for every role of a question) Qwen2.5-Coder-1.5B answered 8 of 24 Spider train
+ * questions right against 13 of 24 (preset quick, same sample), so prefixes are shared between
+ * the calls of one role (revisions, the three preliminary SQLs, tournament games, DAG nodes) and
+ * between questions, not across roles.
  */
 export const PROMPTS_DIR = path.resolve(__dirname, '../../prompts');
 
@@ -98,11 +100,12 @@ export function renderPrompt(name: PromptName, vars: Record<string, string>): Re
   const template = loadPrompt(name);
   const system = fill(template.system, vars, name);
   const user = fill(template.user, vars, name);
+  const context = template.context === 'question' ? fill(loadQuestionContext(), vars, name) : '';
   const messages: ChatMessage[] =
     template.context === 'question'
       ? [
-          { role: 'system', content: fill(loadQuestionContext(), vars, name) },
-          { role: 'user', content: user ? `${system}\n\n${user}` : system },
+          { role: 'system', content: system },
+          { role: 'user', content: user ? `${context}\n\n${user}` : context },
         ]
       : [
           { role: 'system', content: system },

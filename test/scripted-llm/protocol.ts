@@ -1,4 +1,3 @@
-import { loadQuestionContext } from '../../activities/prompts/render-prompt';
 /**
  * The wire formats the scripted LLM speaks: reading a prompt out of an OpenAI chat request or
  * an Anthropic messages request, and writing answers and errors in each API's shape (so the
@@ -40,22 +39,8 @@ export function promptOf(api: Api, body: Record<string, unknown>): ScriptPrompt 
   const firstUser = all.find((m) => m.role === 'user');
   const system = join(all.filter((m) => m.role === 'system'));
   const user = firstUser ? contentText(firstUser.content) : '';
-  // A prompt about the question opens with the shared question context (schema, hint, question)
-  // and gives the role's instructions in the user message. Rules recognise a role by its
-  // instructions and read the question and the data from the task, so: instructions as `system`,
-  // the whole task (context first, so its question is the first `Question:` line) as `user`.
-  if (QUESTION_CONTEXT_OPENING.test(system)) return { system: user, user: `${system}\n\n${user}`, all: join(all), model: String(body.model ?? '') };
   return { system, user, all: join(all), model: String(body.model ?? '') };
 }
-
-/** The first line of prompts/shared/question-context.md, whatever the dialect. */
-const QUESTION_CONTEXT_OPENING = new RegExp(
-  '^' +
-    loadQuestionContext()
-      .split('\n')[0]
-      .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-      .replace(/\{\{dialect\}\}/g, '\\w+'),
-);
 
 /** Deterministic token count: whitespace-separated words. */
 export function countTokens(text: string): number {

@@ -16,7 +16,7 @@ function varsFor(name: (typeof PROMPT_NAMES)[number]): Record<string, string> {
   return { ...Object.fromEntries(names.map((n) => [n, `<${n}>`])), ...vars };
 }
 
-describe('prompts about the question begin with the same text', () => {
+describe('prompts about the question share one rendering of it', () => {
   const questionPrompts = PROMPT_NAMES.filter((n) => loadPrompt(n).context === 'question');
 
   it('covers the generators, the judger, note selection, revision, selection and decomposition', () => {
@@ -35,19 +35,21 @@ describe('prompts about the question begin with the same text', () => {
     );
   });
 
-  it('renders the schema, knowledge, hint and question once, first, identical for every role; the role instructions after', () => {
+  it('renders the role instructions as the system message, then the same schema, knowledge, hint and question opening every user message', () => {
     const rendered = questionPrompts.map((n) => renderPrompt(n, varsFor(n)));
-    const systems = new Set(rendered.map((r) => r.messages[0].content));
-    expect(systems.size).toBe(1);
-    const [system] = systems;
-    expect(system).toContain(vars.schema);
-    expect(system).toContain('- singer.name: Joe');
-    expect(system).toContain(`Question: ${vars.question}`);
-    for (const r of rendered) {
+    const opening = `Database schema:\n${vars.schema}\n\n${vars.knowledge}Hint: ${vars.evidence}\n\nQuestion: ${vars.question}`;
+    for (const [i, r] of rendered.entries()) {
       expect(r.messages.map((m) => m.role)).toEqual(['system', 'user']);
-      // Nothing of the shared part again in the per-call part.
-      expect(r.messages[1].content).not.toContain(vars.schema);
-      expect(r.messages[1].content).toMatch(/JSON/);
+      expect(r.messages[0].content).toMatch(/JSON/);
+      expect(r.messages[0].content).not.toContain(vars.schema);
+      expect(r.messages[1].content.startsWith(opening)).toBe(true);
+      // The shared part once: what follows it is the call's own data.
+      expect(r.messages[1].content.indexOf(vars.schema, 1)).toBe(r.messages[1].content.indexOf(vars.schema));
+      expect(r.messages[0].content).toBe(
+        loadPrompt(questionPrompts[i])
+          .system.replace(/\{\{dialect\}\}/g, 'SQLite')
+          .replace(/\{\{examples\}\}/g, '<examples>'),
+      );
     }
   });
 

@@ -5,8 +5,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { AnswerQuestionResult } from '../../core/answer-question-types';
 import type { SubQuestionDag } from '../../core/dag/sub-question-dag';
+import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
-import { indexEmbeddersFromEnv } from '../../activities/indexing/index-backends';
 import { storeDecompositionExamples } from '../../activities/knowledge/decomposition-examples';
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import { formatResult } from '../../cli/print-result';
@@ -303,7 +303,8 @@ describe('the complex route (sub-question DAG)', () => {
       database,
       dag: { nodes: [{ id: 0, question: `${question} (past plan)` }], edges: [] as [number, number][] },
     });
-    await storeDecompositionExamples({ store, vectors, embedder: indexEmbeddersFromEnv(process.env).questions }, [
+    // The test stack's workers embed with the hashed embedder: the examples must be stored with it too.
+    await storeDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, [
       past('What is the ratio of men to women among patients with a high cholesterol count?', 'hospital_1'),
       past('What is the ratio of male to female students with abnormal grades?', 'college_2'),
       past('How many cars did the maker with the most models produce?', 'car_1'),

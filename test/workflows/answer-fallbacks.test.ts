@@ -4,7 +4,8 @@ import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
 import { spiderDatabasePath, spiderDev } from '../support/datasets';
 import { scriptedExplorationRules } from '../support/scripted-exploration-rules';
 import { scriptedPipeline } from '../support/scripted-pipeline';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { startPreparedScriptedStack } from '../support/prepared-scripted-stack';
+import type { TestStack } from '../support/test-workers';
 
 /**
  * Small models degrade, they do not fail: when one role's answer is unusable even after the
@@ -36,15 +37,8 @@ describe('answerQuestion falls back when a role answers outside its schema', () 
   beforeAll(async () => {
     llm = await startScriptedLlm();
     llm.setRules([...scriptedPipeline(gold), ...scriptedExplorationRules]);
-    stack = await startTestStack({
-      DECODEX_LLM_BASE_URL: llm.baseUrl,
-      DECODEX_LLM_MODEL: 'scripted',
-      DECODEX_LLM_API_KEY: 'k',
-      DECODEX_LLM_TIMEOUT_MS: '3000',
-    });
     // Prepared with the (scripted) explorator, so the database has notes to select from.
-    const prepared = await stack.client.prepare({ database: DB });
-    expect(prepared.result.manifest.counts.notes).toBeGreaterThan(0);
+    stack = await startPreparedScriptedStack(llm, DB);
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();

@@ -12,7 +12,8 @@ import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
 import { spiderDatabasePath, spiderDev } from '../support/datasets';
 import { scriptedExplorationRules } from '../support/scripted-exploration-rules';
 import { scriptedPipeline, type ScriptedPipelineOptions } from '../support/scripted-pipeline';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { startPreparedScriptedStack } from '../support/prepared-scripted-stack';
+import type { TestStack } from '../support/test-workers';
 
 /**
  * The online pipeline end to end on a real Spider database, a real Temporal dev server and the
@@ -48,15 +49,8 @@ describe('the online pipeline on concert_singer', () => {
   beforeAll(async () => {
     llm = await startScriptedLlm();
     script();
-    stack = await startTestStack({
-      DECODEX_LLM_BASE_URL: llm.baseUrl,
-      DECODEX_LLM_MODEL: 'scripted',
-      DECODEX_LLM_API_KEY: 'k',
-      DECODEX_LLM_TIMEOUT_MS: '3000',
-    });
-    // Prepared with the (scripted) explorator, so the database has disambiguation notes.
-    const prepared = await stack.client.prepare({ database: DB });
-    expect(prepared.result.manifest.counts.notes).toBeGreaterThan(0);
+    // Prepared with the (scripted) explorator, so the database has notes to select from.
+    stack = await startPreparedScriptedStack(llm, DB);
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
