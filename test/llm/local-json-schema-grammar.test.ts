@@ -1,5 +1,7 @@
 import type { JsonSchema } from '../../activities/llm/json-schema';
-import { grammarSchemaOf, LOCAL_STRING_CAP } from '../../activities/llm/local/json-schema-grammar';
+import { grammarSchemaOf, LOCAL_AFTERWORD_CAP, LOCAL_STRING_CAP } from '../../activities/llm/local/json-schema-grammar';
+
+const propertiesOf = (g: unknown) => (g as { properties: Record<string, unknown> }).properties;
 
 describe('grammarSchemaOf', () => {
   it('maps nested objects, arrays and enums to node-llama-cpp grammar schemas', () => {
@@ -31,6 +33,16 @@ describe('grammarSchemaOf', () => {
         ok: { type: 'boolean' },
       },
     });
+  });
+
+  it('keeps an explanation written after the answer to about a sentence, and one written before it whole', () => {
+    const after = propertiesOf(grammarSchemaOf({ type: 'object', properties: { sql: { type: 'string' }, reasoning: { type: 'string', maxLength: 400 } } }));
+    expect(after.reasoning).toEqual({ type: 'string', maxLength: LOCAL_AFTERWORD_CAP });
+    expect(after.sql).toEqual({ type: 'string', maxLength: LOCAL_STRING_CAP });
+    const before = propertiesOf(
+      grammarSchemaOf({ type: 'object', properties: { reasoning: { type: 'string', maxLength: 800 }, winner: { type: 'string', enum: ['A', 'B'] } } }),
+    );
+    expect(before.reasoning).toEqual({ type: 'string', maxLength: 800 });
   });
 
   it('bounds every string (a looping model still closes its JSON), keeping tighter bounds and array bounds', () => {

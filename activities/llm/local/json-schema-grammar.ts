@@ -22,13 +22,24 @@ import type { JsonSchema } from '../json-schema';
  */
 export const LOCAL_STRING_CAP = 1000;
 
+/**
+ * An explanation a local model writes after its answer (`reasoning` after `sql`, after a verdict)
+ * cannot change that answer, and on a CPU every token of it costs a quarter of a second: about a
+ * sentence is kept, enough for the trace. (An explanation the schema puts first, before the
+ * answer, is the model's chain of thought and keeps its length.)
+ */
+export const LOCAL_AFTERWORD_CAP = 160;
+
 export function grammarSchemaOf(schema: JsonSchema): GbnfJsonSchema {
   const described = schema.description === undefined ? {} : { description: schema.description };
   if (schema.enum) return { enum: schema.enum, ...described };
   switch (schema.type) {
     case 'object': {
       const properties: Record<string, GbnfJsonSchema> = {};
-      for (const [name, child] of Object.entries(schema.properties ?? {})) properties[name] = grammarSchemaOf(child);
+      for (const [i, [name, child]] of Object.entries(schema.properties ?? {}).entries()) {
+        const afterword = i > 0 && name === 'reasoning' && child.type === 'string';
+        properties[name] = grammarSchemaOf(afterword ? { ...child, maxLength: Math.min(child.maxLength ?? LOCAL_AFTERWORD_CAP, LOCAL_AFTERWORD_CAP) } : child);
+      }
       return { type: 'object', properties, additionalProperties: Object.keys(properties).length === 0, ...described };
     }
     case 'array':
