@@ -1,3 +1,5 @@
+import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
+import { sameEmbedder } from '../../activities/indexing/index-embedders';
 import { NativeConnection } from '@temporalio/worker';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { DEFAULT_QUEUE_CONCURRENCY, DEFAULT_SQL_POOL_SIZE, workerSizingFromEnv } from '../../workers/worker-sizing';
@@ -54,7 +56,7 @@ describe('worker sizing from the environment', () => {
         namespace: 'default',
         queues: ['online', 'offline', 'llm'],
         queuePrefix: `sizing${process.pid}.`,
-        deps: {} as ActivityDeps, // activities are only registered: nothing is sent to these queues
+        deps: { embedders: sameEmbedder(new HashedEmbedder()) } as ActivityDeps, // activities are only registered: nothing is sent to these queues
         workflowBundle: { codePath: process.env.DECODEX_TEST_WORKFLOW_BUNDLE! },
         onlineConcurrency: 7,
         offlineConcurrency: 2,
