@@ -26,7 +26,7 @@ describe('a call temperature', () => {
         },
       }),
     });
-    const vars = { dialect: 'SQLite', examples: '', schema: 's', evidence: '(none)', question: 'q?' };
+    const vars = { dialect: 'SQLite', examples: '', schema: 's', knowledge: '', evidence: '(none)', question: 'q?' };
     await askModel(llm, 'decompose-question', vars, { temperature: 0.1 });
     await askModel(llm, 'decompose-question', vars);
     await askModel(llm, 'decompose-question', vars, { temperature: 0.1 }); // cached

@@ -52,7 +52,7 @@ describe.each(['openai', 'anthropic'] as const)('%s provider', (provider) => {
 
   it('returns the text and token usage of a completion', async () => {
     const completion = await providerForSettings(settings()).complete(REQUEST);
-    expect(completion).toEqual({ text: 'SELECT count(*) FROM singer', usage: { promptTokens: 9, completionTokens: 4 } });
+    expect(completion).toEqual({ text: 'SELECT count(*) FROM singer', usage: { promptTokens: 10, completionTokens: 4 } });
     expect(llm.requests).toHaveLength(1);
     expect(llm.requests[0]).toMatchObject({ api: provider === 'openai' ? 'chat' : 'messages', model: 'known-model', roleGuess: 'generator', status: 200 });
     expect(llm.requests[0].prompt?.system).toBe('You are the generator.');
