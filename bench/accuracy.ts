@@ -24,12 +24,20 @@
  *
  * Slow (a CPU model answering hundreds of questions): run it in the background. The model's
  * threads come from DECODEX_LLM_LOCAL_THREADS (default: cores - 1).
+ *
+ *   npm run bench:accuracy -- --report-only [--common]
+ *
+ * prints the same lines from what is stored so far, without running anything (a run still going,
+ * or one interrupted); --common keeps only the questions every listed configuration has finished,
+ * so partial results compare the same questions.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBenchTemporal } from './bench-temporal';
-import { loadLlmConfig, settingsForRole } from '../activities/llm/llm-config';
+import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
+import { benchmarkStore } from '../activities/benchmark/benchmark-store';
+import { loadLlmConfig, settingsForRole, type LlmConfig } from '../activities/llm/llm-config';
 import { startBenchmark, waitForBenchmark } from '../cli/benchmark-client';
 import { defaultBenchmarkId } from '../cli/benchmark-id';
 import { modelsByRole } from '../cli/benchmark-models';
@@ -63,6 +71,44 @@ function parseConfiguration(spec: string): Configuration {
   return configuration;
 }
 
+/** The benchmark of one configuration on the sample: its label, input and id (the same every run, so it resumes). */
+function benchmarkOf(configuration: Configuration, sample: { size: number; seed: number }, llmConfig: LlmConfig) {
+  const label = pipelineLabel(configuration);
+  const base: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'> = {
+    dataset: 'spider-dev',
+    datasetsRoot: datasetsRoot(process.env),
+    sample,
+    evaluation: { evaluator: 'spider', timeoutMs: 30_000, vesRepetitions: 0 },
+    preset: configuration.preset,
+    ...(configuration.ablations.length ? { ablations: configuration.ablations } : {}),
+    ...(configuration.overrides ? { pipeline: configuration.overrides } : {}),
+    // One question at a time: the model has the CPU to itself, so seconds per question mean something.
+    concurrency: 1,
+    label,
+    roleModels: modelsByRole(llmConfig),
+  };
+  return { label, base, benchmarkId: `accuracy-${defaultBenchmarkId(base).replace(/^bench-/, '')}` };
+}
+
+function writeTable(home: string, name: string, rows: AccuracyRow[], about: string): void {
+  writeFileSync(path.join(home, `${name}.md`), accuracyMarkdown(rows, about));
+  writeFileSync(path.join(home, `${name}.svg`), renderExSecondsChart(rows));
+  console.log(`table: ${path.join(home, `${name}.md`)}`);
+  console.log(`chart: ${path.join(home, `${name}.svg`)}`);
+}
+
+/** --report-only: the rows from the records stored so far; with `common`, only questions every configuration finished. */
+async function reportStored(home: string, benchmarks: { label: string; benchmarkId: string }[], common: boolean): Promise<AccuracyRow[]> {
+  const store = openSqliteArtifactStore(path.join(home, 'artifacts.sqlite'));
+  try {
+    const records = await Promise.all(benchmarks.map((b) => benchmarkStore(store).records(b.benchmarkId)));
+    const shared = records.reduce((keep, list) => new Set(list.map((r) => r.index).filter((i) => keep.has(i))), new Set(records[0]?.map((r) => r.index)));
+    return benchmarks.map((b, i) => accuracyRow(b.label, common ? records[i].filter((r) => shared.has(r.index)) : records[i]));
+  } finally {
+    await store.close();
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -71,6 +117,8 @@ async function main(): Promise<void> {
       presets: { type: 'string', default: 'quick,decosearch,dextersql,hybrid' },
       ablations: { type: 'string', default: '' },
       home: { type: 'string', default: '.decodex/bench-accuracy' },
+      'report-only': { type: 'boolean', default: false },
+      common: { type: 'boolean', default: false },
     },
   });
   const size = Number(values.limit);
@@ -85,6 +133,16 @@ async function main(): Promise<void> {
   const generator = settingsForRole(llmConfig, 'generator');
   const home = path.resolve(values.home!);
   mkdirSync(home, { recursive: true });
+  const about = `Spider dev, ${size} questions (seed ${seed}, stratified by database and hardness), Spider's EX rules; model ${path.basename(generator.model)} (${generator.provider}).`;
+  const benchmarks = configurations.map((c) => benchmarkOf(c, { size, seed }, llmConfig));
+
+  if (values['report-only']) {
+    const rows = await reportStored(home, benchmarks, values.common!);
+    for (const row of rows) for (const line of accuracyLines(row)) console.log(line);
+    const scope = values.common ? 'the questions every configuration has finished' : 'the questions each configuration has finished';
+    writeTable(home, 'accuracy-so-far', rows, `${about} So far: ${scope}.`);
+    return;
+  }
 
   installQuietRuntime();
   const env = await startBenchTemporal();
@@ -96,22 +154,7 @@ async function main(): Promise<void> {
       queuePrefix: 'bench-accuracy.',
     };
     await withClientSession(runtime, {}, async (client) => {
-      for (const configuration of configurations) {
-        const label = pipelineLabel(configuration);
-        const base: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'> = {
-          dataset: 'spider-dev',
-          datasetsRoot: datasetsRoot(process.env),
-          sample: { size, seed },
-          evaluation: { evaluator: 'spider', timeoutMs: 30_000, vesRepetitions: 0 },
-          preset: configuration.preset,
-          ...(configuration.ablations.length ? { ablations: configuration.ablations } : {}),
-          ...(configuration.overrides ? { pipeline: configuration.overrides } : {}),
-          // One question at a time: the model has the CPU to itself, so seconds per question mean something.
-          concurrency: 1,
-          label,
-          roleModels: modelsByRole(llmConfig),
-        };
-        const benchmarkId = `accuracy-${defaultBenchmarkId(base).replace(/^bench-/, '')}`;
+      for (const { label, base, benchmarkId } of benchmarks) {
         const reportDir = path.join(home, 'reports', benchmarkId);
         const handle = await startBenchmark(client.client, { ...base, benchmarkId, reportDir }, runtime.queuePrefix);
         console.error(`bench:accuracy: ${label} (${benchmarkId})`);
@@ -130,12 +173,8 @@ async function main(): Promise<void> {
   } finally {
     await env.teardown();
   }
-  const about = `Spider dev, ${size} questions (seed ${seed}, stratified by database and hardness), Spider's EX rules; model ${path.basename(generator.model)} (${generator.provider}).`;
-  writeFileSync(path.join(home, 'accuracy.md'), accuracyMarkdown(rows, about));
-  writeFileSync(path.join(home, 'accuracy.svg'), renderExSecondsChart(rows));
   console.log(`model: ${path.basename(generator.model)}`);
-  console.log(`table: ${path.join(home, 'accuracy.md')}`);
-  console.log(`chart: ${path.join(home, 'accuracy.svg')}`);
+  writeTable(home, 'accuracy', rows, about);
 }
 
 main().then(
