@@ -1,5 +1,6 @@
 import type { Finding } from '../../../core/correction/finding';
 import type { SchemaInfo } from '../../../core/database/schema-types';
+import { respellName } from '../respell-name';
 import type { CheckInput } from './check-input';
 
 /**
@@ -16,11 +17,13 @@ export function unknownName(input: CheckInput): Finding | null {
   const candidates = missing.kind === 'column' ? columnNames(input.schema) : input.schema.tables.map((t) => t.name);
   const matches = closest(missing.name, candidates);
   if (!matches.length) return null;
-  return {
-    check: 'unknown-name',
-    severity: 'error',
-    message: `there is no ${missing.kind} ${missing.name}; the schema spells it ${matches.join(' or ')}`,
-  };
+  const message = `there is no ${missing.kind} ${missing.name}; the schema spells it ${matches.join(' or ')}`;
+  // One column spelt the same but for case and underscores: plain code can rewrite it.
+  const [only] = matches;
+  const column = only.slice(only.lastIndexOf('.') + 1);
+  const sure = missing.kind === 'column' && matches.length === 1 && squash(column) === squash(missing.name) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(column);
+  const sql = sure ? respellName(input.sql, input.schema.dialect, missing.name, column) : null;
+  return { check: 'unknown-name', severity: 'error', message, ...(sql ? { fix: { sql, description: `${missing.name} → ${column}` } } : {}) };
 }
 
 /** SQLite's and MySQL's wording of a missing column or table; the name without its qualifier. */
