@@ -44,12 +44,18 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
 
 export const askCommand: Command = {
   name: 'ask',
+  examples: [
+    'npx decodex ask --db shop.sqlite "How many customers are there?"',
+    'npx decodex ask --db mysql://reader:secret@localhost:3306/shop --preset decosearch "Which product sells best?"',
+    'npx decodex ask --db shop --no-worker --json "How many orders in 2024?"   # shop: a connection configured on the worker',
+  ],
   usage: `ask --db <sqlite path | mysql://url> [--evidence <text>] ${PIPELINE_USAGE} [--json] [--no-worker] "<question>"`,
   run: ask,
 };
 
 export const demoCommand: Command = {
   name: 'demo',
+  examples: ['npx decodex demo', 'npx decodex demo --preset hybrid'],
   usage: 'demo [--preset P]                 answer a question over the built-in sample database (preset quick: one model call)',
   // The bundled 270M model answers one call well enough to show the whole path; the full
   // pipeline asks about ten (`--preset hybrid` runs it, better with a bigger model).

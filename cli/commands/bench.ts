@@ -124,6 +124,11 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
 
 export const benchCommand: Command = {
   name: 'bench',
+  examples: [
+    'npx decodex bench --dataset spider-dev --sample 50 --preset quick',
+    'npx decodex bench --dataset bird-mini-dev --gold-as-prediction   # checks the evaluator and the databases, asks no model',
+    'npx decodex bench --dataset my-questions.jsonl --evaluator spider --ablation judger --label no-judger',
+  ],
   usage:
     `bench --dataset spider-dev|bird-dev|bird-mini-dev|<file.jsonl> ${PIPELINE_USAGE} [--limit N] [--sample N [--seed S]] [--gold-as-prediction]\n` +
     '        [--evaluator bird|spider] [--ves N] [--timeout-ms MS] [--concurrency N] [--out DIR] [--id ID | --fresh] [--prices FILE] [--json]',

@@ -120,6 +120,11 @@ async function buildKnowledge(config: RuntimeConfig, args: string[]): Promise<nu
 
 export const buildKnowledgeCommand: Command = {
   name: 'build-knowledge',
+  examples: [
+    'npx decodex build-knowledge few-shot',
+    'npx decodex build-knowledge few-shot --sources spider-train,bird-train',
+    'npx decodex build-knowledge decompositions --sample 200 --max-calls 2000',
+  ],
   usage:
     'build-knowledge few-shot [--sources spider-train,bird-train] | decompositions [--dataset spider-train|<file.jsonl>] [--sample N] [--seed S] [--preset P]\n' +
     '        [--max-tokens N] [--max-calls N] [--concurrency N] [--id ID] [--json]',

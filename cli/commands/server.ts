@@ -4,6 +4,10 @@ import { log, untilSignal, UsageError, type Command } from './command';
 
 export const serverCommand: Command = {
   name: 'server',
+  examples: [
+    'npx decodex server          # in the foreground, Ctrl-C stops it',
+    'npx decodex server --stop   # stops the one ask/prepare left in the background',
+  ],
   usage: 'server [--stop]                   run the embedded Temporal dev server (Web UI on :8233); --stop ends a background one',
   async run(config, args) {
     const { values } = parseArgs({ args, options: { stop: { type: 'boolean' } } });
