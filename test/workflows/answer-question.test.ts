@@ -35,6 +35,8 @@ describe('answerQuestion on a real Temporal dev server', () => {
   const broken = 'Show me the broken query.';
   sqlByQuestion.set(writer, 'DELETE FROM singer');
   sqlByQuestion.set(broken, 'SELECT nope FROM singer');
+  const countSingers = 'How many singers are on file?';
+  sqlByQuestion.set(countSingers, 'SELECT count(*) FROM singer');
 
   let llm: Awaited<ReturnType<typeof startScriptedLlm>>;
   let stack: TestStack;
@@ -96,6 +98,14 @@ describe('answerQuestion on a real Temporal dev server', () => {
 
     // The recorded history replays deterministically against the current workflow code.
     await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.DECODEX_TEST_WORKFLOW_BUNDLE! } }, history, handle.workflowId);
+  });
+
+  it('answers the dag query with null on a run that took the direct path, while it runs and after', async () => {
+    const started = await stack.client.startQuestion({ question: countSingers, database: spiderDatabasePath('concert_singer'), preset: 'quick' });
+    expect(await stack.client.dag(started.workflowId)).toBeNull();
+    const result = await started.handle.result();
+    expect(result.route).toBe('direct');
+    expect(await stack.client.dag(started.workflowId)).toBeNull();
   });
 
   it('serves a rerun of the same prompt from the cache: no new model request, zero new cost', async () => {
