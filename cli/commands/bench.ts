@@ -114,7 +114,7 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
   const queues: TaskQueueName[] = gold ? ['offline'] : ALL_TASK_QUEUES;
   return withClientSession(config, { noWorker: values['no-worker'], queues }, async (decodex) => {
     const handle = await startBenchmark(decodex.client, input, config.queuePrefix);
-    log(`benchmark ${benchmarkId}\n  ${workflowUiLink(config, handle.workflowId)}`);
+    log(`benchmark ${benchmarkId}\n  ${workflowUiLink(config, handle.workflowId, handle.firstExecutionRunId)}`);
     const { summary, files } = await waitForBenchmark(decodex.client, handle.workflowId, (p) => log(`  ${p.done}/${p.total} evaluated, ${p.correct} correct`));
     console.log(values.json ? JSON.stringify({ summary, files }, null, 2) : summaryLines(summary, { ...files }).join('\n'));
     if (gold && summary.executableQuestions === 0) log('gold self-check: no executable question (every database file is missing)');

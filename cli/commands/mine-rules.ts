@@ -87,7 +87,7 @@ async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<numb
 
   return withClientSession(config, { noWorker: values['no-worker'], queues: ALL_TASK_QUEUES }, async (decodex) => {
     const handle = await startMining(decodex.client, input, config.queuePrefix);
-    log(`mining job ${jobId}\n  ${workflowUiLink(config, handle.workflowId)}`);
+    log(`mining job ${jobId}\n  ${workflowUiLink(config, handle.workflowId, handle.firstExecutionRunId)}`);
     const bar = new ProgressBar();
     let examplesSaid = false;
     const result: MineRulesResult = await waitForMining(decodex.client, jobId, (p) => {
