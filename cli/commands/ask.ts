@@ -24,7 +24,7 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
   if (!values.db) throw new UsageError('ask needs --db <sqlite path | mysql://user:pass@host:port/db>');
   if (!question) throw new UsageError('ask needs a question, e.g. decodex ask --db shop.sqlite "How many customers are there?"');
   const pipeline = pipelineFromOptions(values).choice;
-  const { database, databasePasswords } = databaseForCommand(values.db, values['no-worker']);
+  const { database, databasePasswords } = databaseForCommand(config, values.db, values['no-worker']);
   await prepareLlm(config, !values['no-worker'], log);
 
   return withClientSession(config, { noWorker: values['no-worker'], databasePasswords }, async (client) => {

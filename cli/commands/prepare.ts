@@ -28,7 +28,7 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
     },
   });
   if (!values.db) throw new UsageError('prepare needs --db <sqlite path | mysql://user:pass@host:port/db>');
-  const { database, databasePasswords } = databaseForCommand(values.db, values['no-worker']);
+  const { database, databasePasswords } = databaseForCommand(config, values.db, values['no-worker']);
   const documentation = values.docs ? path.resolve(values.docs) : undefined;
   const useLlm = !values['no-llm'];
   if (useLlm) {

@@ -3,6 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
+import { DecodexClient } from '../../cli/client';
 import Database from 'better-sqlite3';
 import { DATABASE, OUTCOME, ROUTE, TOKENS } from '../../core/search-attributes';
 import { sqlValueKey, encodeSqlValue } from '../../core/sql-value';
@@ -151,9 +152,15 @@ describe('answerQuestion on a real Temporal dev server', () => {
   });
 
   it('reports a database that cannot be opened without retrying forever', async () => {
-    const { result } = await stack.client.ask({ question: questions[0].question, database: '/nonexistent/nowhere.sqlite' });
-    expect(result.outcome).toBe('database_error');
-    expect(result.error?.message).toMatch(/nowhere\.sqlite/);
+    // A client that cannot see the workers' files (checkDatabaseFiles: false) leaves the refusal to the worker.
+    const remote = await DecodexClient.connect({ address: stack.address, queuePrefix: stack.queuePrefix, checkDatabaseFiles: false });
+    try {
+      const { result } = await remote.ask({ question: countSingers, database: '/nonexistent/nowhere.sqlite' });
+      expect(result.outcome).toBe('database_error');
+      expect(result.error?.message).toMatch(/nowhere\.sqlite/);
+    } finally {
+      await remote.close();
+    }
   });
 
   it('classifies a rejected API key as a non-retryable auth error, at once', async () => {
