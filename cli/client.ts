@@ -5,7 +5,7 @@ import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult, typ
 import { checkResultByteLimits } from '../core/result-bytes';
 import { databaseLabel } from '../core/database-label';
 import { databaseReferenceOrFail } from './database-reference';
-import { sqliteFileProblem } from './sqlite-file-problem';
+import { databaseFileProblem } from '../activities/database/sqlite-file-problem';
 import { DATABASE, PRESET } from '../core/search-attributes';
 import { formatOverrides, resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { taskQueue } from '../core/task-queues';
@@ -139,7 +139,7 @@ export class DecodexClient {
   /** The reference a run carries, or a refusal before anything starts (a password, a bad URL, no SQLite file). */
   private databaseReference(spec: string): string {
     const reference = databaseReferenceOrFail(spec);
-    const problem = this.checkDatabaseFiles ? sqliteFileProblem(reference) : null;
+    const problem = this.checkDatabaseFiles ? databaseFileProblem(reference) : null;
     if (problem) throw new Error(problem);
     return reference;
   }

@@ -7,7 +7,7 @@ import { DecodexTemporalLogger } from '../../workers/temporal-logger';
 import { DecodexClient } from '../client';
 import { ensureTemporal } from '../temporal/embedded-server';
 import { normalizeDatabaseSpec } from '../database-reference';
-import { sqliteFileProblem } from '../sqlite-file-problem';
+import { databaseFileProblem } from '../../activities/database/sqlite-file-problem';
 import { log, UsageError } from './command';
 import { noticeMissingWorkers } from './no-worker-notice';
 
@@ -61,7 +61,7 @@ function refuseUnopenable(config: RuntimeConfig, reference: string): void {
   } catch (err) {
     throw new UsageError(`--db: ${(err as Error).message}`);
   }
-  const problem = sqliteFileProblem(resolved);
+  const problem = databaseFileProblem(resolved);
   if (problem) throw new UsageError(`--db: ${problem}`);
 }
 

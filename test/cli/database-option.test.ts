@@ -25,7 +25,7 @@ describe('a database that cannot be opened', () => {
       /--db: a database starting "mysql:" is no URL decodex reads: use mysql:\/\/user@host:port\/db/,
     ],
     ['another scheme (its password never echoed)', ['prepare', '--db', 'postgres://u:s3cret@h/db'], /--db: a database starting "postgres:" is no URL/],
-    ['a SQLite file that does not exist', ['ask', '--db', path.join(dir, 'missing.sqlite'), 'How many rows?'], /--db: no SQLite file at .*missing\.sqlite/],
+    ['a SQLite file that does not exist', ['ask', '--db', path.join(dir, 'missing.sqlite'), 'How many rows?'], /--db: no SQLite database at .*missing\.sqlite/],
     ['a folder', ['prepare', '--db', dir], /--db: .* is not a file/],
     ['a file that is no SQLite database', ['prepare', '--db', notSqlite], /--db: .*notes\.sqlite is not a SQLite database/],
     [
@@ -45,7 +45,7 @@ describe('a database that cannot be opened', () => {
     const client = await DecodexClient.connect({ address: process.env.DECODEX_TEST_TEMPORAL_ADDRESS!, queuePrefix: `baddbclient${process.pid}.` });
     try {
       await expect(client.startQuestion({ question: 'How many rows?', database: 'mysql:/x' })).rejects.toThrow(/no URL decodex reads/);
-      await expect(client.startQuestion({ question: 'How many rows?', database: path.join(dir, 'missing.sqlite') })).rejects.toThrow(/no SQLite file at/);
+      await expect(client.startQuestion({ question: 'How many rows?', database: path.join(dir, 'missing.sqlite') })).rejects.toThrow(/no SQLite database at/);
       await expect(client.startPreparation({ database: notSqlite })).rejects.toThrow(/is not a SQLite database/);
       const fine = await client.startQuestion({ question: 'How many rows?', database: spiderDatabasePath('concert_singer') });
       await fine.handle.terminate('test: only the start was checked');
