@@ -3,6 +3,7 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult, type TraceEvent } from '../core/answer-question-types';
 import { checkResultByteLimits } from '../core/result-bytes';
+import { awaitAnswer } from '../core/unanswered-run';
 import { databaseLabel } from '../core/database-label';
 import { databaseReferenceOrFail } from './database-reference';
 import { databaseFileProblem } from '../activities/database/sqlite-file-problem';
@@ -90,7 +91,16 @@ export class DecodexClient {
   /** Starts a question and waits for its answer. */
   async ask(input: AnswerQuestionInput, options: { workflowId?: string } = {}): Promise<StartedQuestion & { result: AnswerQuestionResult }> {
     const started = await this.startQuestion(input, options);
-    return { ...started, result: await started.handle.result() };
+    return { ...started, result: await this.answer(started.workflowId) };
+  }
+
+  /**
+   * The result of a question run, answered or not, once it ended. Use it rather than
+   * `handle.result()`: an unanswered run ends as Failed (so the Web UI's list shows it), its result
+   * in the failure (core/unanswered-run.ts), which this unwraps.
+   */
+  answer(workflowId: string): Promise<AnswerQuestionResult> {
+    return awaitAnswer(this.client.workflow.getHandle<typeof answerQuestion>(workflowId).result());
   }
 
   /**

@@ -3,6 +3,7 @@ import type { ExecuteSqlOutput } from '../activities/database/database-activitie
 import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult, type RunError } from '../core/answer-question-types';
 import { resolvePipelineConfig, type PipelineConfig } from '../core/pipeline/pipeline-config';
 import { PRESET } from '../core/search-attributes';
+import { unansweredFailure } from '../core/unanswered-run';
 import { failureMessage, failureType } from './kit/step-runner';
 import { solveByDecomposition } from './answer/complex-route';
 import { correctCandidates } from './answer/correct-candidates';
@@ -27,6 +28,13 @@ import type { WorkingCandidate } from './answer/working-candidate';
  * out ends the run with its best answer so far, and says which budget it was.
  */
 export async function answerQuestion(input: AnswerQuestionInput): Promise<AnswerQuestionResult> {
+  const result = await answerQuestionRun(input);
+  // Unanswered shows as Failed in the Web UI's list; the result rides in the failure (core/unanswered-run.ts).
+  if (result.outcome !== 'answered') throw unansweredFailure(result);
+  return result;
+}
+
+async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQuestionResult> {
   const run = startQuestionRun(input, configOrFail(input), resolveLimits(input.limits));
   upsertSearchAttributes([{ key: PRESET, value: run.config.preset }]);
 

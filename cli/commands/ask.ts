@@ -31,7 +31,7 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
     const started = await client.startQuestion({ question, database, evidence: values.evidence, ...pipeline });
     const link = workflowUiLink(config, started.workflowId, started.runId);
     log(`started ${started.workflowId}\n  ${link}`);
-    const run = await resultOrFailure(started.handle.result());
+    const run = await resultOrFailure(client.answer(started.workflowId));
     if (!run.ok) {
       console.log(formatRunFailure(run.error, { workflowId: started.workflowId, uiLink: link }, values.json));
       return 1;

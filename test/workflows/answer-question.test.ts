@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { WorkflowFailedError } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { DecodexClient } from '../../cli/client';
 import Database from 'better-sqlite3';
@@ -136,10 +137,16 @@ describe('answerQuestion on a real Temporal dev server', () => {
   });
 
   it('returns an execution error with the SQL when the SQL fails', async () => {
-    const { result } = await stack.client.ask({ question: broken, database: spiderDatabasePath('concert_singer') });
+    const { result, handle } = await stack.client.ask({ question: broken, database: spiderDatabasePath('concert_singer') });
     expect(result.outcome).toBe('execution_error');
     expect(result.error?.kind).toBe('sql_error');
     expect(result.error?.message).toMatch(/nope/);
+    // Unanswered is Failed in the Web UI's list, the outcome and cause its message; the client still got the whole result.
+    expect((await handle.describe()).status.name).toBe('FAILED');
+    const failure = await handle.result().catch((err: WorkflowFailedError) => err);
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'Unanswered', message: expect.stringMatching(/^execution_error: .*nope/) });
+    expect(await stack.client.answer(handle.workflowId)).toEqual(result);
   });
 
   it('ends with budget_exhausted, and says so, when the LLM call budget is zero', async () => {
