@@ -18,7 +18,9 @@ export function diagnose(run: QuestionRun, candidate: WorkingCandidate, label: s
   return run.runner.step(
     { stage, name: 'diagnoseSql', summary: `diagnose ${label}: parse, run read-only, checks` },
     (o) =>
-      run.online.diagnoseSql.executeWithOptions(o, [{ ctx, sql: candidate.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: DIAGNOSIS_MAX_ROWS, ...answer }]),
+      run.online.diagnoseSql.executeWithOptions(o, [
+        { ctx, sql: candidate.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: DIAGNOSIS_MAX_ROWS, maxCellBytes, ...answer },
+      ]),
     (d) => ({
       outcome: `${d.execution.ok ? `${d.execution.rowCount} rows` : `error: ${d.execution.error}`}${d.findings.length ? `; ${d.findings.map((f) => f.check).join(', ')}` : '; no findings'}`,
     }),
