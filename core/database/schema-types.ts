@@ -1,6 +1,6 @@
 /** The shape of a target database's schema: shared by activities (introspection) and pure code (prompts, linking). */
 /** The SQL dialect of a target database; decides quoting, parsing and prompt wording. */
-export type Dialect = 'sqlite' | 'mysql';
+export type Dialect = 'sqlite' | 'mysql' | 'postgres';
 
 export interface ColumnInfo {
   name: string;
