@@ -28,3 +28,8 @@ export interface SchemaInfo {
   dialect: Dialect;
   tables: TableInfo[];
 }
+
+/** The dialect as prompts and messages name it. */
+export function dialectName(dialect: Dialect): string {
+  return { sqlite: 'SQLite', mysql: 'MySQL', postgres: 'PostgreSQL' }[dialect];
+}
