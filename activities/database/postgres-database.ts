@@ -62,7 +62,9 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
   private readonly pool: Pool;
   private readonly internalTimeoutMs: number;
   private readonly maxResultBytes: number;
-  private tempFileLimitKb: number | null;
+  /** Set once the account proved it may set temp_file_limit (checkTempFileLimit); until then, and if not, null. */
+  private tempFileLimitKb: number | null = null;
+  private readonly requestedTempFileLimitKb: number;
   private catalog: PostgresSchema | null = null;
   private closed = false;
 
@@ -76,8 +78,8 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
     const db = new PostgresDatabase(url, options);
     const check = { where: redactDatabaseSpec(url), setting: 'DECODEX_POSTGRES_ACCOUNT', readme: 'A read-only PostgreSQL account' };
     await checkOnConnect(db, check, options, async () => {
-      db.catalog = await readPostgresSchema((sql) => db.internalQuery(sql));
       await db.checkTempFileLimit();
+      db.catalog = await readPostgresSchema((sql) => db.internalQuery(sql));
       return postgresWritePrivileges((sql) => db.internalQuery(sql));
     });
     if (db.catalog!.shadowed.length) {
@@ -92,7 +94,7 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
     this.name = `${host}:${port}/${database}`;
     this.internalTimeoutMs = options.internalTimeoutMs ?? 120_000;
     this.maxResultBytes = maxResultBytesOf(options);
-    this.tempFileLimitKb = options.tempFileLimitKb ?? DEFAULT_POSTGRES_TEMP_FILE_LIMIT_KB;
+    this.requestedTempFileLimitKb = options.tempFileLimitKb ?? DEFAULT_POSTGRES_TEMP_FILE_LIMIT_KB;
     this.pool = new Pool({
       host: host.replace(/^\[(.*)\]$/, '$1'),
       port,
@@ -135,9 +137,10 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
   private async checkTempFileLimit(): Promise<void> {
     const client = await this.pool.connect();
     try {
-      await client.query(beginTransactionSql({ timeoutMs: this.internalTimeoutMs, searchPath: [], tempFileLimitKb: this.tempFileLimitKb }));
+      await client.query(beginTransactionSql({ timeoutMs: this.internalTimeoutMs, searchPath: [], tempFileLimitKb: this.requestedTempFileLimitKb }));
       await client.query('ROLLBACK');
       client.release();
+      this.tempFileLimitKb = this.requestedTempFileLimitKb;
     } catch (err) {
       if ((err as { code?: string }).code !== INSUFFICIENT_PRIVILEGE) {
         client.release(true);
@@ -150,7 +153,6 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
         `this account may not set temp_file_limit, so a statement's temp disk is bounded only by the server's own temp_file_limit (${limit}); ` +
           'a superuser can allow it with GRANT SET ON PARAMETER temp_file_limit TO <account> (PostgreSQL 15+)',
       );
-      this.tempFileLimitKb = null;
     }
   }
 

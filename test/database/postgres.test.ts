@@ -1,13 +1,14 @@
-import { Client } from 'pg';
 import { PostgresDatabase } from '../../activities/database/postgres-database';
 import { SqliteDatabase } from '../../activities/database/sqlite-database';
 import { SqliteProcessPool } from '../../activities/database/sqlite-process-pool';
 import { QueryTimeout, ReadOnlyViolation, type ExecuteOptions } from '../../activities/database/target-database';
 import { encodeSqlValue } from '../../core/sql-value';
 import { describeWithPostgres } from '../support/postgres-tests';
+import { tableChecksums, withPostgres } from '../support/postgres-state';
 import { loadSpiderIntoPostgres, type LoadedPostgresDatabase } from '../support/spider-to-postgres';
 import { expectEachRefused } from './expect-refused';
-import { sameRowMultiset, sameValue } from './same-rows';
+import { sameRowMultiset } from './same-rows';
+import { expectSameTableStatistics } from './same-statistics';
 import { devGoldSql, spiderDbPath, storageClassCounter } from './spider-files';
 
 const SPIDER_DBS = ['concert_singer', 'pets_1', 'employee_hire_evaluation', 'car_1'];
@@ -65,13 +66,7 @@ describeWithPostgres('Spider databases on PostgreSQL', (server) => {
           const theirs = liteTables[i];
           expect(mine.columns.map((c) => c.name)).toEqual(theirs.columns.map((c) => c.name.toLowerCase()));
           expect(mine.primaryKey).toEqual(theirs.primaryKey.map((c) => c.toLowerCase()));
-          expect(await db.rowCount(mine.name)).toBe(await lite.rowCount(theirs.name));
-          for (const column of theirs.columns) {
-            const [p, l] = [await db.columnStats(mine.name, column.name.toLowerCase()), await lite.columnStats(theirs.name, column.name)];
-            expect([column.name, p.rowCount, p.nullCount, p.distinctCount]).toEqual([column.name, l.rowCount, l.nullCount, l.distinctCount]);
-            if (kinds(theirs.name, column.name) <= 1)
-              expect([column.name, sameValue(p.min, l.min), sameValue(p.max, l.max)]).toEqual([column.name, true, true]);
-          }
+          await expectSameTableStatistics(db, mine.name, lite, theirs, kinds, (c) => c.toLowerCase());
         }
       } finally {
         kinds.close();
@@ -134,7 +129,7 @@ describeWithPostgres('Spider databases on PostgreSQL', (server) => {
     test('a statement the guard lets through still cannot write: the transaction is read-only', async () => {
       const db = await openPostgres('concert_singer');
       // A function that writes, created by the owner: calling it is a SELECT.
-      await admin(loaded.concert_singer.url, (c) =>
+      await withPostgres(loaded.concert_singer.url, (c) =>
         c.query('CREATE OR REPLACE FUNCTION sneaky() RETURNS int LANGUAGE sql VOLATILE AS $$ DELETE FROM singer RETURNING 1 $$'),
       );
       const before = await tableChecksums(loaded.concert_singer.url);
@@ -210,7 +205,7 @@ describeWithPostgres('Spider databases on PostgreSQL', (server) => {
 
   test('PostgreSQL values are faithful', async () => {
     const url = await freshDatabase(server().url, 'dbtest_values');
-    await admin(url, (c) =>
+    await withPostgres(url, (c) =>
       c.query(`
         CREATE TABLE v (id int PRIMARY KEY, b bigint, d numeric(10,2), wide numeric(38,10), f double precision, s varchar(10), bin bytea,
           day date, moment timestamp(3), t time, j jsonb, flag boolean, arr int[]);
@@ -254,7 +249,7 @@ describeWithPostgres('Spider databases on PostgreSQL', (server) => {
 
   test('tables of every schema the account may use, by bare name through the search_path; comments are documentation', async () => {
     const url = await freshDatabase(server().url, 'dbtest_schemas');
-    await admin(url, (c) =>
+    await withPostgres(url, (c) =>
       c.query(`
         CREATE SCHEMA sales; CREATE SCHEMA archive;
         CREATE TABLE public.customer (id int PRIMARY KEY, name text);
@@ -278,45 +273,20 @@ describeWithPostgres('Spider databases on PostgreSQL', (server) => {
   });
 });
 
-async function admin<T>(url: string, work: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await work(c);
-  } finally {
-    await c.end();
-  }
-}
-
 /** An empty database of this name on the server (replacing one an earlier run left); its URL. */
 async function freshDatabase(serverUrl: string, name: string): Promise<string> {
-  await admin(serverUrl, async (c) => {
+  await withPostgres(serverUrl, async (c) => {
     await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await c.query(`CREATE DATABASE ${name}`);
   });
   return serverUrl.replace(/\/postgres$/, `/${name}`);
 }
 
-/** Each table's rows as one md5, from a connection of its own. */
-export async function tableChecksums(url: string): Promise<Record<string, string>> {
-  return admin(url, async (c) => {
-    const tables = await c.query<{ t: string }>(
-      "SELECT format('%I.%I', schemaname, tablename) AS t FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1",
-    );
-    const sums: Record<string, string> = {};
-    for (const { t } of tables.rows) {
-      const r = await c.query<{ sum: string }>(`SELECT count(*) || ':' || coalesce(md5(string_agg(x::text, ',' ORDER BY x::text)), '') AS sum FROM ${t} x`);
-      sums[t] = r.rows[0].sum;
-    }
-    return sums;
-  });
-}
-
 /** A statement stopped by statement_timeout leaves pg_stat_activity at once. */
 async function expectNotRunning(url: string, marker: string): Promise<void> {
   let running = 1;
   for (let i = 0; i < 20 && running > 0; i++) {
-    running = await admin(url, async (c) =>
+    running = await withPostgres(url, async (c) =>
       Number(
         (await c.query("SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()", [`%${marker}%`]))
           .rows[0].n,
