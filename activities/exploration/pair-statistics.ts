@@ -135,12 +135,15 @@ export class PairStatistics {
   /**
    * `expression` compared by its bytes. SQLite: COLLATE BINARY (no effect on numbers). MySQL:
    * BINARY, for text only, since a number made a binary string would compare as its digits
-   * (1.00 against 1). PostgreSQL: as it is (its default collations are deterministic: equal
-   * means the same bytes).
+   * (1.00 against 1). PostgreSQL: text as it is (its default collations are deterministic:
+   * equal means the same bytes); anything else as its text, because PostgreSQL compares no text
+   * with a number and a pair may join an integer key with a text column holding the same numbers,
+   * which SQLite and MySQL compare by converting.
    */
   private exact(expression: string, textual: boolean): string {
     if (this.db.dialect === 'sqlite') return `${expression} COLLATE BINARY`;
-    return textual && this.db.dialect === 'mysql' ? `BINARY ${expression}` : expression;
+    if (this.db.dialect === 'postgres') return textual ? expression : `CAST(${expression} AS text)`;
+    return textual ? `BINARY ${expression}` : expression;
   }
 
   private id(name: string): string {

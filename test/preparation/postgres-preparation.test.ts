@@ -1,3 +1,6 @@
+import { openTargetDatabase } from '../../activities/database/open-database';
+import type { TargetDatabase } from '../../activities/database/target-database';
+import { PairStatistics } from '../../activities/exploration/pair-statistics';
 import { spiderDatabasePath } from '../support/datasets';
 import { withPostgres } from '../support/postgres-state';
 import { describeWithPostgres } from '../support/postgres-tests';
@@ -43,6 +46,27 @@ describeWithPostgres('preparation on PostgreSQL', (server) => {
       joinedRows: onSqlite.join!.joinedRows,
     });
     expect(onPostgres.overlap).toEqual(onSqlite.overlap);
+  });
+
+  it('measures an integer column against a text column holding the same numbers, which PostgreSQL will not compare directly', async () => {
+    // concert_singer: stadium.stadium_id is an integer, concert.stadium_id text ('1', '2', ...).
+    const file = spiderDatabasePath('concert_singer');
+    const loaded = await loadSpiderIntoPostgres(file, server().url, { database: 'prep_concert_singer' });
+    const [pg, lite] = [await openTargetDatabase(loaded.url, { postgres: { onAccountWarning: () => {} } }), await openTargetDatabase(file)];
+    try {
+      const overlap = (db: TargetDatabase, table: (t: string) => string) =>
+        new PairStatistics(db, 30_000).overlap(
+          { table: table('concert'), column: 'stadium_id' },
+          { table: table('stadium'), column: 'stadium_id' },
+          false,
+          false,
+        );
+      const onPostgres = await overlap(pg, (t) => t);
+      expect(onPostgres).toEqual(await overlap(lite, (t) => t));
+      expect(onPostgres.intersection).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([pg.close(), lite.close()]);
+    }
   });
 
   it('profiles a table above the scan bound through a reproducible row sample, documented by its comments', async () => {
