@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Pool, type PoolClient } from 'pg';
 import type { DatabaseDocumentation } from '../../core/profiling/documentation';
@@ -67,6 +68,7 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
   private readonly requestedTempFileLimitKb: number;
   private catalog: PostgresSchema | null = null;
   private closed = false;
+  private readonly sockets = new Set<Socket>();
 
   /** What the account may do beyond reading (empty: it can only read). */
   accountCanWrite: string[] = [];
@@ -99,7 +101,9 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
       host: host.replace(/^\[(.*)\]$/, '$1'),
       port,
       user,
-      password,
+      // A function, so the password is looked up nowhere else (PGPASSWORD, ~/.pgpass): the worker's configuration is the one source.
+      password: () => password,
+      stream: () => this.track(new Socket()),
       database,
       max: options.connectionLimit ?? 4,
       options: postgresStartupOptions(this.internalTimeoutMs + CLIENT_GRACE_MS),
@@ -127,6 +131,19 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
     if (this.closed) return;
     this.closed = true;
     await this.pool.end();
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  /**
+   * Every socket the pool opens, so `close` can end one pg abandoned: when a server asks for a
+   * password the client does not have, pg fails the connect but leaves the socket open, and the
+   * server's backend waits in authentication (60 s, authentication_timeout), holding up even a
+   * DROP DATABASE.
+   */
+  private track(socket: Socket): Socket {
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+    return socket;
   }
 
   protected async internalQuery(sql: string): Promise<SqlRow[]> {

@@ -1,4 +1,6 @@
+import { DatabaseConnections } from '../../activities/database/database-connections';
 import { PostgresDatabase } from '../../activities/database/postgres-database';
+import { PASSWORD_ROLE } from '../support/postgres';
 import { withPostgres } from '../support/postgres-state';
 import { describeWithPostgres } from '../support/postgres-tests';
 
@@ -68,6 +70,28 @@ describeWithPostgres('the PostgreSQL account check', (server) => {
       expect(String(spill)).toMatch(/temp_file_limit/);
     } finally {
       await db.close();
+    }
+  });
+
+  test('a password reaches the server from the worker configuration, and a wrong one is refused without appearing anywhere', async () => {
+    const password = 'p@ss:w0rd/with%signs';
+    await withPostgres(server().url, async (c) => {
+      await c.query(`DROP ROLE IF EXISTS ${PASSWORD_ROLE}`);
+      await c.query(`CREATE ROLE ${PASSWORD_ROLE} LOGIN PASSWORD '${password.replace(/'/g, "''")}'`);
+    });
+    try {
+      const reference = urlAs(PASSWORD_ROLE).replace(/:s3cr%40t@/, '@');
+      const connections = DatabaseConnections.fromConfig({ DECODEX_DATABASE_SHOP: reference.replace('@', `:${encodeURIComponent(password)}@`) });
+      const db = await PostgresDatabase.connect(connections.resolve('shop'), { onAccountWarning: () => {} });
+      expect((await db.execute('SELECT current_user', { timeoutMs: 5000, maxRows: 1 })).rows).toEqual([[PASSWORD_ROLE]]);
+      await db.close();
+      // Without the configured password the reference alone cannot log in; with a wrong one, the message holds neither.
+      expect(String(await PostgresDatabase.connect(reference).catch((e: Error) => e))).toMatch(/cannot connect to .*password/);
+      const wrong = await PostgresDatabase.connect(reference.replace('@', ':wrong%40secret@')).catch((e: Error) => e);
+      expect(String(wrong)).toMatch(/password authentication failed/);
+      expect(String(wrong)).not.toMatch(/wrong|secret|p@ss/);
+    } finally {
+      await withPostgres(server().url, (c) => c.query(`DROP OWNED BY ${PASSWORD_ROLE}; DROP ROLE ${PASSWORD_ROLE}`));
     }
   });
 

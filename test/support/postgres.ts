@@ -13,6 +13,9 @@ export interface RunningPostgres {
   stop(): Promise<void>;
 }
 
+/** The one role of the test server that logs in with a password (see pg_hba.conf below). */
+export const PASSWORD_ROLE = 'decodex_password_reader';
+
 export type PostgresBinaries = { initdb: string; postgres: string } | { missing: string };
 
 /** Debian installs each major version under its own directory; the newest found wins. */
@@ -77,8 +80,12 @@ export async function startPostgres(binaries: { initdb: string; postgres: string
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed (${init.status}): ${init.stderr || init.stdout}`);
   }
-  // Only 127.0.0.1 and the private socket are trusted; nothing else may connect.
-  writeFileSync(path.join(dataDir, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
+  // Only 127.0.0.1 and the private socket, trusted, except the role PASSWORD_ROLE, which must give
+  // its password (SCRAM), so tests can show credentials reach the server and never a message.
+  writeFileSync(
+    path.join(dataDir, 'pg_hba.conf'),
+    `local all all trust\nhost all ${PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\nhost all all 127.0.0.1/32 trust\n`,
+  );
   if (account) chownSync(path.join(dataDir, 'pg_hba.conf'), account.uid, account.gid);
 
   const port = await freePort();
