@@ -3,8 +3,10 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult, type TraceEvent } from '../core/answer-question-types';
 import { checkResultByteLimits } from '../core/result-bytes';
+import { awaitAnswer } from '../core/unanswered-run';
 import { databaseLabel } from '../core/database-label';
 import { databaseReferenceOrFail } from './database-reference';
+import { databaseFileProblem } from '../activities/database/sqlite-file-problem';
 import { DATABASE, PRESET } from '../core/search-attributes';
 import { formatOverrides, resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { taskQueue } from '../core/task-queues';
@@ -42,22 +44,27 @@ export class DecodexClient {
     readonly client: Client,
     private readonly connection: Connection,
     private readonly queuePrefix: string,
+    private readonly checkDatabaseFiles: boolean,
   ) {}
 
   /**
    * `tls` and `apiKey` reach a secured server (mTLS cluster, Temporal Cloud); a service may build
    * them with `temporalConnectionSecurity` from the same TEMPORAL_* settings the CLI reads.
+   * `checkDatabaseFiles` (default true) refuses a SQLite path that names no SQLite file on this
+   * machine before a run starts; set it false when the workers read files this process cannot see.
    */
-  static async connect(options: { address: string; namespace?: string; queuePrefix?: string } & TemporalConnectionSecurity): Promise<DecodexClient> {
+  static async connect(
+    options: { address: string; namespace?: string; queuePrefix?: string; checkDatabaseFiles?: boolean } & TemporalConnectionSecurity,
+  ): Promise<DecodexClient> {
     const connection = await Connection.connect({ address: options.address, tls: options.tls, apiKey: options.apiKey });
     const client = new Client({ connection, namespace: options.namespace ?? 'default' });
-    return new DecodexClient(client, connection, options.queuePrefix ?? '');
+    return new DecodexClient(client, connection, options.queuePrefix ?? '', options.checkDatabaseFiles ?? true);
   }
 
   /** Starts a question workflow and returns at once; the run is visible in the Web UI. */
   async startQuestion(questionInput: AnswerQuestionInput, options: { workflowId?: string } = {}): Promise<StartedQuestion> {
     validateQuestionInput(questionInput);
-    const input = { ...questionInput, database: databaseReferenceOrFail(questionInput.database) };
+    const input = { ...questionInput, database: this.databaseReference(questionInput.database) };
     const label = databaseLabel(input.database);
     const workflowId = options.workflowId ?? `answer-${label}-${randomUUID()}`;
     const pairs = [{ key: DATABASE, value: label }];
@@ -84,7 +91,16 @@ export class DecodexClient {
   /** Starts a question and waits for its answer. */
   async ask(input: AnswerQuestionInput, options: { workflowId?: string } = {}): Promise<StartedQuestion & { result: AnswerQuestionResult }> {
     const started = await this.startQuestion(input, options);
-    return { ...started, result: await started.handle.result() };
+    return { ...started, result: await this.answer(started.workflowId) };
+  }
+
+  /**
+   * The result of a question run, answered or not, once it ended. Use it rather than
+   * `handle.result()`: an unanswered run ends as Failed (so the Web UI's list shows it), its result
+   * in the failure (core/unanswered-run.ts), which this unwraps.
+   */
+  answer(workflowId: string): Promise<AnswerQuestionResult> {
+    return awaitAnswer(this.client.workflow.getHandle<typeof answerQuestion>(workflowId).result());
   }
 
   /**
@@ -94,7 +110,7 @@ export class DecodexClient {
    */
   async startPreparation(preparationInput: PrepareDatabaseInput, options: { workflowId?: string } = {}): Promise<StartedPreparation> {
     if (typeof preparationInput.database !== 'string') throw new Error('database must be a SQLite file path, a mysql:// URL or a connection name');
-    const input = { ...preparationInput, database: databaseReferenceOrFail(preparationInput.database) };
+    const input = { ...preparationInput, database: this.databaseReference(preparationInput.database) };
     const label = databaseLabel(input.database);
     const handle = await this.client.workflow.start<typeof prepareDatabase>('prepareDatabase', {
       taskQueue: taskQueue('offline', this.queuePrefix),
@@ -128,6 +144,14 @@ export class DecodexClient {
   /** The live sub-question DAG of a question on the complex route (null before decomposition). */
   dag(workflowId: string): Promise<DagReport | null> {
     return this.client.workflow.getHandle(workflowId).query(dagQuery);
+  }
+
+  /** The reference a run carries, or a refusal before anything starts (a password, a bad URL, no SQLite file). */
+  private databaseReference(spec: string): string {
+    const reference = databaseReferenceOrFail(spec);
+    const problem = this.checkDatabaseFiles ? databaseFileProblem(reference) : null;
+    if (problem) throw new Error(problem);
+    return reference;
   }
 
   async close(): Promise<void> {

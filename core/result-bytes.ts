@@ -62,14 +62,33 @@ export function boundRowBytes(rows: SqlRow[], limits: ResultByteLimits): { rows:
   };
 }
 
+/** Bytes a cell cut while reading keeps past `maxCellBytes` (one UTF-8 character, or one base64 group). */
+const READ_SLACK_BYTES = 4;
+
+/**
+ * A cell as a statement's rows are read, cut to a little more than `maxCellBytes`: the rows kept
+ * in memory, and counted against its bound, are then what the answer can hold, so large cells
+ * (a 1 MB BLOB a row) are answered cut instead of failing as out of memory. The slack keeps the
+ * cell longer than the limit, so boundRowBytes still cuts it to the limit and counts it as cut.
+ * Takes an encoded value, or an engine's raw BLOB (cut before it is ever base64-encoded).
+ */
+export function cutCellWhileReading<T>(value: T, maxCellBytes: number): T {
+  const max = maxCellBytes + READ_SLACK_BYTES;
+  // Raw bytes: three more than the base64 limit holds whole, so the encoded cell is still cut (and counted).
+  if (value instanceof Uint8Array) return value.subarray(0, Math.floor(max / 3) * 3 + 3) as T;
+  return cutCell(value as SqlValue, max) as T;
+}
+
 function cutCell(value: SqlValue, maxBytes: number): SqlValue {
   if (typeof value === 'string') {
     if (value.length <= maxBytes / 3 || Buffer.byteLength(value) <= maxBytes) return value;
-    return cutUtf8(value, maxBytes);
+    // Its first maxBytes characters hold at least maxBytes bytes: only they are encoded.
+    return cutUtf8(value.slice(0, maxBytes), maxBytes);
   }
   if (value && typeof value === 'object' && 'bytes' in value) {
     const maxBase64 = Math.floor(maxBytes / 3) * 4;
-    return value.bytes.length <= maxBase64 ? value : { bytes: value.bytes.slice(0, maxBase64) };
+    // A copy, not a slice: V8 may keep a slice pointing into the whole (1 MB) string, and every kept row would hold it.
+    return value.bytes.length <= maxBase64 ? value : { bytes: Buffer.from(value.bytes.slice(0, maxBase64), 'latin1').toString('latin1') };
   }
   return value;
 }

@@ -90,8 +90,12 @@ function parsePort(value: string | undefined, fallback: number, name: string): n
   return port;
 }
 
-/** The Web UI page of one run. */
-export function workflowUiLink(config: Pick<RuntimeConfig, 'uiUrl' | 'namespace'>, workflowId: string, runId?: string): string {
+/**
+ * The Web UI page of one run. The run id is required: the UI answers a workflow id alone with a
+ * 400 page. For a job that continues as new, the page of the run the command started (or attached
+ * to) links on to the next run.
+ */
+export function workflowUiLink(config: Pick<RuntimeConfig, 'uiUrl' | 'namespace'>, workflowId: string, runId: string): string {
   const id = encodeURIComponent(workflowId);
-  return `${config.uiUrl}/namespaces/${encodeURIComponent(config.namespace)}/workflows/${id}${runId ? `/${runId}` : ''}/history`;
+  return `${config.uiUrl}/namespaces/${encodeURIComponent(config.namespace)}/workflows/${id}/${encodeURIComponent(runId)}/history`;
 }

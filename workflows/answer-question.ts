@@ -3,6 +3,7 @@ import type { ExecuteSqlOutput } from '../activities/database/database-activitie
 import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult, type RunError } from '../core/answer-question-types';
 import { resolvePipelineConfig, type PipelineConfig } from '../core/pipeline/pipeline-config';
 import { PRESET } from '../core/search-attributes';
+import { unansweredFailure } from '../core/unanswered-run';
 import { failureMessage, failureType } from './kit/step-runner';
 import { solveByDecomposition } from './answer/complex-route';
 import { correctCandidates } from './answer/correct-candidates';
@@ -27,6 +28,13 @@ import type { WorkingCandidate } from './answer/working-candidate';
  * out ends the run with its best answer so far, and says which budget it was.
  */
 export async function answerQuestion(input: AnswerQuestionInput): Promise<AnswerQuestionResult> {
+  const result = await answerQuestionRun(input);
+  // Unanswered shows as Failed in the Web UI's list; the result rides in the failure (core/unanswered-run.ts).
+  if (result.outcome !== 'answered') throw unansweredFailure(result);
+  return result;
+}
+
+async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQuestionResult> {
   const run = startQuestionRun(input, configOrFail(input), resolveLimits(input.limits));
   upsertSearchAttributes([{ key: PRESET, value: run.config.preset }]);
 
@@ -84,8 +92,8 @@ function useDraftsAsCandidates(run: QuestionRun): void {
 
 /**
  * The chosen candidate's rows for the caller (row cap, byte limits and timeout from the limits):
- * those its diagnosis already read under the same limits when there was one candidate, else
- * the SQL is run once more.
+ * those its diagnosis already read under the same limits when there was one candidate, its
+ * diagnosis's failure when it failed there, else the SQL is run once more.
  */
 async function answer(run: QuestionRun, selection: Selection | null): Promise<AnswerQuestionResult> {
   const stopped: RunError | undefined = run.budget.stoppedBy;
@@ -96,7 +104,7 @@ async function answer(run: QuestionRun, selection: Selection | null): Promise<An
     return finishRun(run, failure.kind === CONTEXT_OVERFLOW ? 'context_overflow' : 'llm_error', {}, null, failure);
   }
   const chosen = run.candidates[selection.report.chosen];
-  const executed = rowsFromDiagnosis(run, chosen) ?? (await executeChosen(run, chosen));
+  const executed = rowsFromDiagnosis(run, chosen) ?? failureFromDiagnosis(run, chosen) ?? (await executeChosen(run, chosen));
   run.runner.stageDone('answer');
   if (!executed.ok) return finishRun(run, 'execution_error', { sql: chosen.sql }, selection, executed.error);
   const { columns, rows, truncated, byteLimit } = executed.result;
@@ -126,6 +134,25 @@ function rowsFromDiagnosis(run: QuestionRun, chosen: WorkingCandidate): ExecuteS
     outcome: describeRows(output),
   });
   return output;
+}
+
+/**
+ * The chosen SQL's failure in its own diagnosis (same statement, same timeout), reused: running it
+ * again would cost another timeout (a SLEEP or a runaway join twice, and the database's temp files
+ * with it) to learn the same error.
+ */
+function failureFromDiagnosis(run: QuestionRun, chosen: WorkingCandidate): ExecuteSqlOutput | undefined {
+  const execution = chosen.diagnosis?.execution;
+  if (!execution || execution.ok) return undefined;
+  const output: ExecuteSqlOutput = { ok: false, error: { kind: executionErrorKind(execution.kind), message: execution.error } };
+  run.runner.note('answer', 'answerRows', 'the chosen SQL already failed read-only in its diagnosis: it is not run again', {
+    outcome: describeRows(output),
+  });
+  return output;
+}
+
+function executionErrorKind(kind: string): Extract<ExecuteSqlOutput, { ok: false }>['error']['kind'] {
+  return kind === 'timeout' || kind === 'read_only_violation' ? kind : 'sql_error';
 }
 
 function executeChosen(run: QuestionRun, chosen: WorkingCandidate): Promise<ExecuteSqlOutput> {

@@ -8,6 +8,7 @@ import { DATABASE } from '../core/search-attributes';
 import { queuePrefixOf, taskQueue } from '../core/task-queues';
 import { totalTokens } from '../core/usage';
 import type { answerQuestion } from './answer-question';
+import { awaitAnswer } from '../core/unanswered-run';
 import { runQuestionWindow } from './kit/question-window';
 import { failureMessage } from './kit/step-runner';
 import { decompositionKbProgressQuery } from './knowledge-definitions';
@@ -75,21 +76,23 @@ export async function buildDecompositionKnowledge(
 
   async function build(question: BenchmarkQuestion): Promise<void> {
     try {
-      const result = await executeChild<typeof answerQuestion>('answerQuestion', {
-        workflowId: `${input.jobId}/q${question.index}`,
-        taskQueue: taskQueue('online', prefix),
-        args: [
-          {
-            question: question.question,
-            database: question.database,
-            evidence: question.evidence,
-            ...input.answer,
-            pipeline: { decomposition: { enabled: true, always: true } },
-          },
-        ],
-        staticSummary: `decompose: ${question.question.slice(0, 180)}`,
-        typedSearchAttributes: [{ key: DATABASE, value: databaseLabel(question.database) }],
-      });
+      const result = await awaitAnswer(
+        executeChild<typeof answerQuestion>('answerQuestion', {
+          workflowId: `${input.jobId}/q${question.index}`,
+          taskQueue: taskQueue('online', prefix),
+          args: [
+            {
+              question: question.question,
+              database: question.database,
+              evidence: question.evidence,
+              ...input.answer,
+              pipeline: { decomposition: { enabled: true, always: true } },
+            },
+          ],
+          staticSummary: `decompose: ${question.question.slice(0, 180)}`,
+          typedSearchAttributes: [{ key: DATABASE, value: databaseLabel(question.database) }],
+        }),
+      );
       budget.recordRun(result.usage);
       const record = await offline.recordDecomposition.executeWithOptions({ summary: `judge and store the decomposition of question ${question.index}` }, [
         {

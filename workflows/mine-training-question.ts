@@ -7,6 +7,7 @@ import type { FailureExplanation, MineQuestionBrief, MineQuestionInput, MinedQue
 import { DATABASE } from '../core/search-attributes';
 import { taskQueue } from '../core/task-queues';
 import type { answerQuestion } from './answer-question';
+import { awaitAnswer } from '../core/unanswered-run';
 import { traceQuery } from './definitions';
 import { failureMessage, StepRunner } from './kit/step-runner';
 import { miningActivities } from './mining/mining-proxies';
@@ -36,13 +37,15 @@ export async function mineTrainingQuestion(input: MineQuestionInput): Promise<Mi
     answer = await runner.paidStep(
       { stage: STAGE, name: 'answerQuestion', summary: 'candidate SQLs from the online pipeline', llmCalls: 1 },
       () =>
-        executeChild<typeof answerQuestion>('answerQuestion', {
-          workflowId: answerId,
-          taskQueue: taskQueue('online', prefix),
-          args: [{ question: q.question, database: q.database, evidence: q.evidence, ...input.answer }],
-          staticSummary: q.question.slice(0, 200),
-          typedSearchAttributes: [{ key: DATABASE, value: databaseLabel(q.database) }],
-        }),
+        awaitAnswer(
+          executeChild<typeof answerQuestion>('answerQuestion', {
+            workflowId: answerId,
+            taskQueue: taskQueue('online', prefix),
+            args: [{ question: q.question, database: q.database, evidence: q.evidence, ...input.answer }],
+            staticSummary: q.question.slice(0, 200),
+            typedSearchAttributes: [{ key: DATABASE, value: databaseLabel(q.database) }],
+          }),
+        ),
       (r) => ({ outcome: `${r.outcome}: ${r.candidates.length} candidates` }),
     );
     outcome = answer?.outcome ?? 'budget_exhausted';

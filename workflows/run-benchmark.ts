@@ -10,6 +10,7 @@ import { DATABASE, PRESET } from '../core/search-attributes';
 import { queuePrefixOf, taskQueue } from '../core/task-queues';
 import { emptyUsage } from '../core/usage';
 import type { answerQuestion } from './answer-question';
+import { awaitAnswer } from '../core/unanswered-run';
 import { benchmarkProgressQuery } from './benchmark-definitions';
 import { failureMessage } from './kit/step-runner';
 
@@ -81,23 +82,25 @@ export async function runBenchmark(input: RunBenchmarkInput, state?: RunBenchmar
     const workflowId = `${input.benchmarkId}/q${question.index}${attempt ? `.${attempt}` : ''}`;
     const started = Date.now();
     try {
-      const result = await executeChild<typeof answerQuestion>('answerQuestion', {
-        workflowId,
-        taskQueue: taskQueue('online', prefix),
-        args: [
-          {
-            question: question.question,
-            database: question.database,
-            evidence: question.evidence,
-            preset: input.preset,
-            ablations: input.ablations,
-            pipeline: input.pipeline,
-            limits: input.questionLimits,
-          },
-        ],
-        staticSummary: question.question.slice(0, 200),
-        typedSearchAttributes: [{ key: DATABASE, value: databaseLabel(question.database) }, ...(input.preset ? [{ key: PRESET, value: input.preset }] : [])],
-      });
+      const result = await awaitAnswer(
+        executeChild<typeof answerQuestion>('answerQuestion', {
+          workflowId,
+          taskQueue: taskQueue('online', prefix),
+          args: [
+            {
+              question: question.question,
+              database: question.database,
+              evidence: question.evidence,
+              preset: input.preset,
+              ablations: input.ablations,
+              pipeline: input.pipeline,
+              limits: input.questionLimits,
+            },
+          ],
+          staticSummary: question.question.slice(0, 200),
+          typedSearchAttributes: [{ key: DATABASE, value: databaseLabel(question.database) }, ...(input.preset ? [{ key: PRESET, value: input.preset }] : [])],
+        }),
+      );
       return predictionOf(result, Date.now() - started, workflowId);
     } catch (err) {
       // A run of an earlier, terminated benchmark may still hold the id: take the next one.

@@ -19,6 +19,12 @@ export interface DiagnoseSqlInput {
   /** Rows read to tell results apart (clustering); a larger result is keyed as cut. */
   maxRows: number;
   /**
+   * The question's cell limit: cells are cut to it as they are read, so large cells neither fill
+   * the memory bound nor enter the result key (results differing only past it cluster together).
+   * Absent (a workflow started before it was passed): whole cells.
+   */
+  maxCellBytes?: number;
+  /**
    * When set, the rows are also returned as the final answer returns them (row and byte limits
    * of the question), so a run with one candidate does not execute its SQL a second time.
    */
@@ -63,7 +69,8 @@ export async function diagnoseSql(deps: { databases: DatabaseRegistry; store: Ar
   let answer: AnswerRows | undefined;
   try {
     // One execution serves both: read as many rows as the larger of the two limits asks for.
-    const read = await db.execute(input.sql, { timeoutMs: input.timeoutMs, maxRows: Math.max(input.maxRows, input.answer?.maxRows ?? 0) });
+    const maxCellBytes = input.answer?.maxCellBytes ?? input.maxCellBytes;
+    const read = await db.execute(input.sql, { timeoutMs: input.timeoutMs, maxRows: Math.max(input.maxRows, input.answer?.maxRows ?? 0), maxCellBytes });
     const result = firstRows(read, input.maxRows);
     execution = { ok: true, columns: result.columns, rows: result.rows, truncated: result.truncated };
     if (input.answer) answer = { sql: input.sql, result: boundResult(firstRows(read, input.answer.maxRows), input.answer) };

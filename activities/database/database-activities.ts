@@ -72,7 +72,7 @@ export function createDatabaseActivities(databases: DatabaseRegistry) {
     async executeSql(input: ExecuteSqlInput): Promise<ExecuteSqlOutput> {
       const db = await openOrFail(input.database);
       try {
-        const result = await db.execute(input.sql, { timeoutMs: input.timeoutMs, maxRows: input.maxRows });
+        const result = await db.execute(input.sql, { timeoutMs: input.timeoutMs, maxRows: input.maxRows, maxCellBytes: input.maxCellBytes });
         return { ok: true, result: boundResult(result, input) };
       } catch (err) {
         if (err instanceof QueryTimeout) return { ok: false, error: { kind: 'timeout', message: err.message } };

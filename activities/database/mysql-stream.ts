@@ -1,4 +1,5 @@
 import type { Connection, FieldPacket } from 'mysql2';
+import { cutCellWhileReading } from '../../core/result-bytes';
 import { sqlValueBytes, type SqlRow } from '../../core/sql-value';
 import { castMysqlField } from './mysql-values';
 import { QueryOutOfMemory, QueryTimeout, type StatementRows } from './target-database';
@@ -20,13 +21,14 @@ const TRUNCATION_GRACE_MS = 50;
  * in memory. It keeps `maxRows` rows; one more sets `truncated` and the rest are not wanted.
  * Rows kept past `maxBytes` in all stop it with QueryOutOfMemory: this runs inside the worker
  * process, whose memory must not follow whatever the SQL selects (200 rows of 16 MB held 3.3 GB).
+ * Cells are cut to about `maxCellBytes` (when given) before they count against `maxBytes`.
  * At `timeoutMs` it fails with QueryTimeout. Stopping a statement means `killQuery()`, a KILL
  * QUERY sent on another connection, so the server stops working, not just this client reading.
  */
 export function streamRows(
   connection: Connection,
   sql: string,
-  limits: { timeoutMs: number; maxRows: number; maxBytes: number },
+  limits: { timeoutMs: number; maxRows: number; maxBytes: number; maxCellBytes?: number },
   killQuery: () => Promise<void>,
 ): Promise<StreamedRows> {
   return new Promise((resolve, reject) => {
@@ -56,9 +58,11 @@ export function streamRows(
     query.on('fields', (fields: FieldPacket[]) => {
       columns = fields.map((f) => f.name);
     });
-    query.on('result', (row: SqlRow) => {
+    query.on('result', (read: SqlRow) => {
       if (truncated || stopping) return;
       if (rows.length < limits.maxRows) {
+        const { maxCellBytes } = limits;
+        const row = maxCellBytes === undefined ? read : read.map((v) => cutCellWhileReading(v, maxCellBytes));
         bytes += row.reduce<number>((n, v) => n + sqlValueBytes(v), 0);
         if (bytes <= limits.maxBytes) return void rows.push(row);
         const mb = Math.round(limits.maxBytes / 2 ** 20);

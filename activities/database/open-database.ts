@@ -1,8 +1,8 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { isMysqlUrl, isPostgresUrl } from '../../core/database-reference';
 import type { MysqlDatabaseOptions } from './mysql-database';
 import type { PostgresDatabaseOptions } from './postgres-database';
 import { SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database';
+import { sqliteFileProblem } from './sqlite-file-problem';
 import type { TargetDatabase } from './target-database';
 
 export interface OpenDatabaseOptions {
@@ -34,27 +34,7 @@ export async function openTargetDatabase(spec: string, options: OpenDatabaseOpti
   return new SqliteDatabase(spec, options.sqlite);
 }
 
-const SQLITE_HEADER = 'SQLite format 3\0';
-
 function assertSqliteFile(file: string): void {
-  let size: number;
-  try {
-    const stat = statSync(file);
-    if (!stat.isFile()) throw new Error(`${file} is not a file`);
-    size = stat.size;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new Error(`no SQLite database at ${file} (and it is not a mysql://, mariadb://, postgres:// or postgresql:// URL)`);
-    }
-    throw err;
-  }
-  const header = Buffer.alloc(SQLITE_HEADER.length);
-  const fd = openSync(file, 'r');
-  try {
-    readSync(fd, header, 0, header.length, 0);
-  } finally {
-    closeSync(fd);
-  }
-  // An empty file is a valid (empty) SQLite database, but never a user's data: refuse it too.
-  if (size === 0 || header.toString('latin1') !== SQLITE_HEADER) throw new Error(`${file} is not a SQLite database`);
+  const problem = sqliteFileProblem(file);
+  if (problem) throw new Error(problem);
 }

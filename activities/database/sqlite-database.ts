@@ -83,6 +83,7 @@ export class SqliteDatabase extends StatisticsFromSql implements TargetDatabase 
       sql: statement.sql,
       params: statement.params,
       maxRows: options.maxRows,
+      maxCellBytes: options.maxCellBytes,
       timeoutMs: options.timeoutMs,
     });
     return { ...result, elapsedMs: performance.now() - started };

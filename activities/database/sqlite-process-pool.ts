@@ -37,6 +37,8 @@ export interface SqliteRunRequest {
   sql: string;
   params?: SqlValue[];
   maxRows: number;
+  /** Cells are cut to about this as they are read (ExecuteOptions.maxCellBytes). */
+  maxCellBytes?: number;
   /** Counted from when a process starts the statement (queueing for a free process is not counted). */
   timeoutMs: number;
 }
@@ -185,12 +187,12 @@ export class SqliteProcessPool {
       const next = this.nextFairJob();
       if (next < 0) break;
       const [job] = this.queue.splice(next, 1);
-      const { path, sql, params = [], maxRows, timeoutMs } = job.request;
+      const { path, sql, params = [], maxRows, maxCellBytes, timeoutMs } = job.request;
       slot.job = job;
       slot.jobId = this.nextJobId++;
       slot.timer = setTimeout(() => this.killForTimeout(slot), timeoutMs);
       slot.jobStartedAt = performance.now();
-      this.send(slot, { type: 'run', id: slot.jobId, path, sql, params, maxRows, maxBytes: resultByteBound(this.memoryLimitMb), timeoutMs });
+      this.send(slot, { type: 'run', id: slot.jobId, path, sql, params, maxRows, maxBytes: resultByteBound(this.memoryLimitMb), maxCellBytes, timeoutMs });
     }
     this.growIfHeldUp();
     this.updateRefs();

@@ -13,6 +13,8 @@ export interface RunStatementRequest {
   maxRows: number;
   /** Bytes of rows past which the statement fails (the process's memory bound); absent when unbounded. */
   maxBytes?: number;
+  /** Cells are cut to about this as they are read (ExecuteOptions.maxCellBytes). */
+  maxCellBytes?: number;
   /** The parent kills the process at this timeout; the process's own watchdog a little later. */
   timeoutMs: number;
 }

@@ -58,7 +58,11 @@ process.on('message', (message: ParentMessage) => {
   watchdog.arm(message.timeoutMs);
   try {
     const db = connectionFor(message.path);
-    send({ type: 'result', id: message.id, result: runReadOnlyStatement(db, message.sql, message.params, message.maxRows, message.maxBytes) });
+    send({
+      type: 'result',
+      id: message.id,
+      result: runReadOnlyStatement(db, message.sql, message.params, message.maxRows, message.maxBytes, message.maxCellBytes),
+    });
   } catch (err) {
     const e = err as Error & { code?: string };
     send({ type: 'error', id: message.id, error: { name: e.name, message: e.message, code: e.code } });

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { cutCellWhileReading } from '../../core/result-bytes';
 import { encodeSqlValue, sqlValueBytes, type CellPosition, type SqlRow, type SqlValue } from '../../core/sql-value';
 import { prepareWithLegacyStrings } from './sqlite-legacy-strings';
 import { QueryOutOfMemory, ReadOnlyViolation, type StatementRows } from './target-database';
@@ -23,8 +24,16 @@ export function openReadOnlySqlite(path: string): Database.Database {
  * Runs one statement, reading at most `maxRows + 1` rows so `truncated` is exact and cheap.
  * Rows past `maxBytes` in all stop it with QueryOutOfMemory: that is the process's memory bound,
  * not a presentation limit, so the statement fails rather than answering with part of its rows.
+ * Cells are cut to about `maxCellBytes` (when given) before they count against that bound.
  */
-export function runReadOnlyStatement(db: Database.Database, sql: string, params: SqlValue[], maxRows: number, maxBytes = Infinity): StatementRows {
+export function runReadOnlyStatement(
+  db: Database.Database,
+  sql: string,
+  params: SqlValue[],
+  maxRows: number,
+  maxBytes = Infinity,
+  maxCellBytes?: number,
+): StatementRows {
   const stmt = prepareWithLegacyStrings(db, sql);
   // Flag pragmas act while being prepared: `PRAGMA query_only=OFF` would disarm the connection
   // for every later statement. (The guard never lets a PRAGMA through; this is the layer below.)
@@ -48,7 +57,7 @@ export function runReadOnlyStatement(db: Database.Database, sql: string, params:
     // Safe integers are on, so an INTEGER arrives as a bigint and a REAL as a number: a whole
     // number here is a REAL such as 1.0, which would be lost once encoded.
     row.forEach((v, c) => typeof v === 'number' && Number.isInteger(v) && integralReals.push([rows.length, c]));
-    const encoded = row.map(encodeSqlValue);
+    const encoded = row.map((v) => encodeSqlValue(maxCellBytes === undefined ? v : cutCellWhileReading(v, maxCellBytes)));
     bytes += encoded.reduce<number>((n, v) => n + sqlValueBytes(v), 0);
     if (bytes > maxBytes) {
       throw new QueryOutOfMemory(`out of memory: the statement's rows passed ${Math.round(maxBytes / 2 ** 20)} MB, the bound of a result in the query process`);

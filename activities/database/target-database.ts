@@ -12,6 +12,12 @@ export interface ExecuteOptions {
   maxRows: number;
   /** Rows decodex makes available to the query by name (DecoSearch's materialized upstream results). */
   relations?: NamedRelation[];
+  /**
+   * Text and BLOB cells are cut to about this many bytes as they are read (core/result-bytes.ts
+   * cutCellWhileReading), before rows count against the engine's memory bound. Absent: whole cells
+   * (evaluation compares whole results).
+   */
+  maxCellBytes?: number;
 }
 
 export interface QueryResult {

@@ -87,7 +87,12 @@ export async function executeNode(deps: { databases: DatabaseRegistry; store: Ar
   }
   let stored: StoredNodeResult;
   try {
-    const result = await db.execute(resolvedSql, { timeoutMs: input.timeoutMs, maxRows: input.maxRows, relations: relationsFor(upstream) });
+    const result = await db.execute(resolvedSql, {
+      timeoutMs: input.timeoutMs,
+      maxRows: input.maxRows,
+      relations: relationsFor(upstream),
+      maxCellBytes: input.maxCellBytes,
+    });
     const bounded = boundRowBytes(result.rows, { maxCellBytes: input.maxCellBytes, maxResultBytes: NODE_MAX_RESULT_BYTES });
     stored = { columns: result.columns, rows: bounded.rows, truncated: result.truncated || !!bounded.truncation };
   } catch (err) {

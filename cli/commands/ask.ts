@@ -24,14 +24,14 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
   if (!values.db) throw new UsageError('ask needs --db <sqlite path | mysql://user:pass@host:port/db>');
   if (!question) throw new UsageError('ask needs a question, e.g. decodex ask --db shop.sqlite "How many customers are there?"');
   const pipeline = pipelineFromOptions(values).choice;
-  const { database, databasePasswords } = databaseForCommand(values.db, values['no-worker']);
+  const { database, databasePasswords } = databaseForCommand(config, values.db, values['no-worker']);
   await prepareLlm(config, !values['no-worker'], log);
 
   return withClientSession(config, { noWorker: values['no-worker'], databasePasswords }, async (client) => {
     const started = await client.startQuestion({ question, database, evidence: values.evidence, ...pipeline });
     const link = workflowUiLink(config, started.workflowId, started.runId);
     log(`started ${started.workflowId}\n  ${link}`);
-    const run = await resultOrFailure(started.handle.result());
+    const run = await resultOrFailure(client.answer(started.workflowId));
     if (!run.ok) {
       console.log(formatRunFailure(run.error, { workflowId: started.workflowId, uiLink: link }, values.json));
       return 1;
@@ -44,12 +44,18 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
 
 export const askCommand: Command = {
   name: 'ask',
+  examples: [
+    'npx decodex ask --db shop.sqlite "How many customers are there?"',
+    'npx decodex ask --db mysql://reader:secret@localhost:3306/shop --preset decosearch "Which product sells best?"',
+    'npx decodex ask --db shop --no-worker --json "How many orders in 2024?"   # shop: a connection configured on the worker',
+  ],
   usage: `ask --db <sqlite path | mysql://url> [--evidence <text>] ${PIPELINE_USAGE} [--json] [--no-worker] "<question>"`,
   run: ask,
 };
 
 export const demoCommand: Command = {
   name: 'demo',
+  examples: ['npx decodex demo', 'npx decodex demo --preset hybrid'],
   usage: 'demo [--preset P]                 answer a question over the built-in sample database (preset quick: one model call)',
   // The bundled 270M model answers one call well enough to show the whole path; the full
   // pipeline asks about ten (`--preset hybrid` runs it, better with a bigger model).

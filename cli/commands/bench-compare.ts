@@ -33,6 +33,7 @@ async function benchCompare(_config: RuntimeConfig, args: string[]): Promise<num
 
 export const benchCompareCommand: Command = {
   name: 'bench-compare',
+  examples: ['npx decodex bench-compare .decodex/benchmarks/a .decodex/benchmarks/b --out compare/'],
   usage: 'bench-compare <report.json|dir> <report.json|dir>... [--out DIR]   side by side, one chart line each',
   run: benchCompare,
 };

@@ -114,7 +114,7 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
   const queues: TaskQueueName[] = gold ? ['offline'] : ALL_TASK_QUEUES;
   return withClientSession(config, { noWorker: values['no-worker'], queues }, async (decodex) => {
     const handle = await startBenchmark(decodex.client, input, config.queuePrefix);
-    log(`benchmark ${benchmarkId}\n  ${workflowUiLink(config, handle.workflowId)}`);
+    log(`benchmark ${benchmarkId}\n  ${workflowUiLink(config, handle.workflowId, handle.firstExecutionRunId)}`);
     const { summary, files } = await waitForBenchmark(decodex.client, handle.workflowId, (p) => log(`  ${p.done}/${p.total} evaluated, ${p.correct} correct`));
     console.log(values.json ? JSON.stringify({ summary, files }, null, 2) : summaryLines(summary, { ...files }).join('\n'));
     if (gold && summary.executableQuestions === 0) log('gold self-check: no executable question (every database file is missing)');
@@ -124,6 +124,11 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
 
 export const benchCommand: Command = {
   name: 'bench',
+  examples: [
+    'npx decodex bench --dataset spider-dev --sample 50 --preset quick',
+    'npx decodex bench --dataset bird-mini-dev --gold-as-prediction   # checks the evaluator and the databases, asks no model',
+    'npx decodex bench --dataset my-questions.jsonl --evaluator spider --ablation judger --label no-judger',
+  ],
   usage:
     `bench --dataset spider-dev|bird-dev|bird-mini-dev|<file.jsonl> ${PIPELINE_USAGE} [--limit N] [--sample N [--seed S]] [--gold-as-prediction]\n` +
     '        [--evaluator bird|spider] [--ves N] [--timeout-ms MS] [--concurrency N] [--out DIR] [--id ID | --fresh] [--prices FILE] [--json]',

@@ -70,7 +70,7 @@ async function buildKnowledge(config: RuntimeConfig, args: string[]): Promise<nu
         args: [input],
         staticSummary: `few-shot index from ${input.sources.join(', ')}`,
       });
-      log(`few-shot index job ${workflowId}\n  ${workflowUiLink(config, workflowId)}`);
+      log(`few-shot index job ${workflowId}\n  ${workflowUiLink(config, workflowId, handle.firstExecutionRunId)}`);
       const result = await follow(handle.result(), () => handle.query(progressQuery));
       console.log(values.json ? JSON.stringify(result, null, 2) : `few-shot index: ${result.examples} examples in ${result.collection}`);
       return 0;
@@ -103,7 +103,7 @@ async function buildKnowledge(config: RuntimeConfig, args: string[]): Promise<nu
       args: [input],
       staticSummary: `decomposition knowledge base from ${input.sample.size} ${dataset} questions`,
     });
-    log(`decomposition knowledge base job ${input.jobId}\n  ${workflowUiLink(config, input.jobId)}`);
+    log(`decomposition knowledge base job ${input.jobId}\n  ${workflowUiLink(config, input.jobId, handle.firstExecutionRunId)}`);
     const result = await follow(handle.result(), async () => {
       const p = await handle.query(decompositionKbProgressQuery);
       return { step: p.phase, done: p.done, total: p.total };
@@ -120,6 +120,11 @@ async function buildKnowledge(config: RuntimeConfig, args: string[]): Promise<nu
 
 export const buildKnowledgeCommand: Command = {
   name: 'build-knowledge',
+  examples: [
+    'npx decodex build-knowledge few-shot',
+    'npx decodex build-knowledge few-shot --sources spider-train,bird-train',
+    'npx decodex build-knowledge decompositions --sample 200 --max-calls 2000',
+  ],
   usage:
     'build-knowledge few-shot [--sources spider-train,bird-train] | decompositions [--dataset spider-train|<file.jsonl>] [--sample N] [--seed S] [--preset P]\n' +
     '        [--max-tokens N] [--max-calls N] [--concurrency N] [--id ID] [--json]',

@@ -1,12 +1,13 @@
 import { Runtime } from '@temporalio/worker';
 import type { RuntimeConfig } from '../../core/runtime-config';
 import { ALL_TASK_QUEUES, type TaskQueueName } from '../../core/task-queues';
-import type { DatabasePasswords } from '../../workers/build-deps';
+import { loadDatabaseConnections, type DatabasePasswords } from '../../workers/build-deps';
 import { runWorkers } from '../../workers/run-workers';
 import { DecodexTemporalLogger } from '../../workers/temporal-logger';
 import { DecodexClient } from '../client';
 import { ensureTemporal } from '../temporal/embedded-server';
 import { normalizeDatabaseSpec } from '../database-reference';
+import { databaseFileProblem } from '../../activities/database/sqlite-file-problem';
 import { log, UsageError } from './command';
 import { noticeMissingWorkers } from './no-worker-notice';
 
@@ -21,16 +22,23 @@ export interface SessionOptions {
 
 /**
  * `--db` of a command: the reference the workflow carries and, when the URL held a password, that
- * password for this process's own worker (a worker elsewhere must have it configured).
+ * password for this process's own worker (a worker elsewhere must have it configured). Refused
+ * before any server starts: a spec that is no database reference, and, when this process runs the
+ * worker (so sees the files it will open), a SQLite path that names no SQLite file.
  */
-export function databaseForCommand(spec: string, noWorker: boolean | undefined): { database: string; databasePasswords: DatabasePasswords } {
+export function databaseForCommand(
+  config: RuntimeConfig,
+  spec: string,
+  noWorker: boolean | undefined,
+): { database: string; databasePasswords: DatabasePasswords } {
   let normalized;
   try {
     normalized = normalizeDatabaseSpec(spec);
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(`--db: ${(err as Error).message}`);
   }
   const { reference, password } = normalized;
+  if (!noWorker) refuseUnopenable(config, reference);
   if (password === undefined) return { database: reference, databasePasswords: new Map() };
   if (noWorker) {
     throw new UsageError(
@@ -39,6 +47,22 @@ export function databaseForCommand(spec: string, noWorker: boolean | undefined):
     );
   }
   return { database: reference, databasePasswords: new Map([[reference, password]]) };
+}
+
+/**
+ * What this process's worker would do first with the reference, done now: a connection name must
+ * be configured, and the SQLite file it or the path names must be one. (The resolved spec may hold
+ * a password: it is only checked, never printed.)
+ */
+function refuseUnopenable(config: RuntimeConfig, reference: string): void {
+  let resolved;
+  try {
+    resolved = loadDatabaseConnections(config, process.env).resolve(reference);
+  } catch (err) {
+    throw new UsageError(`--db: ${(err as Error).message}`);
+  }
+  const problem = databaseFileProblem(resolved);
+  if (problem) throw new UsageError(`--db: ${problem}`);
 }
 
 let quietRuntime = false;
@@ -68,7 +92,8 @@ export async function withClientSession<T>(config: RuntimeConfig, options: Sessi
     );
   }
   const workers = options.noWorker ? null : await runWorkers(endpoint, config, options.queues ?? ALL_TASK_QUEUES, options.databasePasswords);
-  const client = await DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix });
+  // With --no-worker the files are the other worker's: it says what it cannot open.
+  const client = await DecodexClient.connect({ ...endpoint, queuePrefix: config.queuePrefix, checkDatabaseFiles: !options.noWorker });
   const cancelNotice = options.noWorker ? noticeMissingWorkers(client, options.queues ?? ALL_TASK_QUEUES, config.queuePrefix ?? '', log) : () => {};
   try {
     return await work(client);

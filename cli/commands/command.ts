@@ -3,8 +3,10 @@ import type { RuntimeConfig } from '../../core/runtime-config';
 /** One `decodex <name>` subcommand. `run` returns the process exit code. */
 export interface Command {
   name: string;
-  /** One usage line for `decodex help`. */
+  /** One usage line for `decodex help` (and the head of `decodex <name> --help`). */
   usage: string;
+  /** Command lines that work as written, shown by `decodex <name> --help`. */
+  examples: string[];
   run(config: RuntimeConfig, args: string[]): Promise<number>;
 }
 

@@ -87,7 +87,7 @@ async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<numb
 
   return withClientSession(config, { noWorker: values['no-worker'], queues: ALL_TASK_QUEUES }, async (decodex) => {
     const handle = await startMining(decodex.client, input, config.queuePrefix);
-    log(`mining job ${jobId}\n  ${workflowUiLink(config, handle.workflowId)}`);
+    log(`mining job ${jobId}\n  ${workflowUiLink(config, handle.workflowId, handle.firstExecutionRunId)}`);
     const bar = new ProgressBar();
     let examplesSaid = false;
     const result: MineRulesResult = await waitForMining(decodex.client, jobId, (p) => {
@@ -117,6 +117,7 @@ async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<numb
 
 export const mineRulesCommand: Command = {
   name: 'mine-rules',
+  examples: ['npx decodex mine-rules --sample 100 --max-calls 500', 'npx decodex mine-rules --dataset my-train.jsonl --sample 50 --preset dextersql --json'],
   usage:
     `mine-rules [--dataset spider-train|<file.jsonl>] [--sample N] [--seed S] [--databases a,b] ${PIPELINE_USAGE}\n` +
     '        [--batch-size N] [--min-group-size N] [--max-tokens N] [--max-calls N] [--max-cost USD --prices FILE] [--concurrency N] [--id ID] [--json]',

@@ -26,6 +26,10 @@ async function pipeline(_config: unknown, args: string[]): Promise<number> {
 
 export const pipelineCommand: Command = {
   name: 'pipeline',
+  examples: [
+    'npx decodex pipeline --preset decosearch',
+    'npx decodex pipeline --preset dextersql --ablation judger --set selection.confidenceThreshold=0.8 --json',
+  ],
   usage: `pipeline ${PIPELINE_USAGE} [--json]   print the resolved configuration (no server needed)`,
   run: pipeline,
 };

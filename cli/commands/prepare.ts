@@ -28,7 +28,7 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
     },
   });
   if (!values.db) throw new UsageError('prepare needs --db <sqlite path | mysql://user:pass@host:port/db>');
-  const { database, databasePasswords } = databaseForCommand(values.db, values['no-worker']);
+  const { database, databasePasswords } = databaseForCommand(config, values.db, values['no-worker']);
   const documentation = values.docs ? path.resolve(values.docs) : undefined;
   const useLlm = !values['no-llm'];
   if (useLlm) {
@@ -77,6 +77,11 @@ export function formatPreparation(r: PrepareDatabaseResult, link: string): strin
 
 export const prepareCommand: Command = {
   name: 'prepare',
+  examples: [
+    'npx decodex prepare --db shop.sqlite',
+    'npx decodex prepare --db mysql://reader:secret@localhost:3306/shop --docs docs/ --force',
+    'npx decodex prepare --db shop.sqlite --no-llm   # statistics and indices only, no model',
+  ],
   usage: 'prepare --db <sqlite path | mysql://url> [--docs <folder|file>] [--force] [--no-llm] [--json] [--no-worker]',
   run: prepare,
 };

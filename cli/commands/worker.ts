@@ -9,6 +9,7 @@ import { prepareLlm } from './prepare-llm';
 
 export const workerCommand: Command = {
   name: 'worker',
+  examples: ['npx decodex worker', 'npx decodex worker --queue offline', 'DECODEX_QUEUE_PREFIX=team-a. npx decodex worker --queue online --queue llm'],
   usage: 'worker [--queue online|offline|llm]   run workers (all queues by default)',
   async run(config, args) {
     const { values } = parseArgs({ args, options: { queue: { type: 'string', multiple: true } } });

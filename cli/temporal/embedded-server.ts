@@ -7,12 +7,15 @@ import type { RuntimeConfig } from '../../core/runtime-config';
 import { configuredTemporal, type TemporalConnectionSecurity } from './connection-options';
 import { findTemporalCli } from './find-temporal-cli';
 import { isProcessAlive } from './process-alive';
+import { embeddedServerPids, portAcceptsConnections, serverDatabaseFile } from './running-server';
 
 export interface TemporalEndpoint extends TemporalConnectionSecurity {
   address: string;
   namespace: string;
   /** Set when this process started the server in the foreground; stopping it is then our job. */
   stop?: () => Promise<void>;
+  /** Set with `stop`: settles when the foreground server exits, stopped by us or not. */
+  exited?: Promise<void>;
   /** Set when this process started the server in the background, where it keeps running. */
   backgroundPid?: number;
 }
@@ -44,7 +47,7 @@ export async function startEmbeddedServer(config: RuntimeConfig, options: StartO
     'server',
     'start-dev',
     '--db-filename',
-    path.join(config.home, 'temporal.sqlite'),
+    serverDatabaseFile(config),
     '--ip',
     '127.0.0.1',
     '--port',
@@ -75,15 +78,21 @@ export async function startEmbeddedServer(config: RuntimeConfig, options: StartO
   }
   const recentOutput = () => (options.background ? readFileSync(serverLogFile(config), 'utf8').slice(-4000) : output);
   let exited: number | null = null;
+  const exitedPromise = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.on('exit', (code) => (exited = code ?? -1));
 
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (exited !== null) throw new Error(`temporal server start-dev exited with code ${exited}:\n${recentOutput()}`);
+    if (exited !== null) {
+      // A server that never served leaves no pid behind (`decodex server --stop` would find nothing to stop).
+      if (options.background && existsSync(serverPidFile(config)) && readFileSync(serverPidFile(config), 'utf8') === String(child.pid))
+        rmSync(serverPidFile(config), { force: true });
+      throw new Error(`temporal server start-dev exited with code ${exited}:\n${recentOutput()}`);
+    }
     if (await serverIsReady(address, config.namespace)) {
       log(`Temporal dev server on ${address}, Web UI on ${config.uiUrl}`);
       if (options.background) return { address, namespace: config.namespace, backgroundPid: child.pid };
-      return { address, namespace: config.namespace, stop: () => stopChild(child) };
+      return { address, namespace: config.namespace, stop: () => stopChild(child), exited: exitedPromise };
     }
     await sleep(250);
   }
@@ -92,10 +101,10 @@ export async function startEmbeddedServer(config: RuntimeConfig, options: StartO
 }
 
 /** True once the server answers and knows decodex's search attributes. */
-export async function serverIsReady(address: string, namespace: string): Promise<boolean> {
+export async function serverIsReady(address: string, namespace: string, connectTimeoutMs = 1_000): Promise<boolean> {
   let connection: Connection | undefined;
   try {
-    connection = await Connection.connect({ address, connectTimeout: 1_000 });
+    connection = await Connection.connect({ address, connectTimeout: connectTimeoutMs });
     const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
     return ALL_SEARCH_ATTRIBUTES.every((key) => customAttributes && key.name in customAttributes);
   } catch {
@@ -105,31 +114,85 @@ export async function serverIsReady(address: string, namespace: string): Promise
   }
 }
 
+/** An embedded server already there: this home's (running or starting), or anything listening on the embedded port. */
+export interface RunningServer {
+  /** The home's server processes (empty when only the port tells, e.g. another home's server). */
+  pids: number[];
+  address: string;
+}
+
+export async function runningEmbeddedServer(config: RuntimeConfig): Promise<RunningServer | null> {
+  const pids = embeddedServerPids(config) ?? [];
+  const address = `127.0.0.1:${config.embeddedPort}`;
+  // The kernel accepts a connection on a listening port however loaded the server is: unlike an RPC, this cannot time out into "no server".
+  if (pids.length || (await portAcceptsConnections(config.embeddedPort))) return { pids, address };
+  return null;
+}
+
+/** How long a server that is there may take to answer (starting, or slow under load) before decodex gives up on it. */
+const READY_WAIT_MS = 90_000;
+
 /**
- * The server to use: TEMPORAL_ADDRESS if set (with its TLS and API key); else an embedded server already running on the
- * configured port (e.g. `decodex server` in another terminal); else a new embedded server.
+ * The server to use: TEMPORAL_ADDRESS if set (with its TLS and API key); else the embedded server
+ * already there (this home's, maybe still starting, or whatever listens on the embedded port),
+ * waited for while it starts or is slow under load; else a new embedded server in the background.
+ * A second server is never started beside a first: it would die with "address already in use".
  */
 export async function ensureTemporal(config: RuntimeConfig, log?: (line: string) => void): Promise<TemporalEndpoint> {
   const configured = configuredTemporal(config);
   if (configured) return configured;
-  const local = `127.0.0.1:${config.embeddedPort}`;
-  if (await serverIsReady(local, config.namespace)) return { address: local, namespace: config.namespace };
-  return startEmbeddedServer(config, { background: true, log });
+  const running = await runningEmbeddedServer(config);
+  if (running) return waitUntilReady(config, running, log);
+  try {
+    return await startEmbeddedServer(config, { background: true, log });
+  } catch (err) {
+    // Another command started one in the same moment and won the port: use that one.
+    const winner = await runningEmbeddedServer(config);
+    if (!winner) throw err;
+    return waitUntilReady(config, winner, log);
+  }
 }
 
-/** Stops a server left running by `startEmbeddedServer({ background: true })`; false if none. */
-export async function stopBackgroundServer(config: RuntimeConfig): Promise<boolean> {
+async function waitUntilReady(config: RuntimeConfig, running: RunningServer, log?: (line: string) => void): Promise<TemporalEndpoint> {
+  const deadline = Date.now() + READY_WAIT_MS;
+  let said = false;
+  while (!(await serverIsReady(running.address, config.namespace, 5_000))) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${running.address} accepts connections${running.pids.length ? ` (Temporal dev server pid ${running.pids.join(', ')})` : ''} but no Temporal server ` +
+          `with decodex's search attributes answered there within ${READY_WAIT_MS / 1000} s; stop it (\`npx decodex server --stop\` for decodex's own) ` +
+          'or choose another port (DECODEX_TEMPORAL_PORT)',
+      );
+    }
+    if (!said) log?.(`waiting for the Temporal dev server on ${running.address} to answer...`);
+    said = true;
+    await sleep(500);
+  }
+  return { address: running.address, namespace: config.namespace };
+}
+
+/**
+ * Stops this home's embedded server: the pid file's process and any `temporal server start-dev`
+ * serving this home's database file (one whose pid file was lost or overwritten, or a `decodex
+ * server` in another terminal). Returns the pids it stopped.
+ */
+export async function stopBackgroundServer(config: RuntimeConfig): Promise<number[]> {
   const pidFile = serverPidFile(config);
-  if (!existsSync(pidFile)) return false;
-  const pid = Number(readFileSync(pidFile, 'utf8'));
-  rmSync(pidFile);
-  if (!isProcessAlive(pid)) return false;
+  const fromFile = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : NaN;
+  // Where /proc tells which processes serve this home, only they are stopped (a pid file's pid may
+  // have been reused by another process since); elsewhere the pid file is all there is.
+  const pids = embeddedServerPids(config) ?? (Number.isInteger(fromFile) && isProcessAlive(fromFile) ? [fromFile] : []);
+  rmSync(pidFile, { force: true });
+  await Promise.all(pids.map(stopPid));
+  return pids;
+}
+
+async function stopPid(pid: number): Promise<void> {
   process.kill(pid, 'SIGTERM');
   for (let waited = 0; isProcessAlive(pid); waited += 100) {
     if (waited >= 10_000) process.kill(pid, 'SIGKILL');
     await sleep(100);
   }
-  return true;
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

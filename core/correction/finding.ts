@@ -7,6 +7,11 @@ export interface Finding {
   check: string;
   severity: 'error' | 'warning';
   message: string;
+  /**
+   * A rewrite plain code is sure of (a misspelt column whose one right spelling the schema has):
+   * tried before any model is asked, kept only if the SQL is better for it.
+   */
+  fix?: { sql: string; description: string };
 }
 
 export function formatFinding(f: Finding): string {

@@ -104,6 +104,13 @@ export interface CorrectionConfig {
   maxRevisions: number;
   /** Rule-guided correction with mined rules (§3.4.1 Steps 3–4); skipped when none are stored. */
   rules: boolean;
+  /**
+   * Before any model is asked, apply the rewrites plain code is sure of (a column the database does
+   * not know whose one right spelling the schema has: `pet_type` → `PetType`), kept only when the SQL
+   * gets better. Not in the papers: a 1.5B reviser told the right spelling wrote the wrong one again
+   * three rounds running. `hybrid` does it; the paper presets do not.
+   */
+  spellingFixes: boolean;
 }
 
 export interface SelectionConfig {
@@ -149,7 +156,7 @@ const DEXTERSQL: Sections = {
   judging: { enabled: false },
   decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
   generation: { paths: ['dependency-tree', 'few-shot', 'divide-and-conquer'] },
-  correction: { enabled: true, reviseOn: 'always', maxRevisions: 1, rules: true },
+  correction: { enabled: true, reviseOn: 'always', maxRevisions: 1, rules: true, spellingFixes: false },
   selection: { enabled: true, confidenceThreshold: 0.6, tournamentSize: 3 },
 };
 
@@ -167,7 +174,7 @@ export const PRESETS = {
     judging: { enabled: true },
     decomposition: DECOSEARCH_DECOMPOSITION,
     generation: { paths: ['direct'] },
-    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 3, rules: false },
+    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 3, rules: false, spellingFixes: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
   /**
@@ -181,7 +188,7 @@ export const PRESETS = {
     judging: { enabled: false },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
     generation: { paths: ['direct'] },
-    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false },
+    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false, spellingFixes: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
   /**
@@ -196,7 +203,7 @@ export const PRESETS = {
     judging: { enabled: true },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, refineOn: 'errors-and-empty', retryRejected: true, temperature: 0 },
     generation: { paths: ['direct', 'dependency-tree', 'few-shot', 'divide-and-conquer'] },
-    correction: { ...DEXTERSQL.correction, reviseOn: 'all-findings' },
+    correction: { ...DEXTERSQL.correction, reviseOn: 'all-findings', spellingFixes: true },
   },
 } satisfies Record<string, Sections>;
 

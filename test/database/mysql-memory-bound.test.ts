@@ -43,3 +43,16 @@ test('huge rows stop at the byte bound of a result; the worker holds tens of MB,
   // The connection that streamed it was dropped, not reused mid-result: the next statement is fine.
   expect((await db.execute('SELECT count(*) FROM seq', { timeoutMs: 5000, maxRows: 1 })).rows).toEqual([[200]]);
 }, 120_000);
+
+test('large cells are cut to maxCellBytes as they arrive: 200 rows of 1 MB text and BLOB are answered, not out of memory', async () => {
+  const result = await db.execute("SELECT n, REPEAT('é', 500000) AS text_cell, REPEAT(UNHEX('FF'), 1000000) AS blob_cell FROM seq", {
+    timeoutMs: 60_000,
+    maxRows: 1000,
+    maxCellBytes: 4096,
+  });
+  expect(result.rows).toHaveLength(200);
+  for (const [, text, blob] of result.rows) {
+    expect(Buffer.byteLength(text as string)).toBeLessThanOrEqual(4096 + 4);
+    expect((blob as { bytes: string }).bytes.length).toBeLessThanOrEqual(((4096 + 4) / 3) * 4 + 4);
+  }
+}, 120_000);

@@ -1,3 +1,4 @@
+import { boundResult } from '../../activities/database/database-activities';
 import { SqliteDatabase } from '../../activities/database/sqlite-database';
 import { SqliteProcessPool } from '../../activities/database/sqlite-process-pool';
 import { QueryOutOfMemory } from '../../activities/database/target-database';
@@ -39,6 +40,28 @@ describe('a SQLite statement stays within its query process memory bound', () =>
     expect(outcome).toBeInstanceOf(QueryOutOfMemory);
     expect(outcome!.message).toMatch(/out of memory/);
     expect(peaks.rssMb).toBeLessThan(RSS_CEILING_MB);
+  }, 60_000);
+
+  it('large cells are cut to maxCellBytes as they are read: 200 rows of a 1 MB BLOB and a 1 MB text are answered, cut, not out of memory', async () => {
+    // 400 MB whole, far past the 32 MB bound of a result in a 256 MB process.
+    const sql =
+      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200) SELECT x, randomblob(1000000), printf('%.*c', 1000000, 'é') FROM c";
+    const limits = { maxCellBytes: 4096, maxResultBytes: 256 * 1024 };
+    const sampler = sampleProcesses(() => pool.processIds, pool.tempDir);
+    const result = await db.execute(sql, { timeoutMs: 30_000, maxRows: 1000, maxCellBytes: limits.maxCellBytes });
+    const peaks = sampler.stop();
+    expect(result.rows).toHaveLength(200);
+    expect(peaks.rssMb).toBeLessThan(RSS_CEILING_MB);
+    // What the answer holds: every kept cell cut to the limit, and counted as cut.
+    const answer = boundResult(result, limits);
+    const kept = answer.rows.length;
+    expect(kept).toBeGreaterThan(0);
+    expect(answer.byteLimit).toMatchObject({ cutCells: 2 * kept, droppedRows: 200 - kept });
+    for (const [, blob, text] of answer.rows) {
+      expect(Buffer.from((blob as { bytes: string }).bytes, 'base64').length).toBeLessThanOrEqual(limits.maxCellBytes);
+      expect(Buffer.byteLength(text as string)).toBeLessThanOrEqual(limits.maxCellBytes);
+      expect(text as string).toMatch(/^é+$/); // cut between characters
+    }
   }, 60_000);
 
   it('an ORDER BY over a runaway CTE ends with out of memory long before its timeout, writing no temp file', async () => {

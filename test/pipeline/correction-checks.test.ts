@@ -43,6 +43,43 @@ describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', (
     expect(checks({ analysis: unparsed })).toEqual([]);
   });
 
+  it("names the schema's spelling of a column or table the database does not know", () => {
+    const pets: SchemaInfo = {
+      dialect: 'sqlite',
+      tables: [
+        {
+          name: 'Pets',
+          columns: ['PetID', 'PetType', 'pet_age', 'weight'].map((name) => ({ name, type: 'TEXT', nullable: true, primaryKey: false })),
+          primaryKey: [],
+          foreignKeys: [],
+        },
+      ],
+    };
+    const unknown = (message: string) =>
+      runChecks(input({ schema: pets, execution: { ok: false, kind: 'sql_error', message } })).find((f) => f.check === 'unknown-name')?.message;
+    expect(unknown('no such column: pet_type')).toBe('there is no column pet_type; the schema spells it Pets.PetType');
+    // Spelt the same but for case and underscores, and only one such column: plain code can rewrite it.
+    const misspelt = runChecks(
+      input({
+        sql: "SELECT pet_type, 'pet_type' FROM Pets -- pet_type",
+        schema: pets,
+        execution: { ok: false, kind: 'sql_error', message: 'no such column: pet_type' },
+      }),
+    ).find((f) => f.check === 'unknown-name');
+    expect(misspelt?.fix).toEqual({ sql: "SELECT PetType, 'pet_type' FROM Pets -- pet_type", description: 'pet_type → PetType' });
+    const typo = runChecks(
+      input({ sql: 'SELECT weigth FROM Pets', schema: pets, execution: { ok: false, kind: 'sql_error', message: 'no such column: weigth' } }),
+    );
+    expect(typo.find((f) => f.check === 'unknown-name')?.fix).toBeUndefined(); // a typo is a guess: the reviser is told, nothing is rewritten
+    expect(unknown('no such column: T1.pettype')).toBe('there is no column pettype; the schema spells it Pets.PetType');
+    expect(unknown("Unknown column 'T2.weigth' in 'field list'")).toBe('there is no column weigth; the schema spells it Pets.weight');
+    expect(unknown('no such table: pet')).toBeUndefined(); // short names: no guessing
+    expect(unknown('no such table: pets_table')).toBeUndefined();
+    expect(unknown("Table 'shop.PETS' doesn't exist")).toBe('there is no table PETS; the schema spells it Pets');
+    expect(unknown('no such column: colour')).toBeUndefined(); // nothing close
+    expect(unknown('near "FROM": syntax error')).toBeUndefined();
+  });
+
   it('warns about empty results, all-NULL columns and a count where a list was asked', () => {
     expect(checks({ execution: { ok: true, columns: ['Name'], rows: [], truncated: false } })).toEqual(['warning:empty-result']);
     expect(

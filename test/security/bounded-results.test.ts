@@ -70,15 +70,16 @@ describe('results bounded in bytes', () => {
       TEMPORAL_ADDRESS: process.env.DECODEX_TEST_TEMPORAL_ADDRESS!,
       DECODEX_QUEUE_PREFIX: `failcause${process.pid}.`,
     };
-    const missing = path.join(os.tmpdir(), 'decodex-no-such-dir', 'gone.sqlite');
-    const json = await runCli(['prepare', '--db', missing, '--no-llm', '--json'], env);
+    // A server nobody listens on: it passes the checks made before a run starts, and the worker cannot open it.
+    const unreachable = 'mysql://reader@127.0.0.1:1/shop';
+    const json = await runCli(['prepare', '--db', unreachable, '--no-llm', '--json'], env);
     expect(json.code).toBe(1);
     const failed = JSON.parse(json.stdout);
     expect(failed).toMatchObject({ outcome: 'failed', error: { kind: 'DatabaseUnavailable' } });
-    expect(failed.error.message).toContain(`no SQLite database at ${missing}`);
-    const plain = await runCli(['prepare', '--db', missing, '--no-llm'], env);
+    expect(failed.error.message).toContain(`cannot open database ${unreachable}`);
+    const plain = await runCli(['prepare', '--db', unreachable, '--no-llm'], env);
     expect(plain.code).toBe(1);
-    expect(plain.stdout).toContain(`outcome: failed (DatabaseUnavailable: cannot open database ${missing}: no SQLite database at ${missing}`);
+    expect(plain.stdout).toContain(`outcome: failed (DatabaseUnavailable: cannot open database ${unreachable}: `);
     expect(plain.stderr).not.toMatch(/Workflow execution failed|\n\s+at /);
   });
 });

@@ -59,3 +59,26 @@ export function runNodeScript(
 export function runCli(args: string[], env: Record<string, string>, timeoutMs = 90_000): Promise<CliRun> {
   return runNodeScript(path.join(ROOT, 'bin/decodex.js'), args, env, { timeoutMs });
 }
+
+/**
+ * Starts the real `decodex` command and resolves with its stderr once `pattern` appears in it,
+ * then kills the process (for commands that would wait on: a workflow no worker serves).
+ */
+export function cliStderrUntil(args: string[], env: Record<string, string>, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/decodex.js'), ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args[0]}: no ${pattern} in ${timeoutMs} ms; stderr:\n${stderr}`)), timeoutMs);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (pattern.test(stderr)) {
+        clearTimeout(timer);
+        resolve(stderr);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args[0]} exited (${code}) before ${pattern}:\n${stderr}`));
+    });
+  }).finally(() => child.kill('SIGKILL'));
+}

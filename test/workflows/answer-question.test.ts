@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { WorkflowFailedError } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
+import { DecodexClient } from '../../cli/client';
 import Database from 'better-sqlite3';
 import { DATABASE, OUTCOME, ROUTE, TOKENS } from '../../core/search-attributes';
 import { sqlValueKey, encodeSqlValue } from '../../core/sql-value';
@@ -35,6 +37,8 @@ describe('answerQuestion on a real Temporal dev server', () => {
   const broken = 'Show me the broken query.';
   sqlByQuestion.set(writer, 'DELETE FROM singer');
   sqlByQuestion.set(broken, 'SELECT nope FROM singer');
+  const countSingers = 'How many singers are on file?';
+  sqlByQuestion.set(countSingers, 'SELECT count(*) FROM singer');
 
   let llm: Awaited<ReturnType<typeof startScriptedLlm>>;
   let stack: TestStack;
@@ -98,6 +102,14 @@ describe('answerQuestion on a real Temporal dev server', () => {
     await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.DECODEX_TEST_WORKFLOW_BUNDLE! } }, history, handle.workflowId);
   });
 
+  it('answers the dag query with null on a run that took the direct path, while it runs and after', async () => {
+    const started = await stack.client.startQuestion({ question: countSingers, database: spiderDatabasePath('concert_singer'), preset: 'quick' });
+    expect(await stack.client.dag(started.workflowId)).toBeNull();
+    const result = await started.handle.result();
+    expect(result.route).toBe('direct');
+    expect(await stack.client.dag(started.workflowId)).toBeNull();
+  });
+
   it('serves a rerun of the same prompt from the cache: no new model request, zero new cost', async () => {
     const q = questions.find((x) => x.db_id === 'pets_1')!;
     const db = spiderDatabasePath('pets_1');
@@ -125,10 +137,16 @@ describe('answerQuestion on a real Temporal dev server', () => {
   });
 
   it('returns an execution error with the SQL when the SQL fails', async () => {
-    const { result } = await stack.client.ask({ question: broken, database: spiderDatabasePath('concert_singer') });
+    const { result, handle } = await stack.client.ask({ question: broken, database: spiderDatabasePath('concert_singer') });
     expect(result.outcome).toBe('execution_error');
     expect(result.error?.kind).toBe('sql_error');
     expect(result.error?.message).toMatch(/nope/);
+    // Unanswered is Failed in the Web UI's list, the outcome and cause its message; the client still got the whole result.
+    expect((await handle.describe()).status.name).toBe('FAILED');
+    const failure = await handle.result().catch((err: WorkflowFailedError) => err);
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'Unanswered', message: expect.stringMatching(/^execution_error: .*nope/) });
+    expect(await stack.client.answer(handle.workflowId)).toEqual(result);
   });
 
   it('ends with budget_exhausted, and says so, when the LLM call budget is zero', async () => {
@@ -141,9 +159,15 @@ describe('answerQuestion on a real Temporal dev server', () => {
   });
 
   it('reports a database that cannot be opened without retrying forever', async () => {
-    const { result } = await stack.client.ask({ question: questions[0].question, database: '/nonexistent/nowhere.sqlite' });
-    expect(result.outcome).toBe('database_error');
-    expect(result.error?.message).toMatch(/nowhere\.sqlite/);
+    // A client that cannot see the workers' files (checkDatabaseFiles: false) leaves the refusal to the worker.
+    const remote = await DecodexClient.connect({ address: stack.address, queuePrefix: stack.queuePrefix, checkDatabaseFiles: false });
+    try {
+      const { result } = await remote.ask({ question: countSingers, database: '/nonexistent/nowhere.sqlite' });
+      expect(result.outcome).toBe('database_error');
+      expect(result.error?.message).toMatch(/nowhere\.sqlite/);
+    } finally {
+      await remote.close();
+    }
   });
 
   it('classifies a rejected API key as a non-retryable auth error, at once', async () => {

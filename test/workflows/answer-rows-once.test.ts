@@ -17,6 +17,10 @@ import type { TestStack } from '../support/test-workers';
 const QUESTION = 'List every reading with its value.';
 const SQL = 'SELECT id, value, label FROM reading ORDER BY id';
 const LIMITS = { maxRows: 120, maxCellBytes: 64, maxResultBytes: 4096 };
+const RUNAWAY = 'Count the numbers without end.';
+const RUNAWAY_SQL = 'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n';
+const MISTAKEN = 'Show the readings by their colour.';
+const MISTAKEN_SQL = 'SELECT colour FROM reading';
 
 async function activityNames(handle: WorkflowHandle): Promise<string[]> {
   const history = await handle.fetchHistory();
@@ -36,7 +40,13 @@ describe('the answer runs its SQL once', () => {
     // Whole-valued REALs (2.0), and labels past the cell limit: both must come back as executeSql gives them.
     for (let i = 1; i <= 300; i++) insert.run(i, i % 2 ? i + 0.5 : i, `label ${i} `.repeat(i % 7 === 0 ? 20 : 1));
     db.close();
-    scripted = await startScriptedStack(new Map([[QUESTION, SQL]]));
+    scripted = await startScriptedStack(
+      new Map([
+        [QUESTION, SQL],
+        [RUNAWAY, RUNAWAY_SQL],
+        [MISTAKEN, MISTAKEN_SQL],
+      ]),
+    );
     stack = scripted.stack;
   });
   afterAll(() => scripted?.stop());
@@ -74,5 +84,16 @@ describe('the answer runs its SQL once', () => {
     expect(names.filter((n) => n === 'executeSql')).toHaveLength(1);
     expect(result.trace.filter((t) => t.stage === 'answer').map((t) => t.step)).toEqual(['executeSql']);
     expect(result.rows.length).toBeLessThanOrEqual(LIMITS.maxRows);
+  });
+
+  it.each([
+    ['timed out', RUNAWAY, 'timeout'],
+    ['failed', MISTAKEN, 'sql_error'],
+  ])('a statement that %s in its diagnosis is not run again: the failure is the answer', async (_what, question, kind) => {
+    const { result, handle } = await stack.client.ask({ question, database: file, preset: 'quick', limits: { ...LIMITS, sqlTimeoutMs: 1_500 } });
+    expect(result.outcome).toBe('execution_error');
+    expect(result.error?.kind).toBe(kind);
+    expect(await activityNames(handle)).toEqual(['openQuestion', 'generateSqlDirect', 'diagnoseSql']);
+    expect(result.trace.find((t) => t.step === 'answerRows')?.summary).toMatch(/already failed .* not run again/);
   });
 });

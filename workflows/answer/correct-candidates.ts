@@ -18,7 +18,9 @@ export function diagnose(run: QuestionRun, candidate: WorkingCandidate, label: s
   return run.runner.step(
     { stage, name: 'diagnoseSql', summary: `diagnose ${label}: parse, run read-only, checks` },
     (o) =>
-      run.online.diagnoseSql.executeWithOptions(o, [{ ctx, sql: candidate.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: DIAGNOSIS_MAX_ROWS, ...answer }]),
+      run.online.diagnoseSql.executeWithOptions(o, [
+        { ctx, sql: candidate.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: DIAGNOSIS_MAX_ROWS, maxCellBytes, ...answer },
+      ]),
     (d) => ({
       outcome: `${d.execution.ok ? `${d.execution.rowCount} rows` : `error: ${d.execution.error}`}${d.findings.length ? `; ${d.findings.map((f) => f.check).join(', ')}` : '; no findings'}`,
     }),
@@ -69,6 +71,7 @@ export async function correctCandidates(run: QuestionRun, candidates: WorkingCan
 async function correctOne(run: QuestionRun, candidate: WorkingCandidate): Promise<void> {
   const { maxRevisions, rules } = run.config.correction;
   candidate.diagnosis = await diagnose(run, candidate, candidate.path);
+  if (run.config.correction.spellingFixes) await applyCodeFixes(run, candidate);
   const attempts = [{ sql: candidate.sql, findings: candidate.diagnosis.findings }];
   for (let round = 1; round <= maxRevisions && needsRevision(run, candidate.diagnosis.findings); round++) {
     if (!run.budget.takeRefinement()) {
@@ -105,6 +108,28 @@ async function correctOne(run: QuestionRun, candidate: WorkingCandidate): Promis
     }
   }
   if (rules && run.knowledge.correctionRules > 0) await applyRules(run, candidate);
+}
+
+/** Rewrites plain code is sure of, one after another (each misspelt name is one round). */
+const MAX_CODE_FIXES = 3;
+
+/**
+ * The findings' sure rewrites (`Finding.fix`), before any model is asked: a rewrite is kept
+ * unless it makes the SQL worse; one that fails as before may have fixed one name of two, and
+ * the next round fixes the next.
+ */
+async function applyCodeFixes(run: QuestionRun, candidate: WorkingCandidate): Promise<void> {
+  for (let round = 1; round <= MAX_CODE_FIXES && candidate.diagnosis; round++) {
+    const fix = candidate.diagnosis.findings.find((f) => f.fix)?.fix;
+    if (!fix || fix.sql === candidate.sql) return;
+    const diagnosis = await diagnose(run, { ...candidate, sql: fix.sql }, `${candidate.path} respelt (${fix.description})`);
+    if (badness(diagnosis) > badness(candidate.diagnosis)) {
+      run.runner.note(STAGE, 'spellingFix', `spelling fix of ${candidate.path} rejected`, { outcome: `${fix.description} made it worse` });
+      return;
+    }
+    run.runner.note(STAGE, 'spellingFix', `spelling fix of ${candidate.path}`, { outcome: `${fix.description}: ${fix.sql}` });
+    Object.assign(candidate, { sql: fix.sql, diagnosis, corrections: [...candidate.corrections, `spelling: ${fix.description}`] });
+  }
 }
 
 async function applyRules(run: QuestionRun, candidate: WorkingCandidate): Promise<void> {

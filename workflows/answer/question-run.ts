@@ -13,7 +13,7 @@ import { RunBudget } from '../../core/budget';
 import type { DagReport } from '../../core/dag/dag-report';
 import type { PipelineConfig } from '../../core/pipeline/pipeline-config';
 import { queuePrefixOf, taskQueue } from '../../core/task-queues';
-import { progressQuery, traceQuery } from '../definitions';
+import { dagQuery, progressQuery, traceQuery } from '../definitions';
 import { StepRunner } from '../kit/step-runner';
 import type { WorkingCandidate } from './working-candidate';
 
@@ -67,6 +67,9 @@ export function startQuestionRun(input: AnswerQuestionInput, config: PipelineCon
   const budget = new RunBudget(limits.budget, () => Date.now());
   const runner = new StepRunner(budget, plannedStages(config));
   setHandler(traceQuery, () => runner.trace);
+  // Null until a DAG exists (the complex route's DagState replaces this handler), so a run on the
+  // direct path answers the query instead of failing it for want of a handler.
+  setHandler(dagQuery, () => null);
   setHandler(progressQuery, () => {
     const p = runner.progress();
     return { step: `${p.stage} › ${p.step}`, done: p.done, total: p.total };

@@ -1,0 +1,69 @@
+import type { Finding } from '../../../core/correction/finding';
+import type { SchemaInfo } from '../../../core/database/schema-types';
+import { respellName } from '../respell-name';
+import type { CheckInput } from './check-input';
+
+/**
+ * The database named a column or table that does not exist, and the schema has one spelled
+ * almost the same way: the finding names it. Small models write names by analogy (`pet_type`
+ * beside `pet_age` where the column is `PetType`) and, told only "no such column", write the same
+ * name again; told the schema's spelling, they take it. Names compare case-, underscore- and
+ * space-blind, then by at most two edits for names of five letters or more.
+ */
+export function unknownName(input: CheckInput): Finding | null {
+  if (input.execution.ok) return null;
+  const missing = missingName(input.execution.message);
+  if (!missing) return null;
+  const candidates = missing.kind === 'column' ? columnNames(input.schema) : input.schema.tables.map((t) => t.name);
+  const matches = closest(missing.name, candidates);
+  if (!matches.length) return null;
+  const message = `there is no ${missing.kind} ${missing.name}; the schema spells it ${matches.join(' or ')}`;
+  // One column spelt the same but for case and underscores: plain code can rewrite it.
+  const [only] = matches;
+  const column = only.slice(only.lastIndexOf('.') + 1);
+  const sure = missing.kind === 'column' && matches.length === 1 && squash(column) === squash(missing.name) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(column);
+  const sql = sure ? respellName(input.sql, input.schema.dialect, missing.name, column) : null;
+  return { check: 'unknown-name', severity: 'error', message, ...(sql ? { fix: { sql, description: `${missing.name} → ${column}` } } : {}) };
+}
+
+/** SQLite's and MySQL's wording of a missing column or table; the name without its qualifier. */
+function missingName(message: string): { kind: 'column' | 'table'; name: string } | null {
+  const named = (kind: 'column' | 'table', raw: string) => {
+    const name = raw.replace(/^[`"[]|[`"\]]$/g, '');
+    return { kind, name: name.slice(name.lastIndexOf('.') + 1) };
+  };
+  const sqlite = /no such (column|table): ([^\s,;]+)/i.exec(message);
+  if (sqlite) return named(sqlite[1].toLowerCase() as 'column' | 'table', sqlite[2]);
+  const mysqlColumn = /Unknown column '([^']+)'/i.exec(message);
+  if (mysqlColumn) return named('column', mysqlColumn[1]);
+  const mysqlTable = /Table '([^']+)' doesn't exist/i.exec(message);
+  return mysqlTable ? named('table', mysqlTable[1]) : null;
+}
+
+function columnNames(schema: SchemaInfo): string[] {
+  return schema.tables.flatMap((t) => t.columns.map((c) => `${t.name}.${c.name}`));
+}
+
+const squash = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** The candidates (`table.column` or `table`) whose last part is spelled like `name`: exact after squashing, else within two edits. */
+function closest(name: string, candidates: string[]): string[] {
+  const target = squash(name);
+  const last = (c: string) => squash(c.slice(c.lastIndexOf('.') + 1));
+  const exact = candidates.filter((c) => last(c) === target && c.slice(c.lastIndexOf('.') + 1) !== name);
+  if (exact.length) return exact.slice(0, 3);
+  if (target.length < 5) return [];
+  return candidates.filter((c) => editDistanceAtMost(last(c), target, 2)).slice(0, 3);
+}
+
+function editDistanceAtMost(a: string, b: string, limit: number): boolean {
+  if (Math.abs(a.length - b.length) > limit) return false;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...current) > limit) return false;
+    previous = current;
+  }
+  return previous[b.length] <= limit && previous[b.length] > 0;
+}
