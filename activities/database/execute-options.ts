@@ -1,4 +1,7 @@
-import type { ExecuteOptions } from './target-database';
+import { performance } from 'node:perf_hooks';
+import { withNamedRelations, type SqlWithParams } from './named-relations';
+import { assertReadOnlySql } from './read-only-guard';
+import type { Dialect, ExecuteOptions, QueryResult, StatementRows } from './target-database';
 
 /** Node timers overflow past this (about 24.8 days) and would fire at once. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -9,4 +12,21 @@ export function checkExecuteOptions({ timeoutMs, maxRows, maxCellBytes }: Execut
   if (!(Number.isSafeInteger(maxRows) && maxRows >= 0)) throw new RangeError(`maxRows must be a non-negative integer, got ${maxRows}`);
   if (maxCellBytes !== undefined && !(Number.isSafeInteger(maxCellBytes) && maxCellBytes >= 16))
     throw new RangeError(`maxCellBytes must be an integer ≥ 16, got ${maxCellBytes}`);
+}
+
+/**
+ * `execute` of a server engine: the limits checked, the statement guard, decodex's named
+ * relations prepended, then `run` (the engine's read-only path), timed.
+ */
+export async function executeGuarded(
+  sql: string,
+  options: ExecuteOptions,
+  dialect: Dialect,
+  run: (statement: SqlWithParams, limits: ExecuteOptions) => Promise<StatementRows>,
+): Promise<QueryResult> {
+  checkExecuteOptions(options);
+  assertReadOnlySql(sql, dialect);
+  const started = performance.now();
+  const result = await run(withNamedRelations(sql, options.relations ?? [], dialect), options);
+  return { ...result, elapsedMs: performance.now() - started };
 }

@@ -1,18 +1,16 @@
-import { READ_ONLY_ACCOUNT_POLICIES, type ReadOnlyAccountPolicy } from './mysql-account-policy';
-import { performance } from 'node:perf_hooks';
 import type { Connection as CoreConnection } from 'mysql2';
 import mysql, { type Pool, type PoolConnection } from 'mysql2/promise';
 import type { SqlRow } from '../../core/sql-value';
 import { StatisticsFromSql } from './statistics-delegate';
+import { accountPolicyOf, checkOnConnect, DEFAULT_MAX_RESULT_BYTES, maxResultBytesOf, type ServerDatabaseOptions } from './server-database-options';
 import { redactDatabaseSpec } from '../../core/database-reference';
 import { parseMysqlUrl, type MysqlConnectionSettings } from './mysql-connection-url';
 import { readMysqlSchema } from './mysql-schema';
 import { accountWritePrivileges } from './mysql-grants';
 import { inspectMysqlServer, sessionSettingsSql, type MysqlServerInfo } from './mysql-session';
 import { streamRows } from './mysql-stream';
-import { checkExecuteOptions } from './execute-options';
-import { mysqlRelationVariable, withNamedRelations, type SqlWithParams } from './named-relations';
-import { assertReadOnlySql } from './read-only-guard';
+import { executeGuarded } from './execute-options';
+import { mysqlRelationVariable, type SqlWithParams } from './named-relations';
 import {
   QueryTimeout,
   ReadOnlyViolation,
@@ -23,28 +21,9 @@ import {
   type TargetDatabase,
 } from './target-database';
 
-export interface MysqlDatabaseOptions {
-  /** Statements that can run at once. Default 4. */
-  connectionLimit?: number;
-  /** Time limit for introspection and statistics queries. Default 120 s. */
-  internalTimeoutMs?: number;
-  /**
-   * Bytes of rows one statement may hold in the worker; past it the statement is killed and
-   * fails with QueryOutOfMemory. With `connectionLimit` it bounds the memory all statements
-   * hold: 4 x 64 MB by default.
-   */
-  maxResultBytes?: number;
-  /**
-   * What to do when the account can write (checked with SHOW GRANTS at connection time): `warn`
-   * (default: say so once, through `onAccountWarning`) or `require` (refuse to open the database).
-   * Worker setting: DECODEX_MYSQL_ACCOUNT.
-   */
-  readOnlyAccount?: ReadOnlyAccountPolicy;
-  /** Where the warning goes; default: the process's stderr. */
-  onAccountWarning?: (message: string) => void;
-}
+export type MysqlDatabaseOptions = ServerDatabaseOptions;
 
-export const DEFAULT_MYSQL_MAX_RESULT_BYTES = 64 * 2 ** 20;
+export const DEFAULT_MYSQL_MAX_RESULT_BYTES = DEFAULT_MAX_RESULT_BYTES;
 
 const INTERNAL_MAX_ROWS = 10_000_000;
 
@@ -83,34 +62,18 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
    * account that can only SELECT is the one below them.
    */
   static async connect(url: string, options: MysqlDatabaseOptions = {}): Promise<MysqlDatabase> {
-    const policy = options.readOnlyAccount ?? 'warn';
-    if (!READ_ONLY_ACCOUNT_POLICIES.includes(policy)) throw new Error(`readOnlyAccount must be one of ${READ_ONLY_ACCOUNT_POLICIES.join(', ')}, got ${policy}`);
-    const where = redactDatabaseSpec(url);
+    accountPolicyOf(options);
     const db = new MysqlDatabase(parseMysqlUrl(url), options);
-    let account: string;
-    try {
+    const check = { where: redactDatabaseSpec(url), setting: 'DECODEX_MYSQL_ACCOUNT', readme: 'A read-only MySQL account' };
+    await checkOnConnect(db, check, options, async () => {
       await db.serverInfo();
       const conn = await db.pool.getConnection();
       try {
-        ({ account, writes: db.accountCanWrite } = await accountWritePrivileges(conn));
+        return await accountWritePrivileges(conn);
       } finally {
         conn.release();
       }
-    } catch (err) {
-      await db.close();
-      throw new Error(`cannot connect to ${where}: ${(err as Error).message}`);
-    }
-    if (db.accountCanWrite.length) {
-      const message =
-        `the account ${account} of ${where} can write (${db.accountCanWrite.join(', ')}); decodex relies on its statement guard and read-only ` +
-        'transactions, and a SELECT-only account is the barrier below them: connect with one (README, "A read-only MySQL account")';
-      if (policy === 'require') {
-        await db.close();
-        throw new Error(`${message}. It is refused because DECODEX_MYSQL_ACCOUNT=require`);
-      }
-      db.warnings.push(message);
-      (options.onAccountWarning ?? ((m) => process.stderr.write(`decodex: warning: ${m}\n`)))(message);
-    }
+    });
     return db;
   }
 
@@ -128,22 +91,15 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
     this.pool = mysql.createPool({ ...common, connectionLimit: options.connectionLimit ?? 4 });
     this.killPool = mysql.createPool({ ...common, connectionLimit: 1 });
     this.internalTimeoutMs = options.internalTimeoutMs ?? 120_000;
-    this.maxResultBytes = options.maxResultBytes ?? DEFAULT_MYSQL_MAX_RESULT_BYTES;
-    if (!(Number.isSafeInteger(this.maxResultBytes) && this.maxResultBytes > 0)) {
-      throw new RangeError(`maxResultBytes must be a positive integer, got ${options.maxResultBytes}`);
-    }
+    this.maxResultBytes = maxResultBytesOf(options);
   }
 
   schema(): Promise<SchemaInfo> {
     return readMysqlSchema((sql) => this.internalQuery(sql));
   }
 
-  async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
-    checkExecuteOptions(options);
-    assertReadOnlySql(sql, 'mysql');
-    const started = performance.now();
-    const result = await this.run(withNamedRelations(sql, options.relations ?? [], 'mysql'), options);
-    return { ...result, elapsedMs: performance.now() - started };
+  execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
+    return executeGuarded(sql, options, 'mysql', (statement, limits) => this.run(statement, limits));
   }
 
   async close(): Promise<void> {

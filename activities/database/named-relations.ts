@@ -10,8 +10,10 @@ import type { Dialect } from './target-database';
  * prepends a common table expression instead, over the rows bound as one JSON parameter:
  * SQLite reads it with json_each(?), MySQL 8 and MariaDB ≥ 10.6 with JSON_TABLE over a session
  * variable the executor sets with a bound value first (mysql2 would otherwise substitute every
- * `?` of the generated SQL, string literals included). The generated SQL passes the statement
- * guard before the prefix is added; the prefix is decodex's own code.
+ * `?` of the generated SQL, string literals included), PostgreSQL with json_to_recordset($k)
+ * over the rows as objects (`{"c0": ..., "c1": ...}`), which names and types each column. The
+ * generated SQL passes the statement guard before the prefix is added; the prefix is decodex's
+ * own code.
  */
 export interface NamedRelation {
   /** `n<k>` for node k. */
@@ -22,7 +24,7 @@ export interface NamedRelation {
 
 export interface SqlWithParams {
   sql: string;
-  /** One JSON text per relation: SQLite binds them to the `?`s, MySQL sets them as `@decodex_relation_<i>` first. */
+  /** One JSON text per relation: SQLite binds them to the `?`s, PostgreSQL to `$1`, `$2`, ..., MySQL sets them as `@decodex_relation_<i>` first. */
   params: string[];
 }
 
@@ -34,35 +36,49 @@ const RELATION_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function withNamedRelations(sql: string, relations: NamedRelation[], dialect: Dialect): SqlWithParams {
   if (!relations.length) return { sql, params: [] };
   const defs = relations.map((r, i) => relationCte(r, dialect, i));
-  const params = relations.map((r) => rowsAsJson(r.rows));
+  const params = relations.map((r) => rowsAsJson(r.rows, dialect === 'postgres'));
   return { sql: prependCtes(sql, defs), params };
 }
 
 function relationCte(relation: NamedRelation, dialect: Dialect, index: number): string {
   if (!RELATION_NAME.test(relation.name)) throw new Error(`invalid relation name ${JSON.stringify(relation.name)}`);
   if (!relation.columns.length) throw new Error(`relation ${relation.name} has no columns`);
-  const names = relation.columns.map((c) => quoteIdentifier(c, dialect)).join(', ');
+  // PostgreSQL folds unquoted names to lower case, so the model's `n3.ID` means `n3.id`: the
+  // relation's columns are named as its results would be (a PostgreSQL result's usually are already).
+  const names = relation.columns.map((c) => quoteIdentifier(dialect === 'postgres' ? c.toLowerCase() : c, dialect)).join(', ');
   if (dialect === 'sqlite') {
     const cells = relation.columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(', ');
     return `${relation.name}(${names}) AS (SELECT ${cells} FROM json_each(?))`;
   }
-  const types = relation.columns.map((_, i) => mysqlColumnType(relation.rows.map((r) => r[i] ?? null)));
-  const columns = types.map((t, i) => `c${i} ${t} PATH '$[${i}]'`).join(', ');
-  const cells = types.map((_, i) => `c${i}`).join(', ');
+  const kinds = relation.columns.map((_, i) => columnKind(relation.rows.map((r) => r[i] ?? null)));
+  const cells = kinds.map((_, i) => `c${i}`).join(', ');
+  if (dialect === 'postgres') {
+    const columns = kinds.map((k, i) => `c${i} ${POSTGRES_TYPES[k]}`).join(', ');
+    return `${relation.name}(${names}) AS (SELECT ${cells} FROM json_to_recordset($${index + 1}::json) AS ${relation.name}_rows(${columns}))`;
+  }
+  const columns = kinds.map((k, i) => `c${i} ${MYSQL_TYPES[k]} PATH '$[${i}]'`).join(', ');
   return `${relation.name}(${names}) AS (SELECT ${cells} FROM JSON_TABLE(${mysqlRelationVariable(index)}, '$[*]' COLUMNS (${columns})) AS ${relation.name}_rows)`;
 }
 
-/** JSON_TABLE needs a type per column: whole numbers stay integers, other numbers doubles, the rest text. */
-function mysqlColumnType(values: SqlValue[]): string {
+type ColumnKind = 'integer' | 'real' | 'text';
+const MYSQL_TYPES: Record<ColumnKind, string> = { integer: 'BIGINT', real: 'DOUBLE', text: 'LONGTEXT' };
+/** numeric, not bigint: a whole number past 64 bits still fits. */
+const POSTGRES_TYPES: Record<ColumnKind, string> = { integer: 'numeric', real: 'double precision', text: 'text' };
+
+/** JSON_TABLE and json_to_recordset need a type per column: whole numbers stay integers, other numbers doubles, the rest text. */
+function columnKind(values: SqlValue[]): ColumnKind {
   const present = values.filter((v) => v !== null);
   if (present.length && present.every((v) => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'object' && v !== null && 'int' in v)))
-    return 'BIGINT';
-  if (present.length && present.every((v) => typeof v === 'number')) return 'DOUBLE';
-  return 'LONGTEXT';
+    return 'integer';
+  if (present.length && present.every((v) => typeof v === 'number')) return 'real';
+  return 'text';
 }
 
-/** One JSON array of row arrays; big integers keep every digit, bytes travel as base64 text. */
-function rowsAsJson(rows: SqlRow[]): string {
+/**
+ * One JSON array of rows, each an array (or, for json_to_recordset, an object with keys c0, c1,
+ * ...); big integers keep every digit, bytes travel as base64 text.
+ */
+function rowsAsJson(rows: SqlRow[], asObjects: boolean): string {
   const cell = (v: SqlValue): string => {
     if (v === null) return 'null';
     if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
@@ -70,5 +86,6 @@ function rowsAsJson(rows: SqlRow[]): string {
     if ('int' in v) return /^-?\d+$/.test(v.int) ? v.int : JSON.stringify(v.int);
     return JSON.stringify(v.bytes);
   };
-  return `[${rows.map((r) => `[${r.map(cell).join(',')}]`).join(',')}]`;
+  const row = (r: SqlRow) => (asObjects ? `{${r.map((v, i) => `"c${i}":${cell(v)}`).join(',')}}` : `[${r.map(cell).join(',')}]`);
+  return `[${rows.map(row).join(',')}]`;
 }

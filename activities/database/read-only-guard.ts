@@ -30,6 +30,7 @@ export function assertReadOnlySql(sql: string, dialect: Dialect): void {
   const statement = statements[0];
   checkStatementKind(statement);
   checkQueryClauses(statement);
+  if (dialect === 'postgres') checkPostgresFunctions(statement);
 }
 
 const ALLOWED = 'Only SELECT, WITH ... SELECT, VALUES and EXPLAIN of those may run.';
@@ -87,6 +88,23 @@ const STATEMENT_REASONS: Record<string, string> = {
   INSTALL: 'it installs server plugins',
   UNINSTALL: 'it removes server plugins',
   USE: 'it changes the current database',
+  COPY: 'it reads or writes files on the server, or runs a program there (COPY ... PROGRAM)',
+  DISCARD: 'it drops session state',
+  LISTEN: 'it subscribes the session to notifications',
+  UNLISTEN: "it changes the session's subscriptions",
+  NOTIFY: 'it sends notifications to other sessions',
+  DECLARE: 'it opens a cursor that outlives the statement',
+  FETCH: 'it reads from a cursor of the session',
+  MOVE: 'it moves a cursor of the session',
+  CLOSE: 'it closes a cursor of the session',
+  CHECKPOINT: 'it forces a server checkpoint',
+  CLUSTER: 'it rewrites tables',
+  REFRESH: 'it rewrites a materialized view',
+  COMMENT: "it changes the schema's comments",
+  SECURITY: 'it changes security labels',
+  REASSIGN: 'it changes object owners',
+  IMPORT: 'it creates foreign tables',
+  ABORT: 'it controls transactions',
 };
 
 function checkStatementKind(tokens: SqlToken[]): void {
@@ -166,19 +184,55 @@ function checkQueryClauses(tokens: SqlToken[]): void {
       reject(`${t.upper.toLowerCase()}() (quoted)`, FORBIDDEN_FUNCTIONS[t.upper]);
     }
     if (t.kind !== 'word') continue;
+    const next = tokens[i + 1];
+    // A function qualified by its schema is still that function (`pg_catalog.load_file(...)` is no column).
+    if (next?.kind === 'symbol' && next.text === '(' && FORBIDDEN_FUNCTIONS[t.upper]) {
+      reject(`${t.upper.toLowerCase()}()`, FORBIDDEN_FUNCTIONS[t.upper]);
+    }
     // `t.update` is a column called update, not the keyword.
     const prev = tokens[i - 1];
     if (prev?.kind === 'symbol' && prev.text === '.') continue;
-    const next = tokens[i + 1];
     const nextWord = wordAt(tokens, i + 1);
-    if (t.upper === 'FOR' && (nextWord === 'UPDATE' || nextWord === 'SHARE')) {
+    // FOR UPDATE / SHARE, and PostgreSQL's FOR NO KEY UPDATE / FOR KEY SHARE.
+    if (t.upper === 'FOR' && ['UPDATE', 'SHARE', 'NO', 'KEY'].includes(nextWord)) {
       reject(`SELECT ... FOR ${nextWord}`, 'it locks rows');
     }
     if (t.upper === 'LOCK' && nextWord === 'IN') reject('SELECT ... LOCK IN SHARE MODE', 'it locks rows');
     if (FORBIDDEN_WORDS[t.upper]) reject(t.upper, FORBIDDEN_WORDS[t.upper]);
-    if (next?.kind === 'symbol' && next.text === '(' && FORBIDDEN_FUNCTIONS[t.upper]) {
-      reject(`${t.upper.toLowerCase()}()`, FORBIDDEN_FUNCTIONS[t.upper]);
-    }
+  }
+}
+
+/**
+ * PostgreSQL functions that act outside the query: on the server's files, on other sessions,
+ * on settings, on large objects, on other databases, or that run SQL text the guard never sees
+ * (query_to_xml). A read-only transaction stops some of them, not all (pg_read_file,
+ * set_config, advisory locks, pg_terminate_backend run in one). They are refused wherever the
+ * name appears, called or not: PostgreSQL can also call a one-argument function as `x.f`.
+ */
+const POSTGRES_FUNCTIONS: [RegExp, string][] = [
+  [/^PG_(READ_FILE|READ_BINARY_FILE|STAT_FILE|LS_\w+|FILE_\w+|CURRENT_LOGFILE)$/, 'it reads or writes files on the database server'],
+  [/^(LO_\w+|LOREAD|LOWRITE|BE_LO_\w+)$/, 'it reads, writes or moves large objects and server files'],
+  [/^DBLINK\w*$/, 'it opens a connection to another database, where nothing is read-only'],
+  [/^SET_CONFIG$/, 'it changes settings'],
+  [/^PG_(TRY_)?ADVISORY_\w+$/, 'it takes or releases advisory locks that can outlive the query'],
+  [/^PG_(TERMINATE|CANCEL)_BACKEND$/, 'it stops other sessions'],
+  [
+    /^PG_(RELOAD_CONF|ROTATE_LOGFILE|SWITCH_WAL|PROMOTE|LOG_BACKEND_MEMORY_CONTEXTS|STAT_RESET\w*|WAL_REPLAY_\w+|BACKUP_\w+|START_BACKUP|STOP_BACKUP)$/,
+    'it changes server state',
+  ],
+  [/^PG_(CREATE|DROP|COPY|REPLICATION|LOGICAL)_\w+$/, 'it changes replication slots, restore points or logical decoding state'],
+  [/^PG_(EXPORT|IMPORT)_SNAPSHOT$/, 'it shares transaction snapshots between sessions'],
+  [/^PG_NOTIFY$/, 'it sends notifications to other sessions'],
+  [/^(NEXTVAL|SETVAL)$/, 'it advances or sets a sequence'],
+  [/^(QUERY|CURSOR|TABLE|SCHEMA|DATABASE)_TO_XML\w*$/, 'it runs SQL given as text, which the guard cannot check'],
+  [/^PG_EXTENSION_CONFIG_DUMP$/, "it changes an extension's configuration"],
+];
+
+function checkPostgresFunctions(tokens: SqlToken[]): void {
+  for (const t of tokens) {
+    if (t.kind !== 'word' && t.kind !== 'quoted') continue;
+    const hit = POSTGRES_FUNCTIONS.find(([name]) => name.test(t.upper));
+    if (hit) reject(`${t.upper.toLowerCase()}${t.kind === 'quoted' ? ' (quoted)' : ''}`, hit[1]);
   }
 }
 

@@ -9,7 +9,8 @@ export type SqlToken =
   /** A bare word: keyword, unquoted identifier, function name. `upper` is for matching. */
   | { kind: 'word'; upper: string; start: number }
   /**
-   * `"name"`, `` `name` ``, `[name]` (double quotes are strings in MySQL, see below); `upper` is
+   * `"name"`, `` `name` ``, `[name]` (double quotes are strings in MySQL, see below; in PostgreSQL
+   * a backtick is an operator character and brackets subscript arrays, so only "name"); `upper` is
    * the name without its quotes, for matching (a quoted name can still call a function).
    */
   | { kind: 'quoted'; upper: string; start: number }
@@ -21,7 +22,7 @@ export type SqlToken =
 /** Why a text could not be scanned; the guard turns it into a ReadOnlyViolation. */
 export class SqlScanError extends Error {}
 
-/** Both engines' whitespace is ASCII only; U+00A0 and friends are identifier characters to them. */
+/** The engines' whitespace is ASCII only; U+00A0 and friends are identifier characters to them. */
 const SPACE = /[ \t\n\r\f\v]/;
 /** MySQL starts a `--` comment only before a space or control character. */
 const SPACE_OR_CONTROL = /[\x00-\x20]/;
@@ -36,10 +37,16 @@ const DIGIT = /[0-9]/;
  * backslash escapes inside '...' and "..." (no NO_BACKSLASH_ESCAPES), "..." is a string (no
  * ANSI_QUOTES), `#` starts a comment, `--` starts one only before whitespace. MySQL's
  * executable comments (`/*! ... *\/`, `/*M! ... *\/`) hide code from a scanner, so they are refused.
+ *
+ * PostgreSQL rules assumed (the PostgreSQL session pins standard_conforming_strings on): '...'
+ * has no backslash escapes but E'...' has, `$tag$ ... $tag$` is a string, `$1` a parameter,
+ * block comments nest. U&'...' and U&"..." can spell a name in escapes a scanner cannot match,
+ * so they are refused.
  */
 export function tokenizeSql(sql: string, dialect: Dialect): SqlToken[] {
   const tokens: SqlToken[] = [];
   const mysql = dialect === 'mysql';
+  const postgres = dialect === 'postgres';
   let i = 0;
   while (i < sql.length) {
     const c = sql[i];
@@ -54,9 +61,26 @@ export function tokenizeSql(sql: string, dialect: Dialect): SqlToken[] {
       if (mysql && (sql[i + 2] === '!' || (sql[i + 2] === 'M' && sql[i + 3] === '!'))) {
         throw new SqlScanError('an executable comment (/*! ... */) hides SQL from checking');
       }
-      const end = sql.indexOf('*/', i + 2);
-      // SQLite accepts an unterminated block comment at the end of the text; MySQL rejects it.
-      i = end < 0 ? sql.length : end + 2;
+      if (postgres) {
+        i = endOfNestedComment(sql, i);
+      } else {
+        const end = sql.indexOf('*/', i + 2);
+        // SQLite accepts an unterminated block comment at the end of the text; MySQL rejects it.
+        i = end < 0 ? sql.length : end + 2;
+      }
+    } else if (postgres && c === '$' && next !== undefined && DIGIT.test(next)) {
+      const start = i;
+      for (i++; i < sql.length && DIGIT.test(sql[i]); i++);
+      tokens.push({ kind: 'number', start });
+    } else if (postgres && c === '$') {
+      const start = i;
+      i = endOfDollarQuoted(sql, i);
+      tokens.push({ kind: 'string', start });
+    } else if (postgres && (c === 'E' || c === 'e') && next === "'" && !WORD_PART.test(sql[i - 1] ?? ' ')) {
+      tokens.push({ kind: 'string', start: i });
+      i = endOfQuoted(sql, i + 1, "'", true);
+    } else if (postgres && (c === 'U' || c === 'u') && next === '&' && (sql[i + 2] === "'" || sql[i + 2] === '"') && !WORD_PART.test(sql[i - 1] ?? ' ')) {
+      throw new SqlScanError('a Unicode-escaped string or name (U&...) can spell a name the checker cannot see');
     } else if (c === "'") {
       tokens.push({ kind: 'string', start: i });
       i = endOfQuoted(sql, i, "'", mysql);
@@ -64,11 +88,11 @@ export function tokenizeSql(sql: string, dialect: Dialect): SqlToken[] {
       const start = i;
       i = endOfQuoted(sql, i, '"', mysql);
       tokens.push(mysql ? { kind: 'string', start } : { kind: 'quoted', upper: unquote(sql, start, i, '"'), start });
-    } else if (c === '`') {
+    } else if (c === '`' && !postgres) {
       const start = i;
       i = endOfQuoted(sql, i, '`', false);
       tokens.push({ kind: 'quoted', upper: unquote(sql, start, i, '`'), start });
-    } else if (c === '[' && !mysql) {
+    } else if (c === '[' && dialect === 'sqlite') {
       const end = sql.indexOf(']', i + 1);
       if (end < 0) throw new SqlScanError('unterminated [quoted name]');
       tokens.push({ kind: 'quoted', upper: sql.slice(i + 1, end).toUpperCase(), start: i });
@@ -96,6 +120,33 @@ function unquote(sql: string, start: number, end: number, quote: string): string
     .split(quote + quote)
     .join(quote)
     .toUpperCase();
+}
+
+/** PostgreSQL's block comments nest: `/* /* *\/ still a comment *\/`. */
+function endOfNestedComment(sql: string, i: number): number {
+  let depth = 0;
+  let j = i;
+  while (j < sql.length) {
+    if (sql[j] === '/' && sql[j + 1] === '*') {
+      depth++;
+      j += 2;
+    } else if (sql[j] === '*' && sql[j + 1] === '/') {
+      j += 2;
+      if (--depth === 0) return j;
+    } else {
+      j++;
+    }
+  }
+  throw new SqlScanError('unterminated block comment');
+}
+
+/** `$tag$ ... $tag$` (the tag may be empty): index just past the closing delimiter. */
+function endOfDollarQuoted(sql: string, i: number): number {
+  const open = /^\$([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/.exec(sql.slice(i));
+  if (!open) throw new SqlScanError('a "$" that is neither a parameter nor a dollar-quoted string');
+  const end = sql.indexOf(open[0], i + open[0].length);
+  if (end < 0) throw new SqlScanError('unterminated dollar-quoted string');
+  return end + open[0].length;
 }
 
 function endOfLine(sql: string, i: number): number {

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isMysqlUrl } from '../../core/database-reference';
+import { isServerUrl } from '../../core/database-reference';
 
 const SQLITE_HEADER = 'SQLite format 3\0';
 
@@ -16,7 +16,8 @@ export function sqliteFileProblem(file: string): string | null {
     if (!stat.isFile()) return `${file} is not a file`;
     size = stat.size;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return `no SQLite database at ${file} (and it is not a mysql:// or mariadb:// URL)`;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return `no SQLite database at ${file} (and it is not a mysql://, mariadb://, postgres:// or postgresql:// URL)`;
     return `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
   }
   const header = Buffer.alloc(SQLITE_HEADER.length);
@@ -36,5 +37,5 @@ export function sqliteFileProblem(file: string): string | null {
 
 /** sqliteFileProblem of a database reference or resolved spec that names a SQLite file (an absolute path); null for a URL or a connection name. */
 export function databaseFileProblem(spec: string): string | null {
-  return isMysqlUrl(spec) || !path.isAbsolute(spec) ? null : sqliteFileProblem(spec);
+  return isServerUrl(spec) || !path.isAbsolute(spec) ? null : sqliteFileProblem(spec);
 }

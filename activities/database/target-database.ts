@@ -1,3 +1,4 @@
+import type { DatabaseDocumentation } from '../../core/profiling/documentation';
 import type { NamedRelation } from './named-relations';
 import type { CellPosition, SqlRow, SqlValue } from '../../core/sql-value';
 
@@ -58,6 +59,8 @@ export interface TargetDatabase {
   /** What the user should know about how the database was opened (e.g. a MySQL account that can write); shown in the run's trace. */
   readonly warnings?: readonly string[];
   schema(): Promise<SchemaInfo>;
+  /** Documentation the database itself holds (PostgreSQL's COMMENT ON), used when no documentation file is given. */
+  documentation?(): Promise<DatabaseDocumentation | null>;
   rowCount(table: string): Promise<number>;
   columnStats(table: string, column: string): Promise<ColumnStats>;
   mostFrequentValues(table: string, column: string, limit: number): Promise<ValueCount[]>;

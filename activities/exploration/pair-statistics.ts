@@ -4,6 +4,10 @@ import type { ColumnRef } from '../../core/preparation/column-ref';
 import type { SqlValue } from '../../core/sql-value';
 import { quoteIdentifier } from '../database/sql-identifiers';
 import type { TargetDatabase } from '../database/target-database';
+import type { Dialect } from '../../core/database/schema-types';
+
+/** A 64-bit integer type in each engine's CAST. */
+const INTEGER_TYPE: Record<Dialect, string> = { sqlite: 'INTEGER', mysql: 'SIGNED', postgres: 'BIGINT' };
 
 /**
  * The deep-investigation measurements of DexterSQL §3.1.3 Step 3, as plain SQL on the target
@@ -108,9 +112,9 @@ export class PairStatistics {
     });
   }
 
-  /** `SUM(terms)` over `from` as a subquery: 0 when nothing matches, and an integer in both engines (MySQL's SUM is DECIMAL). */
+  /** `SUM(terms)` over `from` as a subquery: 0 when nothing matches, and an integer in every engine (MySQL's SUM is DECIMAL, PostgreSQL's of bigints numeric). */
   private sumOf(terms: string, from: string): string {
-    return `(SELECT CAST(COALESCE(SUM(${terms}), 0) AS ${this.db.dialect === 'sqlite' ? 'INTEGER' : 'SIGNED'}) FROM ${from})`;
+    return `(SELECT CAST(COALESCE(SUM(${terms}), 0) AS ${INTEGER_TYPE[this.db.dialect]}) FROM ${from})`;
   }
 
   /**
@@ -131,10 +135,14 @@ export class PairStatistics {
   /**
    * `expression` compared by its bytes. SQLite: COLLATE BINARY (no effect on numbers). MySQL:
    * BINARY, for text only, since a number made a binary string would compare as its digits
-   * (1.00 against 1).
+   * (1.00 against 1). PostgreSQL: text as it is (its default collations are deterministic:
+   * equal means the same bytes); anything else as its text, because PostgreSQL compares no text
+   * with a number and a pair may join an integer key with a text column holding the same numbers,
+   * which SQLite and MySQL compare by converting.
    */
   private exact(expression: string, textual: boolean): string {
     if (this.db.dialect === 'sqlite') return `${expression} COLLATE BINARY`;
+    if (this.db.dialect === 'postgres') return textual ? expression : `CAST(${expression} AS text)`;
     return textual ? `BINARY ${expression}` : expression;
   }
 

@@ -1,3 +1,4 @@
+import { dialectName } from '../../core/database/schema-types';
 import type { CorrectionRule } from '../../core/knowledge/knowledge-types';
 import type { CandidateMismatch, ErrorGroup } from '../../core/mining/mining-types';
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
@@ -29,7 +30,7 @@ export function createMiningLlmActivities(deps: QuestionLlmDeps) {
       const schema = renderFocusedSchema(await loadSchema(deps, { database: question.database, prepared: null }), null);
       const answer = await askModel<{ explanations: string[] }>(deps.llm, 'explain-failure', {
         schema,
-        dialect: db.dialect === 'mysql' ? 'MySQL' : 'SQLite',
+        dialect: dialectName(db.dialect),
         question: question.question,
         evidence: question.evidence?.trim() || '(none)',
         gold: question.goldSql,

@@ -14,18 +14,26 @@ import type { SchemaInfo, TargetDatabase } from '../database/target-database';
  * - MySQL/MariaDB: the server hides its files, so: schema + per table an exact row count and
  *   the sum of CRC32 of every row (order-independent; duplicates count). One scan per table,
  *   each within `queryTimeoutMs`.
+ * - PostgreSQL: the same, with the first 32 bits of the MD5 of each row's text (`t::text`).
  */
 export async function databaseFingerprint(db: TargetDatabase, schema: SchemaInfo, queryTimeoutMs: number): Promise<string> {
   // The file the database opened, not the reference (which may be a connection name).
   if (db instanceof SqliteDatabase) return sqliteFileFingerprint(db.path);
   const hash = createHash('sha256').update(canonicalJson(schema));
   for (const table of schema.tables) {
-    const cells = table.columns.map((c) => `IFNULL(${quoteIdentifier(c.name, 'mysql')}, X'00')`).join(', ');
-    const sql = `SELECT COUNT(*), SUM(CRC32(CONCAT_WS(X'1f', ${cells}))) FROM ${quoteIdentifier(table.name, 'mysql')}`;
-    const { rows } = await db.execute(sql, { timeoutMs: queryTimeoutMs, maxRows: 1 });
+    const { rows } = await db.execute(rowHashSumSql(table, db.dialect), { timeoutMs: queryTimeoutMs, maxRows: 1 });
     hash.update(canonicalJson([table.name, rows[0]]));
   }
-  return 'mysql:' + hash.digest('hex').slice(0, 32);
+  return `${db.dialect}:` + hash.digest('hex').slice(0, 32);
+}
+
+/** A table's row count and the sum of a 32-bit hash of every row, in the server's dialect. */
+function rowHashSumSql(table: SchemaInfo['tables'][number], dialect: 'mysql' | 'postgres' | 'sqlite'): string {
+  if (dialect === 'postgres') {
+    return `SELECT COUNT(*), SUM(('x' || left(md5(t::text), 8))::bit(32)::bigint) FROM ${quoteIdentifier(table.name, 'postgres')} AS t`;
+  }
+  const cells = table.columns.map((c) => `IFNULL(${quoteIdentifier(c.name, 'mysql')}, X'00')`).join(', ');
+  return `SELECT COUNT(*), SUM(CRC32(CONCAT_WS(X'1f', ${cells}))) FROM ${quoteIdentifier(table.name, 'mysql')}`;
 }
 
 async function sqliteFileFingerprint(file: string): Promise<string> {

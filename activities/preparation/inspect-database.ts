@@ -38,7 +38,10 @@ export async function inspectDatabase(deps: PreparationDeps, input: InspectDatab
   const schema = await db.schema();
   const databaseId = preparedDatabaseId(input.database);
   const fingerprint = await databaseFingerprint(db, schema, input.queryTimeoutMs);
-  const { documentation, source } = readDocumentationOrFail(input.documentation, db instanceof SqliteDatabase ? db.path : input.database, db.dialect);
+  const fromFiles = readDocumentationOrFail(input.documentation, db instanceof SqliteDatabase ? db.path : input.database, db.dialect);
+  // Without a documentation file, the comments the database holds (COMMENT ON) are the developer's documentation.
+  const fromDatabase = fromFiles.documentation === null && db.documentation ? await db.documentation() : null;
+  const { documentation, source } = fromDatabase ? { documentation: fromDatabase, source: 'comments in the database' } : fromFiles;
   const versions = preparationVersions({ databaseId, fingerprint, documentation, config: input.config, embedders: embedderNames(deps.embedders) });
 
   const schemaKey = artifactKeys.schema(databaseId, versions);

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { Dialect } from '../../core/database/schema-types';
 import { docName, parseBirdDescriptionCsv, parseJsonDocumentation, type DatabaseDocumentation } from '../../core/profiling/documentation';
 
 /**
@@ -11,7 +12,7 @@ import { docName, parseBirdDescriptionCsv, parseJsonDocumentation, type Database
 export function readDocumentation(
   explicit: string | undefined,
   databaseSpec: string,
-  dialect: 'sqlite' | 'mysql',
+  dialect: Dialect,
 ): { documentation: DatabaseDocumentation | null; source: string | null } {
   const source = explicit ?? (dialect === 'sqlite' ? siblingDescriptions(databaseSpec) : null);
   if (!source) return { documentation: null, source: null };

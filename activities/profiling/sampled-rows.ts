@@ -12,6 +12,7 @@ const P = 2147483647;
  *   P, which breaks the regular spacing of consecutive rowids) below a threshold. A WITHOUT
  *   ROWID table has no rowid: its first rows are read, as before.
  * - MySQL: `RAND(seed)` per row, which MySQL repeats exactly for the same seed and scan order.
+ * - PostgreSQL: TABLESAMPLE BERNOULLI with REPEATABLE(seed), the same rows for the same table.
  */
 export async function profiledRows(
   db: TargetDatabase,
@@ -23,6 +24,8 @@ export async function profiledRows(
   const t = quoteIdentifier(table, db.dialect);
   if (rowCount <= rowLimit) return { source: t, sampled: false };
   const fraction = rowLimit / rowCount;
+  if (db.dialect === 'postgres')
+    return { source: `(SELECT * FROM ${t} TABLESAMPLE BERNOULLI (${fraction * 100}) REPEATABLE (${SEED})) AS sampled_rows`, sampled: true };
   if (db.dialect === 'mysql') return { source: `(SELECT * FROM ${t} WHERE RAND(${SEED}) < ${fraction}) AS sampled_rows`, sampled: true };
   if (!(await hasRowid(db, t, timeoutMs))) return { source: `(SELECT * FROM ${t} LIMIT ${rowLimit}) AS scanned`, sampled: false };
   const x = `(((abs(_rowid_) % ${P}) * 48271 + ${SEED}) % ${P})`;

@@ -1,4 +1,4 @@
-import type { Dialect, SchemaInfo } from '../../core/database/schema-types';
+import { dialectName, type Dialect, type SchemaInfo } from '../../core/database/schema-types';
 import { restrictSchema, type FocusedTable } from '../../core/linking/focused-schema';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
 import type { ColumnProfile } from '../../core/profiling/column-profile';
@@ -84,7 +84,7 @@ export function renderFocusedSchema(loaded: LoadedSchema, focus: FocusedTable[] 
 export async function questionPromptVars(deps: ContextDeps, ctx: QuestionContext): Promise<Record<string, string>> {
   const loaded = await loadSchema(deps, ctx);
   return {
-    dialect: ctx.dialect === 'mysql' ? 'MySQL' : 'SQLite',
+    dialect: dialectName(ctx.dialect),
     question: ctx.question,
     evidence: ctx.evidence?.trim() || '(none)',
     schema: renderFocusedSchema(loaded, ctx.focus),

@@ -1,6 +1,6 @@
 /** The shape of a target database's schema: shared by activities (introspection) and pure code (prompts, linking). */
 /** The SQL dialect of a target database; decides quoting, parsing and prompt wording. */
-export type Dialect = 'sqlite' | 'mysql';
+export type Dialect = 'sqlite' | 'mysql' | 'postgres';
 
 export interface ColumnInfo {
   name: string;
@@ -27,4 +27,9 @@ export interface TableInfo {
 export interface SchemaInfo {
   dialect: Dialect;
   tables: TableInfo[];
+}
+
+/** The dialect as prompts and messages name it. */
+export function dialectName(dialect: Dialect): string {
+  return { sqlite: 'SQLite', mysql: 'MySQL', postgres: 'PostgreSQL' }[dialect];
 }

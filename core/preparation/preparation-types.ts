@@ -1,6 +1,7 @@
 import type { TraceEvent } from '../answer-question-types';
 import type { RunUsage } from '../usage';
 import type { PreparationConfigOverrides, PreparationLimits } from './preparation-config';
+import type { Dialect } from '../database/schema-types';
 
 /** What `prepareDatabase` is asked to do. */
 export interface PrepareDatabaseInput {
@@ -40,7 +41,7 @@ export interface DatabaseInspection {
   /** Stable per database spec: `<label>-<hash of the spec>` (the spec itself may hold a password). */
   databaseId: string;
   label: string;
-  dialect: 'sqlite' | 'mysql';
+  dialect: Dialect;
   fingerprint: string;
   versions: PreparationVersions;
   tables: TableOverview[];
@@ -67,7 +68,7 @@ export interface PreparedDatabaseManifest {
   label: string;
   /** The database spec with any password redacted. */
   database: string;
-  dialect: 'sqlite' | 'mysql';
+  dialect: Dialect;
   fingerprint: string;
   versions: PreparationVersions;
   preparedAt: string;

@@ -26,7 +26,7 @@ function analyzeWithNodeSqlParser(parser: Parser, sql: string, dialect: SqlDiale
     const start = part.offset + part.text.length - text.length;
     let ast: unknown;
     try {
-      ast = parser.astify(text, { database: dialect });
+      ast = parser.astify(text, { database: dialect === 'postgres' ? 'postgresql' : dialect });
     } catch (e) {
       const location = (e as { location?: { start?: { offset?: number } } }).location;
       const offset = location?.start?.offset;

@@ -47,7 +47,8 @@ type ParseOutcome = { success: true; ast: object[] } | { success: false; error: 
 /** A WASM panic surfaces as an exception; the analyzer contract is to report, never throw. */
 function parseOrThrown(sql: string, dialect: SqlDialect): ParseOutcome {
   try {
-    const result = polyglot!.parse(sql, dialect as Parameters<typeof Polyglot.parse>[1]);
+    // polyglot names PostgreSQL's dialect in full.
+    const result = polyglot!.parse(sql, (dialect === 'postgres' ? 'postgresql' : dialect) as Parameters<typeof Polyglot.parse>[1]);
     if (result.success) return { success: true, ast: result.ast };
     return { success: false, error: result.error ?? 'parse failed', errorStart: result.errorStart };
   } catch (e) {

@@ -4,7 +4,7 @@
  * (`bench/sql-parse.ts`), not by preference, so callers must depend only on this file.
  */
 
-export type SqlDialect = 'sqlite' | 'mysql';
+export type SqlDialect = 'sqlite' | 'mysql' | 'postgres';
 
 /** Table -> column names of the target database; lets unqualified and double-quoted names be decided. */
 export interface SchemaHint {

@@ -24,7 +24,7 @@ describe('a database that cannot be opened', () => {
       ['ask', '--db', 'mysql:/x', 'How many rows?'],
       /--db: a database starting "mysql:" is no URL decodex reads: use mysql:\/\/user@host:port\/db/,
     ],
-    ['another scheme (its password never echoed)', ['prepare', '--db', 'postgres://u:s3cret@h/db'], /--db: a database starting "postgres:" is no URL/],
+    ['another scheme (its password never echoed)', ['prepare', '--db', 'sqlserver://u:s3cret@h/db'], /--db: a database starting "sqlserver:" is no URL/],
     ['a SQLite file that does not exist', ['ask', '--db', path.join(dir, 'missing.sqlite'), 'How many rows?'], /--db: no SQLite database at .*missing\.sqlite/],
     ['a folder', ['prepare', '--db', dir], /--db: .* is not a file/],
     ['a file that is no SQLite database', ['prepare', '--db', notSqlite], /--db: .*notes\.sqlite is not a SQLite database/],

@@ -1,14 +1,15 @@
-import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { MysqlDatabase } from '../../activities/database/mysql-database';
 import { SqliteDatabase } from '../../activities/database/sqlite-database';
 import { SqliteProcessPool } from '../../activities/database/sqlite-process-pool';
-import { QueryTimeout, ReadOnlyViolation, type ExecuteOptions } from '../../activities/database/target-database';
+import { QueryTimeout, type ExecuteOptions } from '../../activities/database/target-database';
 import { encodeSqlValue, type SqlValue } from '../../core/sql-value';
 import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
 import { loadSpiderDatabase, type LoadedSpiderDatabase } from '../support/spider-to-mysql';
-import { sameRowMultiset, sameValue } from './same-rows';
-import { devGoldSql, spiderDbPath } from './spider-files';
+import { expectEachRefused } from './expect-refused';
+import { sameRowMultiset } from './same-rows';
+import { expectSameTableStatistics } from './same-statistics';
+import { devGoldSql, spiderDbPath, storageClassCounter } from './spider-files';
 
 const SPIDER_DBS = ['concert_singer', 'pets_1', 'employee_hire_evaluation', 'car_1'];
 /** Our own database names, so a shared server's other tests (which may load the same Spider dbs) are not disturbed. */
@@ -62,7 +63,7 @@ describe.each(SPIDER_DBS)('%s on MariaDB', (name) => {
     const liteTables = byName(liteSchema.tables);
     expect(myTables.map((t) => t.name.toLowerCase())).toEqual(liteTables.map((t) => t.name.toLowerCase()));
 
-    const typesOf = direct(name);
+    const typesOf = storageClassCounter(spiderDbPath(name));
     try {
       for (const [i, mine] of myTables.entries()) {
         const theirs = liteTables[i];
@@ -74,14 +75,7 @@ describe.each(SPIDER_DBS)('%s on MariaDB', (name) => {
             .map((c) => c.name)
             .sort(),
         ).toEqual([...mine.primaryKey].sort());
-        expect(await db.rowCount(mine.name)).toBe(await lite.rowCount(theirs.name));
-        for (const column of theirs.columns) {
-          const [m, l] = [await db.columnStats(mine.name, column.name), await lite.columnStats(theirs.name, column.name)];
-          expect([column.name, m.rowCount, m.nullCount, m.distinctCount]).toEqual([column.name, l.rowCount, l.nullCount, l.distinctCount]);
-          // Min and max agree where the column holds one kind of value (SQLite orders numbers before text).
-          if (typesOf(theirs.name, column.name) <= 1)
-            expect([column.name, sameValue(m.min, l.min), sameValue(m.max, l.max)]).toEqual([column.name, true, true]);
-        }
+        await expectSameTableStatistics(db, mine.name, lite, theirs, typesOf);
       }
     } finally {
       typesOf.close();
@@ -122,21 +116,6 @@ test('the engine-dependent list is current: each entry is a gold query that real
     expect([sql, sameRowMultiset(a.rows, b.rows)]).toEqual([sql, false]);
   }
 });
-
-/** Number of SQLite storage classes in a column (0 or 1: one kind of value). */
-function direct(name: string) {
-  const sqlite = new Database(spiderDbPath(name), { readonly: true });
-  const fn = (table: string, column: string): number => {
-    const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
-    return (
-      (sqlite
-        .prepare(`SELECT count(DISTINCT typeof(${q(column)})) FROM ${q(table)} WHERE ${q(column)} IS NOT NULL`)
-        .pluck()
-        .get() as number) ?? 0
-    );
-  };
-  return Object.assign(fn, { close: () => sqlite.close() });
-}
 
 describe('read-only on MariaDB', () => {
   test('every kind of write is refused with ReadOnlyViolation and no table changes', async () => {
@@ -182,13 +161,7 @@ describe('read-only on MariaDB', () => {
         'FLUSH TABLES',
         'START TRANSACTION',
       ];
-      for (const sql of attempts) {
-        const outcome = await db.execute(sql, { timeoutMs: 5000, maxRows: 10 }).then(
-          () => 'ran',
-          (err: Error) => err,
-        );
-        expect([sql, outcome]).toEqual([sql, expect.any(ReadOnlyViolation)]);
-      }
+      await expectEachRefused(db, attempts);
       expect(await fingerprint()).toBe(before);
     } finally {
       await admin.end();

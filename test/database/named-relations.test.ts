@@ -3,16 +3,18 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
+import { Client } from 'pg';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import type { NamedRelation } from '../../activities/database/named-relations';
 import type { TargetDatabase } from '../../activities/database/target-database';
 import { createThrombosis } from '../support/appendix-d-databases';
 import { testMysqlUrl } from '../support/mariadb';
+import { describeWithPostgres } from '../support/postgres-tests';
 
 /**
  * DecoSearch's materialized upstream result as decodex builds it: the executor, not the model's
- * SQL, makes rows available as a relation `n<k>` (a CTE over one bound JSON parameter), on both
- * engines, and nothing is created or written.
+ * SQL, makes rows available as a relation `n<k>` (a CTE over one bound JSON parameter), on every
+ * engine, and nothing is created or written.
  */
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const LIMITS = { timeoutMs: 10_000, maxRows: 1000 };
@@ -100,6 +102,42 @@ describe('named relations (materialized upstream results)', () => {
       expect(tables).toHaveLength(1);
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+      await admin.end();
+    }
+  });
+});
+
+describeWithPostgres('named relations on PostgreSQL', (server) => {
+  it('through json_to_recordset over one bound parameter, the data unchanged', async () => {
+    const name = `relations_${process.pid}`;
+    const admin = new Client({ connectionString: server().url });
+    await admin.connect();
+    const url = server().url.replace(/\/postgres$/, `/${name}`);
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+      await admin.query(`CREATE DATABASE ${name}`);
+      const data = new Client({ connectionString: url });
+      await data.connect();
+      const checksum = async () => (await data.query("SELECT md5(string_agg(p::text, ',' ORDER BY p.id)) AS sum FROM patient p")).rows[0].sum;
+      const tables = async () =>
+        (await data.query("SELECT count(*)::int AS n FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace")).rows[0].n;
+      try {
+        await data.query('CREATE TABLE Patient (ID int PRIMARY KEY, SEX varchar(1))');
+        await data.query(`INSERT INTO Patient SELECT i, CASE WHEN i % 2 = 1 THEN 'M' ELSE 'F' END FROM generate_series(1, 200) AS i`);
+        const before = await checksum();
+        const db = await openTargetDatabase(url, { postgres: { onAccountWarning: () => {} } });
+        try {
+          await exerciseRelations(db);
+        } finally {
+          await db.close();
+        }
+        expect(await checksum()).toBe(before);
+        expect(await tables()).toBe(1);
+      } finally {
+        await data.end();
+      }
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     }
   });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 
 import { DATASETS, spiderDatabasePath } from '../support/datasets';
 
@@ -48,4 +49,16 @@ export function devGoldSql(db: string): string[] {
     .map((line) => line.split('\t'))
     .filter((parts) => parts.length === 2 && parts[1].trim() === db)
     .map((parts) => parts[0]);
+}
+
+/** Number of SQLite storage classes in a column of a SQLite file (0 or 1: one kind of value); `close` when done. */
+export function storageClassCounter(file: string) {
+  const sqlite = new Database(file, { readonly: true });
+  const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+  const count = (table: string, column: string): number =>
+    (sqlite
+      .prepare(`SELECT count(DISTINCT typeof(${q(column)})) FROM ${q(table)} WHERE ${q(column)} IS NOT NULL`)
+      .pluck()
+      .get() as number) ?? 0;
+  return Object.assign(count, { close: () => sqlite.close() });
 }

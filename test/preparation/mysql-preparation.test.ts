@@ -1,14 +1,12 @@
 import mysql from 'mysql2/promise';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import { PairStatistics } from '../../activities/exploration/pair-statistics';
-import { ARTIFACT_KINDS, artifactKeys } from '../../activities/preparation/preparation-artifacts';
-import { resolvePreparationConfig, resolvePreparationLimits } from '../../core/preparation/preparation-config';
-import type { TableProfile } from '../../core/profiling/column-profile';
 import { spiderDatabasePath } from '../support/datasets';
 import { createRunningExampleDatabase, RUNNING_EXAMPLE } from '../support/running-example-database';
 import { testMysqlUrl } from '../support/mariadb';
 import { loadSpiderDatabase } from '../support/spider-to-mysql';
 import { startPreparationHarness, type PreparationHarness } from './preparation-harness';
+import { expectReproducibleRowSample } from './row-sample-check';
 
 /**
  * The profiler's and the explorator's SQL on MariaDB (the server global-setup starts): the same
@@ -95,27 +93,7 @@ describe('preparation on MySQL/MariaDB', () => {
     }
     const url = new URL(serverUrl);
     url.pathname = '/prep_row_sample';
-    const database = url.toString();
-    const base = resolvePreparationConfig();
-    const config = { ...base, profile: { ...base.profile, rowScanLimit: 500 } };
-    const { queryTimeoutMs, columnsPerScan } = resolvePreparationLimits();
-    const profileItems = async () => {
-      const { databaseId, versions } = await harness.activities.inspectDatabase({ database, config, queryTimeoutMs });
-      await harness.activities.profileTables({ database, databaseId, versions, tables: ['item'], config: config.profile, queryTimeoutMs, columnsPerScan });
-      const key = artifactKeys.tableProfile(databaseId, versions, 'item');
-      const profile = (await harness.store.get<TableProfile>(ARTIFACT_KINDS.tableProfile, key))!;
-      await harness.store.delete(ARTIFACT_KINDS.tableProfile, key); // so the next call profiles again
-      return profile;
-    };
-    const profile = await profileItems();
-    const id = profile.columns.find((c) => c.column === 'id')!;
-    expect(profile.scannedRows).toBe(500);
-    expect(Math.abs(id.rowCount - 500)).toBeLessThan(150);
-    expect(id.min as number).toBeLessThan(100);
-    expect(id.max as number).toBeGreaterThan(4900);
-    const code = profile.columns.find((c) => c.column === 'code')!;
-    expect(new Set(code.sample).size).toBe(10);
     // RAND(seed) repeats: profiled again, the same rows and the same profile.
-    expect(await profileItems()).toEqual(profile);
+    await expectReproducibleRowSample(harness, url.toString());
   });
 });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { DatabaseConnections } from '../../activities/database/database-connections';
 import { databaseReferenceOrFail, normalizeDatabaseSpec } from '../../cli/database-reference';
 import { databaseLabel } from '../../core/database-label';
-import { parseMysqlUrl, redactDatabaseSpec } from '../../core/database-reference';
+import { parseMysqlUrl, parseServerUrl, redactDatabaseSpec } from '../../core/database-reference';
 import { preparedDatabaseId } from '../../core/preparation/database-id';
 
 /** Issue 12, point 1: references are normalised once, carry no password, and the worker resolves them. */
@@ -47,5 +47,29 @@ describe('database references', () => {
     expect(() => connections.resolve(raw)).not.toThrow(/p@ss/);
     connections.addPassword('mysql://cli@h:3306/x', 'given');
     expect(parseMysqlUrl(connections.resolve('mysql://cli@h:3306/x')).password).toBe('given');
+  });
+
+  it('PostgreSQL URLs are references like MySQL ones: one scheme, the password kept apart, resolved per account on the worker', () => {
+    const pg = 'postgresql://reader:p@ss/w%rd@pg.example:5433/shop?sslmode=disable';
+    expect(parseServerUrl(pg)).toEqual({ engine: 'postgres', user: 'reader', password: 'p@ss/w%rd', host: 'pg.example', port: 5433, database: 'shop' });
+    expect(redactDatabaseSpec(pg)).not.toContain('p@ss');
+    expect(databaseLabel(pg)).toBe('shop');
+    expect(normalizeDatabaseSpec(pg)).toEqual({ reference: 'postgres://reader@pg.example:5433/shop', password: 'p@ss/w%rd' });
+    expect(normalizeDatabaseSpec('postgres://pg.example/shop').reference).toBe('postgres://postgres@pg.example:5432/shop');
+    expect(() => databaseReferenceOrFail(pg)).toThrow(/holds a password/);
+    expect(() => databaseReferenceOrFail(pg)).not.toThrow(/p@ss/);
+
+    const connections = DatabaseConnections.fromConfig({ DECODEX_DATABASE_WAREHOUSE: 'postgres://reader:wh@pg.example:5433/dw' });
+    expect(parseServerUrl(connections.resolve('warehouse'))).toMatchObject({ engine: 'postgres', password: 'wh', database: 'dw' });
+    expect(parseServerUrl(connections.resolve('postgres://reader@pg.example:5433/other')).password).toBe('wh');
+    // The same user, host and port on another engine is another account.
+    expect(parseServerUrl(connections.resolve('mysql://reader@pg.example:5433/dw')).password).toBe('');
+    expect(() => connections.resolve('postgres://reader:wh@pg.example:5433/dw')).toThrow(/carries a password/);
+    connections.addPassword('postgres://cli@h:5432/x', 'given');
+    expect(parseServerUrl(connections.resolve('postgres://cli@h:5432/y')).password).toBe('given');
+  });
+
+  it('a password in a URL of any scheme is redacted', () => {
+    expect(redactDatabaseSpec('mssql://sa:hunter2@db/x')).toBe('mssql://sa:***@db/x');
   });
 });

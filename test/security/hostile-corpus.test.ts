@@ -3,13 +3,14 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { createDatabaseActivities, type ExecuteSqlOutput } from '../../activities/database/database-activities';
+import { createDatabaseActivities } from '../../activities/database/database-activities';
 import { DatabaseRegistry } from '../../activities/database/database-registry';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import { sharedSqliteProcessPool } from '../../activities/database/sqlite-process-pool';
 import { spiderDatabasePath } from '../support/datasets';
 import { testMysqlUrl } from '../support/mariadb';
 import { loadSpiderDatabase } from '../support/spider-to-mysql';
+import { runHostileCorpus, type HostileStatement } from './run-hostile-corpus';
 
 /**
  * The read-only corpus (issue 12): hostile statements (hostile-statements.json) run through the
@@ -21,15 +22,7 @@ import { loadSpiderDatabase } from '../support/spider-to-mysql';
  * databases, server variables, the files of its data folder), and no file appeared where a
  * statement tried to write one (absolute and relative paths).
  */
-interface HostileStatement {
-  dialect: 'sqlite' | 'mysql';
-  category: string;
-  sql: string;
-  expect: 'refused' | 'bounded' | 'either';
-}
-
 const CORPUS: HostileStatement[] = JSON.parse(readFileSync(path.join(__dirname, 'hostile-statements.json'), 'utf8'));
-const LIMITS = { timeoutMs: 1500, maxRows: 50, maxCellBytes: 4096, maxResultBytes: 256 * 1024 };
 const DATABASE = 'hostile_corpus';
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -115,28 +108,8 @@ describe('hostile statements change nothing', () => {
     it(`${dialect}: each statement ends with a clear error or a bounded read, and the database is unchanged`, async () => {
       const database = dialect === 'sqlite' ? sqliteFile : mysqlUrl;
       const before = dialect === 'sqlite' ? sha256(sqliteFile) : await mysqlState(mysqlUrl);
-      const problems: string[] = [];
-      for (const statement of CORPUS.filter((s) => s.dialect === dialect)) {
-        const sql = statement.sql.replaceAll('{ESCAPE}', escape).replaceAll('{DATABASE}', DATABASE);
-        const started = Date.now();
-        let out: ExecuteSqlOutput;
-        try {
-          out = await executeSql({ database, sql, ...LIMITS });
-        } catch (err) {
-          problems.push(`${sql}: the activity threw ${(err as Error).message}`);
-          continue;
-        }
-        const elapsed = Date.now() - started;
-        if (elapsed > LIMITS.timeoutMs + 8000) problems.push(`${sql}: took ${elapsed} ms`);
-        if (!out.ok) {
-          if (statement.expect === 'bounded') problems.push(`${sql}: expected a bounded read, got ${out.error.kind}: ${out.error.message}`);
-          if (!out.error.message.trim()) problems.push(`${sql}: an error without a message`);
-          continue;
-        }
-        if (statement.expect === 'refused') problems.push(`${sql}: expected a refusal, it ran (${JSON.stringify(out.result.rows).slice(0, 120)})`);
-        if (out.result.rows.length > LIMITS.maxRows) problems.push(`${sql}: ${out.result.rows.length} rows`);
-        if (Buffer.byteLength(JSON.stringify(out.result.rows)) > LIMITS.maxResultBytes) problems.push(`${sql}: result over ${LIMITS.maxResultBytes} bytes`);
-      }
+      const statements = CORPUS.filter((s) => s.dialect === dialect);
+      const problems = await runHostileCorpus(executeSql, database, statements, { ESCAPE: escape, DATABASE });
       expect(problems).toEqual([]);
       expect(dialect === 'sqlite' ? sha256(sqliteFile) : await mysqlState(mysqlUrl)).toBe(before);
       expect(readdirSync(escape)).toEqual([]);

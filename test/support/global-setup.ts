@@ -6,13 +6,15 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { findTemporalCli } from '../../cli/temporal/find-temporal-cli';
 import { ALL_SEARCH_ATTRIBUTES } from '../../core/search-attributes';
 import { startMariaDb } from './mariadb';
+import { findPostgresBinaries, startPostgres } from './postgres';
 import { findQdrantBinary, startQdrant } from './qdrant';
 
 /**
  * Once per test run: one real Temporal dev server (the pinned CLI, nothing downloaded), one
- * workflow bundle, one MariaDB server, one Qdrant server. Their addresses reach the test files
- * via env vars. Without a Qdrant binary, DECODEX_TEST_QDRANT_MISSING says why, and the Qdrant
- * tests say so in their titles (test/support/qdrant-tests.ts; under CI=true they fail).
+ * workflow bundle, one MariaDB server, one PostgreSQL server, one Qdrant server. Their addresses
+ * reach the test files via env vars. Without a Qdrant binary (or PostgreSQL's), DECODEX_TEST_QDRANT_MISSING
+ * (DECODEX_TEST_POSTGRES_MISSING) says why, and those tests say so in their titles
+ * (test/support/describe-with-service.ts; under CI=true they fail).
  */
 export default async function globalSetup(): Promise<void> {
   const started: { stop(): Promise<void> }[] = [];
@@ -39,6 +41,18 @@ export default async function globalSetup(): Promise<void> {
     const mariadb = await startMariaDb();
     started.push(mariadb);
     process.env.DECODEX_TEST_MYSQL_URL = mariadb.url;
+  }
+
+  if (!process.env.DECODEX_TEST_POSTGRES_URL) {
+    const binaries = findPostgresBinaries();
+    if ('missing' in binaries) {
+      process.env.DECODEX_TEST_POSTGRES_MISSING = binaries.missing;
+    } else {
+      const postgres = await startPostgres(binaries);
+      started.push(postgres);
+      process.env.DECODEX_TEST_POSTGRES_URL = postgres.url;
+      process.env.DECODEX_TEST_POSTGRES_DATA_DIR = postgres.dataDir;
+    }
   }
 
   if (!process.env.DECODEX_TEST_QDRANT_URL) {

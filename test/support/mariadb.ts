@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { freePort } from './free-port';
-import { stopProcess } from './stop-process';
+import { ownServerProcess } from './stop-process';
 
 export interface RunningMariaDb {
   /** `mysql://root@127.0.0.1:PORT/`: no database; add one to the path. */
@@ -69,23 +69,8 @@ export async function startMariaDb(): Promise<RunningMariaDb> {
     { stdio: 'ignore' },
   );
   const url = `mysql://root@127.0.0.1:${port}/`;
-  try {
-    await waitUntilAnswering(server, port, errorLog);
-  } catch (err) {
-    server.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
-  const killOnExit = () => server.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  return {
-    url,
-    stop: async () => {
-      process.removeListener('exit', killOnExit);
-      await stopProcess(server);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const { stop } = await ownServerProcess(server, dir, () => waitUntilAnswering(server, port, errorLog));
+  return { url, stop };
 }
 
 function findProgram(name: string, dirs: string[]): string {

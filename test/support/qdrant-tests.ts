@@ -1,3 +1,4 @@
+import { describeWithService } from './describe-with-service';
 import { findQdrantBinary } from './qdrant';
 
 /**
@@ -25,28 +26,12 @@ function missingReason(need: QdrantNeed): string | null {
 }
 
 /**
- * `describe` for tests against a real Qdrant. Without one, the suite's title says why and its
- * one test is skipped; under CI=true that test fails instead, so CI never passes by skipping.
+ * `describe` for tests against a real Qdrant. No registry ships the Qdrant server, so a machine
+ * without the binary (no QDRANT_BIN, no ../shared/bin/qdrant, none on PATH) cannot run these:
+ * see describeWithService for what happens then.
  */
 export function describeWithQdrant(title: string, need: QdrantNeed, body: (server: () => QdrantTestServer) => void): void {
-  const reason = missingReason(need);
-  if (reason === null) {
-    const binary = findQdrantBinary();
-    describe(title, () => body(() => ({ url: process.env.DECODEX_TEST_QDRANT_URL ?? '', binary: 'path' in binary ? binary.path : '' })));
-    return;
-  }
-  if (process.env.CI === 'true') {
-    describe(title, () => {
-      it(`fails: ${reason} (CI=true runs every Qdrant test; set QDRANT_BIN)`, () => {
-        throw new Error(`Qdrant tests cannot run: ${reason}`);
-      });
-    });
-    return;
-  }
-  // The one skip in the suite, on purpose: no registry ships the Qdrant server, so a machine
-  // without the binary (no QDRANT_BIN, no ../shared/bin/qdrant, none on PATH) cannot run these.
-  // The title says why; under CI=true (above) the same tests fail instead of skipping.
-  describe(`${title} [skipped: ${reason}]`, () => {
-    it.skip(`needs a Qdrant binary: ${reason} (set QDRANT_BIN)`, () => undefined);
-  });
+  const binary = findQdrantBinary();
+  const server = () => ({ url: process.env.DECODEX_TEST_QDRANT_URL ?? '', binary: 'path' in binary ? binary.path : '' });
+  describeWithService(title, 'Qdrant', missingReason(need), 'set QDRANT_BIN', () => body(server));
 }

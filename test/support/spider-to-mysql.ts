@@ -1,10 +1,9 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import mysql, { type Connection } from 'mysql2/promise';
-import { encodeSqlValue } from '../../core/sql-value';
 import { quoteIdentifier } from '../../activities/database/sql-identifiers';
-import { readSqliteSchema } from '../../activities/database/sqlite-schema';
 import type { ForeignKeyInfo, TableInfo } from '../../activities/database/target-database';
+import { readSqliteFileSchema, sqliteColumnKind, tryDdl } from './spider-copy';
 
 export interface LoadedSpiderDatabase {
   /** `mysql://.../<database>`: the server URL with the new database as its path. */
@@ -36,13 +35,7 @@ export async function loadSpiderDatabase(sqlitePath: string, serverUrl: string, 
   url.pathname = `/${database}`;
   const conn = await mysql.createConnection({ uri: serverUrl.replace(/^mariadb:/, 'mysql:'), supportBigNumbers: true, bigNumberStrings: true });
   try {
-    const schema = await readSqliteSchema(async (sql) =>
-      sqlite
-        .prepare(sql)
-        .raw(true)
-        .all()
-        .map((r) => (r as unknown[]).map(encodeSqlValue)),
-    );
+    const schema = await readSqliteFileSchema(sqlite);
     const [[version]] = (await conn.query({ sql: 'SELECT VERSION()', rowsAsArray: true }))[0] as string[][];
     const collation = /mariadb/i.test(version) ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin';
     await conn.query(`DROP DATABASE IF EXISTS ${id(database)}`);
@@ -89,37 +82,13 @@ function keyColumnsByTable(tables: TableInfo[]): Map<string, Set<string>> {
   return keys;
 }
 
-/** The MySQL type for what the column holds: SQLite's storage classes first, declared affinity for empty columns. */
+/** The MySQL type for what the column holds (sqliteColumnKind). */
 function mysqlType(sqlite: Database.Database, table: string, column: string, declared: string, isKey: boolean): string {
-  const c = quoteIdentifier(column, 'sqlite');
-  const rows = sqlite
-    .prepare(`SELECT typeof(${c}), max(length(CAST(${c} AS BLOB))) FROM ${quoteIdentifier(table, 'sqlite')} WHERE ${c} IS NOT NULL GROUP BY 1`)
-    .raw(true)
-    .all() as [string, bigint | null][];
-  const classes = new Set(rows.map((r) => r[0]));
-  const maxBytes = Math.max(1, ...rows.map((r) => Number(r[1] ?? 0)));
-  const kind = classes.size > 0 ? storageKind(classes) : affinityKind(declared);
+  const { kind, maxBytes } = sqliteColumnKind(sqlite, table, column, declared);
   if (kind === 'integer') return 'BIGINT';
   if (kind === 'real') return 'DOUBLE';
   if (kind === 'blob') return isKey && maxBytes <= MAX_KEY_CHARS * 4 ? `VARBINARY(${maxBytes})` : 'LONGBLOB';
   return isKey && maxBytes <= MAX_KEY_CHARS ? `VARCHAR(${maxBytes})` : 'LONGTEXT';
-}
-
-type Kind = 'integer' | 'real' | 'text' | 'blob';
-
-function storageKind(classes: Set<string>): Kind {
-  if (classes.has('text')) return 'text';
-  if (classes.has('blob')) return classes.size === 1 ? 'blob' : 'text';
-  return classes.has('real') ? 'real' : 'integer';
-}
-
-/** SQLite's column affinity rules (https://sqlite.org/datatype3.html, 3.1). */
-function affinityKind(declared: string): Kind {
-  const t = declared.toUpperCase();
-  if (t.includes('INT')) return 'integer';
-  if (/CHAR|CLOB|TEXT/.test(t)) return 'text';
-  if (t.includes('BLOB') || t === '') return 'blob';
-  return 'real';
 }
 
 async function copyRows(sqlite: Database.Database, conn: Connection, table: TableInfo): Promise<void> {
@@ -134,14 +103,4 @@ async function copyRows(sqlite: Database.Database, conn: Connection, table: Tabl
     }
   }
   if (batch.length > 0) await conn.query(insert, [batch]);
-}
-
-async function tryDdl(conn: Connection, ddl: string, what: string, skipped: string[]): Promise<boolean> {
-  try {
-    await conn.query(ddl);
-    return true;
-  } catch (err) {
-    skipped.push(`${what}: ${(err as Error).message}`);
-    return false;
-  }
 }

@@ -1,4 +1,4 @@
-import { isConnectionName, isMysqlUrl } from '../../../core/database-reference';
+import { isConnectionName, isServerUrl } from '../../../core/database-reference';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchmarkQuestion, LoadedDataset } from '../../../core/datasets/benchmark-question';
@@ -49,7 +49,7 @@ export function markMissingDatabases(questions: BenchmarkQuestion[], testSuiteVa
   const missing = new Map<string, { dbId: string; path: string; questions: number }>();
   for (const q of questions) {
     // A server URL or a connection name: the worker resolves and opens it, there is no file to check.
-    if (isMysqlUrl(q.database) || isConnectionName(q.database)) {
+    if (isServerUrl(q.database) || isConnectionName(q.database)) {
       q.evaluationDatabases = [q.database];
       continue;
     }

@@ -1,0 +1,89 @@
+import { openTargetDatabase } from '../../activities/database/open-database';
+import type { TargetDatabase } from '../../activities/database/target-database';
+import { PairStatistics } from '../../activities/exploration/pair-statistics';
+import { spiderDatabasePath } from '../support/datasets';
+import { withPostgres } from '../support/postgres-state';
+import { describeWithPostgres } from '../support/postgres-tests';
+import { createRunningExampleDatabase, RUNNING_EXAMPLE } from '../support/running-example-database';
+import { loadSpiderIntoPostgres } from '../support/spider-to-postgres';
+import { startPreparationHarness, type PreparationHarness } from './preparation-harness';
+import { expectReproducibleRowSample } from './row-sample-check';
+
+/**
+ * The profiler's and the explorator's SQL on PostgreSQL (the server global-setup starts): the
+ * same pairs and statistics as on SQLite, a content fingerprint from SQL, a reproducible row
+ * sample, and COMMENT ON as the developer's documentation. The loader lower-cases names (see
+ * spider-to-postgres.ts), so pairs are named in lower case.
+ */
+describeWithPostgres('preparation on PostgreSQL', (server) => {
+  let harness: PreparationHarness;
+  beforeAll(() => {
+    harness = startPreparationHarness();
+  });
+  afterAll(() => harness.close());
+  const databaseUrl = (name: string) => server().url.replace(/\/postgres$/, `/${name}`);
+
+  it("measures the running example's pair as on SQLite, with a SQL content fingerprint", async () => {
+    const loaded = await loadSpiderIntoPostgres(createRunningExampleDatabase(harness.dir), server().url, { database: 'prep_running_example' });
+    const { inspection, evidence: e } = await harness.measure(loaded.url, 'examination.diagnosis~patient.diagnosis');
+    expect(inspection.fingerprint).toMatch(/^postgres:[0-9a-f]{32}$/);
+    expect(e.join!.pathText).toBe('patient.id = examination.id');
+    expect(e.join!.coverage).toBeCloseTo(RUNNING_EXAMPLE.expected.coverage, 6);
+    expect(e.join!.fanout).toBeCloseTo(RUNNING_EXAMPLE.expected.fanout, 6);
+    expect(e.join!.agreement).toBeCloseTo(RUNNING_EXAMPLE.expected.agreement, 6);
+    expect(e.overlap.jaccard).toBe(1);
+  });
+
+  it('gives the same statistics as SQLite on a Spider pair', async () => {
+    const file = spiderDatabasePath('insurance_policies');
+    const loaded = await loadSpiderIntoPostgres(file, server().url, { database: 'prep_insurance_policies' });
+    const onPostgres = (await harness.measure(loaded.url, 'claims.date_claim_settled~settlements.date_claim_settled')).evidence;
+    const onSqlite = (await harness.measure(file, 'Claims.Date_Claim_Settled~Settlements.Date_Claim_Settled')).evidence;
+    expect(onPostgres.join).toMatchObject({
+      coverage: onSqlite.join!.coverage,
+      fanout: onSqlite.join!.fanout,
+      agreement: onSqlite.join!.agreement,
+      joinedRows: onSqlite.join!.joinedRows,
+    });
+    expect(onPostgres.overlap).toEqual(onSqlite.overlap);
+  });
+
+  it('measures an integer column against a text column holding the same numbers, which PostgreSQL will not compare directly', async () => {
+    // concert_singer: stadium.stadium_id is an integer, concert.stadium_id text ('1', '2', ...).
+    const file = spiderDatabasePath('concert_singer');
+    const loaded = await loadSpiderIntoPostgres(file, server().url, { database: 'prep_concert_singer' });
+    const [pg, lite] = [await openTargetDatabase(loaded.url, { postgres: { onAccountWarning: () => {} } }), await openTargetDatabase(file)];
+    try {
+      const overlap = (db: TargetDatabase, table: (t: string) => string) =>
+        new PairStatistics(db, 30_000).overlap(
+          { table: table('concert'), column: 'stadium_id' },
+          { table: table('stadium'), column: 'stadium_id' },
+          false,
+          false,
+        );
+      const onPostgres = await overlap(pg, (t) => t);
+      expect(onPostgres).toEqual(await overlap(lite, (t) => t));
+      expect(onPostgres.intersection).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([pg.close(), lite.close()]);
+    }
+  });
+
+  it('profiles a table above the scan bound through a reproducible row sample, documented by its comments', async () => {
+    await withPostgres(server().url, async (c) => {
+      await c.query('DROP DATABASE IF EXISTS prep_row_sample WITH (FORCE)');
+      await c.query('CREATE DATABASE prep_row_sample');
+    });
+    const database = databaseUrl('prep_row_sample');
+    await withPostgres(database, (c) =>
+      c.query(`CREATE TABLE item (id int PRIMARY KEY, code varchar(10));
+        INSERT INTO item SELECT i, 'c' || lpad(i::text, 5, '0') FROM generate_series(1, 5000) AS i;
+        COMMENT ON COLUMN item.code IS 'The catalogue code, c and five digits';`),
+    );
+    // REPEATABLE(seed): profiled again, the same rows and the same profile.
+    const profile = await expectReproducibleRowSample(harness, database, (inspection) =>
+      expect(inspection.documentationSource).toBe('comments in the database'),
+    );
+    expect(JSON.stringify(profile.columns.find((c) => c.column === 'code'))).toContain('The catalogue code, c and five digits');
+  });
+});
