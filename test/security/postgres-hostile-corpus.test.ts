@@ -5,6 +5,7 @@ import { createDatabaseActivities } from '../../activities/database/database-act
 import { DatabaseRegistry } from '../../activities/database/database-registry';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import { spiderDatabasePath } from '../support/datasets';
+import { findPostgresBinaries, startPostgres, type RunningPostgres } from '../support/postgres';
 import { dataDirectoryFiles, serverState, tableChecksums, withPostgres } from '../support/postgres-state';
 import { describeWithPostgres } from '../support/postgres-tests';
 import { loadSpiderIntoPostgres } from '../support/spider-to-postgres';
@@ -23,6 +24,10 @@ const CORPUS: HostileStatement[] = JSON.parse(readFileSync(path.join(__dirname, 
 const DATABASE = 'hostile_corpus';
 
 describeWithPostgres('hostile PostgreSQL statements change nothing', (server) => {
+  // A server of its own: other test files create databases on the shared one while this one
+  // compares the server's databases and files before and after.
+  let own: RunningPostgres | undefined;
+  const target = () => own ?? server();
   const escape = mkdtempSync(path.join(os.tmpdir(), 'decodex-pg-escape-'));
   const registry = new DatabaseRegistry((spec) => openTargetDatabase(spec, { postgres: { onAccountWarning: () => {} } }));
   const { executeSql } = createDatabaseActivities(registry);
@@ -31,7 +36,9 @@ describeWithPostgres('hostile PostgreSQL statements change nothing', (server) =>
   beforeAll(async () => {
     // Writable by the server's own account: a file there could only be missing because nothing wrote it.
     chmodSync(escape, 0o777);
-    url = (await loadSpiderIntoPostgres(spiderDatabasePath('concert_singer'), server().url, { database: DATABASE })).url;
+    const binaries = findPostgresBinaries();
+    if (!('missing' in binaries)) own = await startPostgres(binaries);
+    url = (await loadSpiderIntoPostgres(spiderDatabasePath('concert_singer'), target().url, { database: DATABASE })).url;
     await withPostgres(url, (c) =>
       c.query(`
         CREATE SEQUENCE seq;
@@ -39,7 +46,10 @@ describeWithPostgres('hostile PostgreSQL statements change nothing', (server) =>
         CREATE FUNCTION sneaky_drop() RETURNS int LANGUAGE plpgsql VOLATILE AS $$ BEGIN EXECUTE 'DROP TABLE singer'; RETURN 1; END $$;`),
     );
   }, 120_000);
-  afterAll(() => registry.closeAll());
+  afterAll(async () => {
+    await registry.closeAll();
+    await own?.stop();
+  });
 
   it('the corpus has at least 40 statements over every category the issue names', () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(40);
@@ -67,14 +77,14 @@ describeWithPostgres('hostile PostgreSQL statements change nothing', (server) =>
   });
 
   it('each statement ends with a clear error or a bounded read, and the server is unchanged', async () => {
-    const before = { tables: await tableChecksums(url), server: await serverState(url), files: dataDirectoryFiles(server().dataDir) };
+    const before = { tables: await tableChecksums(url), server: await serverState(url), files: dataDirectoryFiles(target().dataDir) };
     const sequence = () => withPostgres(url, async (c) => (await c.query('SELECT last_value, is_called FROM seq')).rows);
     const sequenceBefore = await sequence();
     const problems = await runHostileCorpus(executeSql, url, CORPUS, { ESCAPE: escape, DATABASE });
     expect(problems).toEqual([]);
     expect(await tableChecksums(url)).toEqual(before.tables);
     expect(await serverState(url)).toBe(before.server);
-    expect(dataDirectoryFiles(server().dataDir)).toEqual(before.files);
+    expect(dataDirectoryFiles(target().dataDir)).toEqual(before.files);
     expect(await sequence()).toEqual(sequenceBefore);
     expect(readdirSync(escape)).toEqual([]);
     for (const name of ['program.txt', 'out.txt', 'out2.txt', 'lo.txt']) expect(existsSync(path.join(escape, name))).toBe(false);
