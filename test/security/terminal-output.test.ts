@@ -50,11 +50,11 @@ describe('terminal output', () => {
     expect(escapeForTerminal('a\nb\tc')).toBe('a\\nb\\tc');
   });
 
-  it('a missing database ends with its cause and no stack trace or SDK warning on stderr', async () => {
+  it('a missing database is refused at once with its cause, and no stack trace or SDK warning on stderr', async () => {
     const missing = path.join(os.tmpdir(), 'decodex-term-missing', 'gone.sqlite');
     const run = await runCli(['ask', '--db', missing, QUESTION], env());
-    expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/outcome: database_error \(.*no SQLite database at/);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/no SQLite database at/);
     expect(run.stderr).not.toMatch(/WARN|ERROR|\n\s+at |Error:/);
   });
 

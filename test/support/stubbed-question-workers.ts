@@ -141,7 +141,8 @@ export async function startStubbedQuestionWorkers(stubs: { online: OnlineStubs; 
     Worker.create({ connection, taskQueue: taskQueue('llm', queuePrefix), activities: recorded(stubs.llm, calls) }),
   ]);
   const running = workers.map((w) => w.run());
-  const client = await DecodexClient.connect({ address, queuePrefix });
+  // The activities are stubs: the database named in a question is never opened, so it need not exist.
+  const client = await DecodexClient.connect({ address, queuePrefix, checkDatabaseFiles: false });
   return {
     client,
     calls,
