@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { datasetsRoot } from '../../core/datasets/datasets-root';
+import { describeWithService } from '../support/describe-with-service';
 
 /**
  * Spider dev and BIRD dev are what decodex is evaluated on: a test that quotes one of their
@@ -20,9 +21,10 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-if (missing.length > 0 && process.env.CI !== 'true') {
-  test.skip(`no Spider dev / BIRD dev question under test/ — SKIPPED: ${missing.join(', ')} not found under ${root} (set DECODEX_DATASETS)`, () => {});
-} else {
+// Without the datasets there is nothing to compare against: the shared skip says why in the
+// title, and under CI=true it fails instead (describeWithService).
+const reason = missing.length ? `${missing.join(', ')} not found under ${root}` : null;
+describeWithService('the evaluation sets stay out of the tests', 'the benchmark datasets', reason, 'set DECODEX_DATASETS', () => {
   test('no file under test/ contains a Spider dev or BIRD dev question', () => {
     expect(missing).toEqual([]);
     const questions = new Set(
@@ -37,4 +39,4 @@ if (missing.length > 0 && process.env.CI !== 'true') {
     }
     expect(leaks).toEqual([]);
   });
-}
+});

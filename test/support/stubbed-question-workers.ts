@@ -1,14 +1,7 @@
+import type { LlmActivities, OnlineActivities } from '../../workflows/answer/question-run';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import type { CorrectionActivities, DiagnosisActivities } from '../../activities/correction/correction-activities';
 import type { Diagnosis } from '../../activities/correction/diagnose-sql';
-import type { DatabaseActivities } from '../../activities/database/database-activities';
-import type { DagExecutionActivities, DecompositionActivities } from '../../activities/decomposition/decomposition-activities';
 import type { NodeRun } from '../../core/dag/node-results';
-import type { GenerationActivities } from '../../activities/generation/generation-activities';
-import type { JudgingActivities } from '../../activities/judging/judging-activities';
-import type { LinkingActivities, RetrievalActivities } from '../../activities/linking/linking-activities';
-import type { NotesActivities } from '../../activities/notes/notes-activities';
-import type { SelectionActivities } from '../../activities/selection/selection-activities';
 import { DecodexClient } from '../../cli/client';
 import { taskQueue } from '../../core/task-queues';
 import type { LlmCallUsage } from '../../core/usage';
@@ -19,14 +12,9 @@ import type { LlmCallUsage } from '../../core/usage';
  * orchestration is checked against activities that answer exactly what a test says. Every call
  * is recorded with its input.
  */
-export type OnlineStubs = DatabaseActivities & RetrievalActivities & DiagnosisActivities & DagExecutionActivities;
-export type LlmStubs = LinkingActivities &
-  NotesActivities &
-  JudgingActivities &
-  DecompositionActivities &
-  GenerationActivities &
-  CorrectionActivities &
-  SelectionActivities;
+/** The activities the question workflow calls, by task queue (the same types its proxies use). */
+export type OnlineStubs = OnlineActivities;
+export type LlmStubs = LlmActivities;
 
 export const usage = (role: string): LlmCallUsage => ({ role, model: 'stub', promptTokens: 10, completionTokens: 2, latencyMs: 1, cacheHit: false });
 

@@ -18,8 +18,8 @@ import { StepRunner } from '../kit/step-runner';
 import type { WorkingCandidate } from './working-candidate';
 
 /** The question's activities by task queue: database work on `online`, model calls on `llm`. */
-type OnlineActivities = DatabaseActivities & RetrievalActivities & DiagnosisActivities & DagExecutionActivities;
-type LlmActivities = LinkingActivities &
+export type OnlineActivities = DatabaseActivities & RetrievalActivities & DiagnosisActivities & DagExecutionActivities;
+export type LlmActivities = LinkingActivities &
   NotesActivities &
   JudgingActivities &
   DecompositionActivities &
