@@ -4,7 +4,7 @@ import type { BenchmarkProgress, RunBenchmarkInput } from '../core/benchmark/ben
 import { formatOverrides } from '../core/pipeline/pipeline-config';
 import { PRESET } from '../core/search-attributes';
 import { taskQueue } from '../core/task-queues';
-import { benchmarkProgressQuery } from '../workflows/benchmark-definitions';
+import { benchmarkProgressQuery } from '../workflows/queries';
 import { followWorkflow } from './follow-workflow';
 import type { runBenchmark, RunBenchmarkResult } from '../workflows/run-benchmark';
 

@@ -10,7 +10,7 @@ import { databaseFileProblem } from '../activities/database/sqlite-file-problem'
 import { DATABASE, PRESET } from '../core/search-attributes';
 import { formatOverrides, resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { taskQueue } from '../core/task-queues';
-import { dagQuery, progressQuery, traceQuery } from '../workflows/definitions';
+import { dagQuery, progressQuery, traceQuery } from '../workflows/queries';
 import type { DagReport } from '../core/dag/dag-report';
 import type { answerQuestion } from '../workflows/answer-question';
 import { preparedDatabaseId } from '../core/preparation/database-id';

@@ -4,7 +4,7 @@ import { validateMiningInput } from '../core/mining/mining-types';
 import { pipelineLabel, resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { taskQueue } from '../core/task-queues';
 import type { mineRules } from '../workflows/mine-rules';
-import { miningProgressQuery } from '../workflows/mining-definitions';
+import { miningProgressQuery } from '../workflows/queries';
 import { followWorkflow } from './follow-workflow';
 
 /**

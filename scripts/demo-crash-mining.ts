@@ -23,7 +23,7 @@ import { MINING_DEFAULTS, type MineRulesInput, type MineRulesResult, type Mining
 import { resolveRuntimeConfig } from '../core/runtime-config';
 import { stringHash32 } from '../core/string-hash';
 import type { mineRules } from '../workflows/mine-rules';
-import { miningProgressQuery } from '../workflows/mining-definitions';
+import { miningProgressQuery } from '../workflows/queries';
 import { startScriptedLlm, type ScriptedLlm } from '../test/scripted-llm/server';
 import { freePort } from '../test/support/free-port';
 import { scriptedMiningRules } from '../test/support/scripted-mining';

@@ -11,7 +11,7 @@ import type { answerQuestion } from './answer-question';
 import { awaitAnswer } from '../core/unanswered-run';
 import { runQuestionWindow } from './kit/question-window';
 import { failureMessage } from './kit/step-runner';
-import { decompositionKbProgressQuery } from './knowledge-definitions';
+import { decompositionKbProgressQuery } from './queries';
 
 const PAGE = 25;
 

@@ -1,7 +1,7 @@
 import { continueAsNew, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BuildFewShotIndexInput, FewShotJobActivities } from '../activities/knowledge/few-shot-job-activities';
 import { queuePrefixOf, taskQueue } from '../core/task-queues';
-import { progressQuery } from './definitions';
+import { progressQuery } from './queries';
 
 /**
  * Builds DexterSQL's few-shot index (§3.3.2) from training questions and their SQL: page by page

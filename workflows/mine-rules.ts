@@ -9,8 +9,7 @@ import { totalTokens, type RunUsage } from '../core/usage';
 import { runQuestionWindow } from './kit/question-window';
 import { failureMessage, StepRunner } from './kit/step-runner';
 import type { mineTrainingQuestion } from './mine-training-question';
-import { traceQuery } from './definitions';
-import { miningProgressQuery } from './mining-definitions';
+import { miningProgressQuery, traceQuery } from './queries';
 import { clusterFailures } from './mining/cluster-failures';
 import { miningActivities } from './mining/mining-proxies';
 

@@ -8,7 +8,7 @@ import { DATABASE } from '../core/search-attributes';
 import { taskQueue } from '../core/task-queues';
 import type { answerQuestion } from './answer-question';
 import { awaitAnswer } from '../core/unanswered-run';
-import { traceQuery } from './definitions';
+import { traceQuery } from './queries';
 import { failureMessage, StepRunner } from './kit/step-runner';
 import { miningActivities } from './mining/mining-proxies';
 

@@ -11,7 +11,7 @@ import { DATABASE } from '../core/search-attributes';
 import { queuePrefixOf, taskQueue } from '../core/task-queues';
 import { RunBudget } from '../core/budget';
 import type { RunUsage } from '../core/usage';
-import { progressQuery } from './definitions';
+import { progressQuery } from './queries';
 import { StepRunner } from './kit/step-runner';
 import type { TraceEvent } from '../core/answer-question-types';
 

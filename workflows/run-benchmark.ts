@@ -11,7 +11,7 @@ import { queuePrefixOf, taskQueue } from '../core/task-queues';
 import { emptyUsage } from '../core/usage';
 import type { answerQuestion } from './answer-question';
 import { awaitAnswer } from '../core/unanswered-run';
-import { benchmarkProgressQuery } from './benchmark-definitions';
+import { benchmarkProgressQuery } from './queries';
 import { failureMessage } from './kit/step-runner';
 
 type BenchmarkActivities = ReturnType<typeof createBenchmarkActivities>;

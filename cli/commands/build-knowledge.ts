@@ -11,8 +11,7 @@ import { ALL_TASK_QUEUES, taskQueue, type TaskQueueName } from '../../core/task-
 import { loadWorkerLlmConfig } from '../../workers/build-deps';
 import type { buildDecompositionKnowledge } from '../../workflows/build-decomposition-knowledge';
 import type { buildFewShotIndex } from '../../workflows/build-few-shot-index';
-import { decompositionKbProgressQuery } from '../../workflows/knowledge-definitions';
-import { progressQuery } from '../../workflows/definitions';
+import { decompositionKbProgressQuery, progressQuery } from '../../workflows/queries';
 import { ProgressBar } from '../progress-bar';
 import { nonNegativeInt } from './bench';
 import { withClientSession } from './client-session';

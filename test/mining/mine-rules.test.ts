@@ -8,7 +8,7 @@ import { miningStore } from '../../activities/mining/mining-store';
 import { startMining, waitForMining } from '../../cli/mining-client';
 import type { CorrectionRule } from '../../core/knowledge/knowledge-types';
 import { MINING_DEFAULTS, type MineRulesInput, type MiningProgress } from '../../core/mining/mining-types';
-import { miningProgressQuery } from '../../workflows/mining-definitions';
+import { miningProgressQuery } from '../../workflows/queries';
 import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
 import { DATASETS, spiderDatabasePath } from '../support/datasets';
 import { miningTrainingItems, PLANTED_RATIOS, writeTrainingJsonl } from '../support/mining-training-set';

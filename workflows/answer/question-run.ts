@@ -13,7 +13,7 @@ import { RunBudget } from '../../core/budget';
 import type { DagReport } from '../../core/dag/dag-report';
 import type { PipelineConfig } from '../../core/pipeline/pipeline-config';
 import { queuePrefixOf, taskQueue } from '../../core/task-queues';
-import { dagQuery, progressQuery, traceQuery } from '../definitions';
+import { dagQuery, progressQuery, traceQuery } from '../queries';
 import { StepRunner } from '../kit/step-runner';
 import type { WorkingCandidate } from './working-candidate';
 

@@ -2,7 +2,7 @@ import { setHandler } from '@temporalio/workflow';
 import type { DagNodeReport, DagNodeState, DagReport } from '../../../core/dag/dag-report';
 import type { NodeRun } from '../../../core/dag/node-results';
 import type { SubQuestionDag } from '../../../core/dag/sub-question-dag';
-import { dagQuery } from '../../definitions';
+import { dagQuery } from '../../queries';
 
 /**
  * The complex route's report, kept live: the `dag` query returns it while the DAG runs (every
