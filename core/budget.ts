@@ -123,16 +123,4 @@ export class RunBudget {
     return true;
   }
 
-  /** Runs `call` when `calls` more paid calls fit, records what it used; null when refused. */
-  async spend<T>(calls: number, call: () => Promise<T>, usageOf: (result: T) => LlmCallUsage[]): Promise<T | null> {
-    if (this.refuse(calls)) return null;
-    const release = this.reserve(calls);
-    try {
-      const result = await call();
-      this.record(usageOf(result));
-      return result;
-    } finally {
-      release();
-    }
-  }
 }

@@ -14,7 +14,15 @@ import type { MiningProgress } from '../core/mining/mining-types';
 export const traceQuery = defineQuery<TraceEvent[]>('trace');
 
 /** A question's or a preparation's stage now, and how many of the planned stages are done. */
-export const progressQuery = defineQuery<{ step: string; done: number; total: number }>('progress');
+export const progressQuery = defineQuery<JobStepProgress>('progress');
+
+/** Where a question or a preparation is: its step, how many of the step's (or the run's) parts are done, and what it works on. */
+export interface JobStepProgress {
+  step: string;
+  done: number;
+  total: number;
+  detail?: string;
+}
 
 /** The complex route's live sub-question DAG: every revision, each node's state, SQL, rows; null before decomposition. */
 export const dagQuery = defineQuery<DagReport | null>('dag');

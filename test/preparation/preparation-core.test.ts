@@ -261,46 +261,31 @@ describe('preparation plumbing', () => {
     expect(() => resolvePreparationConfig({ index: { valuesPerColumn: 1.5 } })).toThrow(/valuesPerColumn/);
   });
 
-  it('spends the model budget call by call; cached answers are free; a refused step says why', async () => {
+  it('spends the model budget call by call; cached answers are free; a refused step says why', () => {
     const call = (cacheHit: boolean) => ({ role: 'triager', model: 'm', promptTokens: 10, completionTokens: 2, latencyMs: 1, cacheHit });
+    // What the step runner does around a paid step: refuse or reserve, then record what it used.
+    const spend = (budget: RunBudget, calls: number, used: ReturnType<typeof call>[]): boolean => {
+      if (budget.refuse(calls)) return false;
+      const release = budget.reserve(calls);
+      budget.record(used);
+      release();
+      return true;
+    };
     const budget = new RunBudget({ maxLlmCalls: 3, maxTokens: 1_000 }, () => 0);
-    expect(
-      await budget.spend(
-        3,
-        async () => 'cached',
-        () => [call(true), call(true), call(true)],
-      ),
-    ).toBe('cached');
-    expect(
-      await budget.spend(
-        3,
-        async () => 'paid',
-        () => [call(false), call(false), call(false)],
-      ),
-    ).toBe('paid');
+    expect(spend(budget, 3, [call(true), call(true), call(true)])).toBe(true);
+    expect(spend(budget, 3, [call(false), call(false), call(false)])).toBe(true);
     expect(budget.stoppedBy).toBeUndefined();
-    expect(
-      await budget.spend(
-        1,
-        async () => 'over',
-        () => [call(false)],
-      ),
-    ).toBeNull();
+    expect(spend(budget, 1, [call(false)])).toBe(false);
     expect(budget.stoppedBy).toEqual({ kind: 'call_budget', message: 'LLM call budget of 3 reached' });
     expect(budget.usage).toMatchObject({ llmCalls: 6, cacheHits: 3, promptTokens: 60 });
+    // Calls in flight are reserved: two parallel steps cannot overshoot together.
+    const parallel = new RunBudget({ maxLlmCalls: 4, maxTokens: 1_000 }, () => 0);
+    const release = parallel.reserve(3);
+    expect(parallel.refuse(3)?.kind).toBe('call_budget');
+    release();
     const tokens = new RunBudget({ maxLlmCalls: 100, maxTokens: 5 }, () => 0);
-    await tokens.spend(
-      1,
-      async () => 1,
-      () => [call(false)],
-    );
-    expect(
-      await tokens.spend(
-        1,
-        async () => 2,
-        () => [call(false)],
-      ),
-    ).toBeNull();
+    expect(spend(tokens, 1, [call(false)])).toBe(true);
+    expect(spend(tokens, 1, [call(false)])).toBe(false);
     expect(tokens.stoppedBy).toEqual({ kind: 'token_budget', message: 'token budget of 5 reached' });
   });
 

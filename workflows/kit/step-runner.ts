@@ -89,10 +89,30 @@ export class StepRunner {
     return this.run(spec, run, describe);
   }
 
-  private async run<T>(spec: StepSpec, run: (options: StepOptions) => Promise<T>, describe?: Describe<T>): Promise<T | null> {
-    const calls = spec.llmCalls ?? 0;
-    const t0 = Date.now();
-    const event = (rest: Partial<TraceEvent>): TraceEvent => ({
+  /**
+   * A stage made of many steps (a preparation phase: one step per batch of tables or per pair):
+   * one more trace event for the whole, timed from its start to its last step, with the outcome
+   * `describe` gives. Its steps gate, time and record their own usage; the group only marks the
+   * stage done when it ends, and records a failure before rethrowing it.
+   */
+  async group<T>(spec: Omit<StepSpec, 'llmCalls'>, body: () => Promise<T>, describe?: Describe<T>): Promise<T> {
+    const event = this.eventOf(spec, Date.now());
+    this.current = { ...this.current, stage: spec.stage, step: spec.name };
+    try {
+      const result = await body();
+      this.trace.push(event(describe?.(result) ?? {}));
+      return result;
+    } catch (err) {
+      this.trace.push(event({ ok: false, detail: { error: failureMessage(err) } }));
+      throw err;
+    } finally {
+      this.stageDone(spec.name);
+    }
+  }
+
+  /** The trace event of a step that started at `t0`, completed by what is known when it ends. */
+  private eventOf(spec: Omit<StepSpec, 'llmCalls'>, t0: number): (rest: Partial<TraceEvent>) => TraceEvent {
+    return (rest) => ({
       stage: spec.stage,
       step: spec.name,
       summary: spec.summary,
@@ -101,6 +121,11 @@ export class StepRunner {
       ok: true,
       ...rest,
     });
+  }
+
+  private async run<T>(spec: StepSpec, run: (options: StepOptions) => Promise<T>, describe?: Describe<T>): Promise<T | null> {
+    const calls = spec.llmCalls ?? 0;
+    const event = this.eventOf(spec, Date.now());
     // Only model calls are gated: database steps are cheap, and the final answer must still run.
     const refused = calls > 0 ? this.budget.refuse(calls) : undefined;
     if (refused) {
