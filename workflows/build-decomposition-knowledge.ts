@@ -1,19 +1,18 @@
-import { continueAsNew, executeChild, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { DecompositionKbActivities } from '../activities/knowledge/decomposition-kb-activities';
 import { RunBudget } from '../core/budget';
 import type { BenchmarkQuestion } from '../core/datasets/benchmark-question';
-import { databaseLabel } from '../core/database-label';
 import type { BuildDecompositionKbInput, DecompositionKbProgress } from '../core/knowledge/decomposition-kb-types';
-import { DATABASE } from '../core/search-attributes';
 import { queuePrefixOf, taskQueue } from '../core/task-queues';
 import { totalTokens } from '../core/usage';
-import type { answerQuestion } from './answer-question';
-import { awaitAnswer } from '../core/unanswered-run';
+import { JobProgress } from './kit/job-progress';
 import { runQuestionWindow } from './kit/question-window';
-import { failureMessage } from './kit/step-runner';
-import { decompositionKbProgressQuery } from './queries';
+import { failureMessage, StepRunner } from './kit/step-runner';
+import { storeDecomposition } from './knowledge/store-decomposition';
+import { decompositionKbProgressQuery, traceQuery } from './queries';
 
 const PAGE = 25;
+const STAGE = 'knowledge';
 
 export interface BuildDecompositionKbResult {
   status: 'completed' | 'budget_exhausted';
@@ -23,92 +22,54 @@ export interface BuildDecompositionKbResult {
 
 /**
  * Builds DecoSearch's decomposition knowledge base (§3.5) from training questions: each one is
- * answered by an `answerQuestion` child forced onto the complex route
- * (`pipeline.decomposition.always`), then judged against its gold SQL; the DAG that produced a
- * correct answer (`result.dag.final`) is stored as an example the decomposer retrieves (k = 3).
- * Resumable and budgeted like `mineRules`: the same question window, records that mark questions
- * done, the whole job's spending counted from them, continue-as-new between windows.
+ * answered on the complex route and its DAG stored when the answer is correct
+ * (workflows/knowledge/store-decomposition.ts). Resumable and budgeted like `mineRules`: the same
+ * question window, records that mark questions done, the whole job's spending counted from
+ * them, continue-as-new between windows.
  */
 export async function buildDecompositionKnowledge(
   input: BuildDecompositionKbInput,
   state?: { runs: number; nextIndex: number },
 ): Promise<BuildDecompositionKbResult> {
-  const prefix = queuePrefixOf(workflowInfo().taskQueue);
   const offline = proxyActivities<DecompositionKbActivities>({
-    taskQueue: taskQueue('offline', prefix),
+    taskQueue: taskQueue('offline', queuePrefixOf(workflowInfo().taskQueue)),
     startToCloseTimeout: 5 * 60_000 + 4 * input.sqlTimeoutMs,
     retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['JobIdTaken', 'DatasetUnavailable'] },
   });
   const runs = (state?.runs ?? 0) + 1;
-  const progress: DecompositionKbProgress = {
-    phase: 'sampling',
-    total: 0,
-    done: 0,
-    inFlight: 0,
-    stored: 0,
-    wrong: 0,
-    withoutDag: 0,
-    failedQuestions: 0,
-    llmCalls: 0,
-    tokens: 0,
-    runs,
-  };
-  setHandler(decompositionKbProgressQuery, () => ({ ...progress }));
-  const status = await offline.openDecompositionJob.executeWithOptions({ summary: `sample ${input.sample.size} questions of ${input.dataset}` }, [input]);
-  const budget = new RunBudget(input.budget, () => Date.now(), { usage: status.usage });
-  Object.assign(progress, {
-    phase: 'building',
-    total: status.total,
-    done: status.done,
-    stored: status.stored,
-    wrong: status.wrong,
-    withoutDag: status.withoutDag,
-  });
-  const show = () => {
-    Object.assign(progress, { llmCalls: budget.paidCalls, tokens: totalTokens(budget.usage), stoppedBy: budget.stoppedBy?.message });
-    setCurrentDetails(
-      `**${progress.phase}**: ${progress.done}/${progress.total} questions (${progress.inFlight} in flight); ${progress.stored} decompositions stored, ` +
-        `${progress.wrong} wrong, ${progress.withoutDag} without a DAG; ${progress.llmCalls} paid LLM calls, ${progress.tokens} tokens` +
-        (progress.stoppedBy ? `; **stopped**: ${progress.stoppedBy}` : ''),
-    );
-  };
-  show();
+  const budget = new RunBudget(input.budget, () => Date.now());
+  const runner = new StepRunner(budget, 1);
+  setHandler(traceQuery, () => runner.trace);
+  const progress = new JobProgress<DecompositionKbProgress>(
+    decompositionKbProgressQuery,
+    { phase: 'sampling', total: 0, done: 0, inFlight: 0, stored: 0, wrong: 0, withoutDag: 0, failedQuestions: 0, llmCalls: 0, tokens: 0, runs },
+    (p) =>
+      `**${p.phase}**: ${p.done}/${p.total} questions (${p.inFlight} in flight); ${p.stored} decompositions stored, ` +
+      `${p.wrong} wrong, ${p.withoutDag} without a DAG; ${p.llmCalls} paid LLM calls, ${p.tokens} tokens` +
+      (p.stoppedBy ? `; **stopped**: ${p.stoppedBy}` : ''),
+  );
+  const show = (patch: Partial<DecompositionKbProgress>) =>
+    progress.update({ ...patch, llmCalls: budget.paidCalls, tokens: totalTokens(budget.usage), stoppedBy: budget.stoppedBy?.message });
+  // The status carries the usage of the stored records: the runner adds it to the job's budget.
+  const status = await runner.step({ stage: STAGE, name: 'openDecompositionJob', summary: `sample ${input.sample.size} questions of ${input.dataset}` }, (o) =>
+    offline.openDecompositionJob.executeWithOptions(o, [input]),
+  );
+  show({ phase: 'building', total: status.total, done: status.done, stored: status.stored, wrong: status.wrong, withoutDag: status.withoutDag });
 
   async function build(question: BenchmarkQuestion): Promise<void> {
     try {
-      const result = await awaitAnswer(
-        executeChild<typeof answerQuestion>('answerQuestion', {
-          workflowId: `${input.jobId}/q${question.index}`,
-          taskQueue: taskQueue('online', prefix),
-          args: [
-            {
-              question: question.question,
-              database: question.database,
-              evidence: question.evidence,
-              ...input.answer,
-              pipeline: { decomposition: { enabled: true, always: true } },
-            },
-          ],
-          staticSummary: `decompose: ${question.question.slice(0, 180)}`,
-          typedSearchAttributes: [{ key: DATABASE, value: databaseLabel(question.database) }],
-        }),
-      );
-      budget.recordRun(result.usage);
-      const record = await offline.recordDecomposition.executeWithOptions({ summary: `judge and store the decomposition of question ${question.index}` }, [
-        {
-          jobId: input.jobId,
-          question,
-          answer: { sql: result.sql, outcome: result.outcome, ...(result.dag ? { dag: result.dag.final } : {}), usage: result.usage },
-          timeoutMs: input.sqlTimeoutMs,
-        },
-      ]);
-      progress.done++;
-      if (record.stored) progress.stored++;
-      else if (record.hasDag) progress.wrong++;
-      else progress.withoutDag++;
+      const built = await storeDecomposition(input, runner, offline, question);
+      budget.recordRun(built.usage);
+      const p = progress.state;
+      show({
+        done: p.done + 1,
+        stored: p.stored + (built.stored ? 1 : 0),
+        wrong: p.wrong + (built.hasDag && !built.stored ? 1 : 0),
+        withoutDag: p.withoutDag + (built.hasDag ? 0 : 1),
+      });
     } catch (err) {
-      progress.failedQuestions++;
-      setCurrentDetails(`question ${question.index} failed: ${failureMessage(err)}`);
+      show({ failedQuestions: progress.state.failedQuestions + 1 });
+      runner.note(STAGE, 'answerQuestion', `question ${question.index} failed`, { outcome: failureMessage(err) });
     }
   }
 
@@ -118,21 +79,18 @@ export async function buildDecompositionKnowledge(
     concurrency: input.concurrency,
     perRun: input.questionsPerRun,
     fetch: (from) =>
-      offline.nextDecompositionQuestions.executeWithOptions({ summary: `unfinished questions from #${from}` }, [{ jobId: input.jobId, from, count: PAGE }]),
+      runner.step({ stage: STAGE, name: 'nextDecompositionQuestions', summary: `unfinished questions from #${from}` }, (o) =>
+        offline.nextDecompositionQuestions.executeWithOptions(o, [{ jobId: input.jobId, from, count: PAGE }]),
+      ),
     budget,
     handle: build,
-    onInFlight: (n) => {
-      progress.inFlight = n;
-      show();
-    },
+    onInFlight: (inFlight) => show({ inFlight }),
   });
   if (budget.stoppedBy) {
-    progress.phase = 'stopped';
-    show();
-    return { status: 'budget_exhausted', progress: { ...progress }, stoppedBy: budget.stoppedBy.message };
+    show({ phase: 'stopped' });
+    return { status: 'budget_exhausted', progress: { ...progress.state }, stoppedBy: budget.stoppedBy.message };
   }
   if (window.resumeFrom !== null) return continueAsNew<typeof buildDecompositionKnowledge>(input, { runs, nextIndex: window.resumeFrom });
-  progress.phase = 'done';
-  show();
-  return { status: 'completed', progress: { ...progress } };
+  show({ phase: 'done' });
+  return { status: 'completed', progress: { ...progress.state } };
 }

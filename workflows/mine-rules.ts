@@ -1,20 +1,9 @@
-import { continueAsNew, executeChild, setCurrentDetails, setHandler } from '@temporalio/workflow';
-import { estimateCost } from '../core/benchmark/cost';
-import { RunBudget } from '../core/budget';
-import type { BenchmarkQuestion } from '../core/datasets/benchmark-question';
-import type { CorrectionRule } from '../core/knowledge/knowledge-types';
-import type { MineRulesInput, MineRulesResult, MiningProgress } from '../core/mining/mining-types';
-import { taskQueue } from '../core/task-queues';
-import { totalTokens, type RunUsage } from '../core/usage';
-import { runQuestionWindow } from './kit/question-window';
-import { failureMessage, StepRunner } from './kit/step-runner';
-import type { mineTrainingQuestion } from './mine-training-question';
-import { miningProgressQuery, traceQuery } from './queries';
+import { continueAsNew } from '@temporalio/workflow';
+import type { MineRulesInput, MineRulesResult } from '../core/mining/mining-types';
 import { clusterFailures } from './mining/cluster-failures';
-import { miningActivities } from './mining/mining-proxies';
-
-/** Questions fetched per activity call: enough to keep the window full, small as a payload. */
-const PAGE = 25;
+import { mineQuestions } from './mining/mine-questions';
+import { startMiningJob, type MiningJob } from './mining/mining-job';
+import { synthesizeRules } from './mining/synthesize-rules';
 
 export interface MineRulesState {
   runs: number;
@@ -26,9 +15,9 @@ export interface MineRulesState {
  * DexterSQL's rule creator (§3.1.4) as a job that survives anything and never pays twice:
  *
  * 1. error mining + 2. isolation: the job's stratified, seeded sample is frozen in the store;
- *    each question is a `mineTrainingQuestion` child (id `<job>/q<index>`) whose stored record
- *    marks it done, so resumes hand out only questions without one. At most `concurrency` run at
- *    once; every `questionsPerRun` questions the window drains and the job continues as new.
+ *    each question is a `mineTrainingQuestion` child whose stored record marks it done, so
+ *    resumes hand out only questions without one (workflows/mining/mine-questions.ts). Every
+ *    `questionsPerRun` questions the window drains and the job continues as new.
  * 3. clustering and 4. rule synthesis run once every question is mined; the rules are published
  *    as a new version where the online correction reads them.
  *
@@ -39,145 +28,56 @@ export interface MineRulesState {
  * is answered from the LLM cache.
  */
 export async function mineRules(input: MineRulesInput, state?: MineRulesState): Promise<MineRulesResult> {
-  const activities = miningActivities(input.answer.limits, input.sqlTimeoutMs);
-  const { offline, llm, prefix } = activities;
   const runs = (state?.runs ?? 0) + 1;
-  const priced = (usage: RunUsage) => (input.prices ? estimateCost(usage, input.roleModels ?? {}, input.prices) : null);
-
-  const progress: MiningProgress = {
-    phase: 'sampling',
-    total: 0,
-    done: 0,
-    inFlight: 0,
-    failedQuestions: 0,
-    failures: 0,
-    agnosticFailures: 0,
-    groups: 0,
-    dominantGroups: 0,
-    rules: 0,
-    llmCalls: 0,
-    tokens: 0,
-    costUsd: null,
-    runs,
-  };
-  setHandler(miningProgressQuery, () => ({ ...progress }));
-  const status = await offline.openMiningJob.executeWithOptions(
-    { summary: `sample ${input.sample.size} questions of ${input.dataset} (seed ${input.sample.seed})` },
-    [input],
+  const job = startMiningJob(input, runs);
+  const { runner, progress } = job;
+  // The status carries the usage of the stored records: the runner adds it to the job's budget.
+  const status = await runner.step(
+    { stage: 'mining', name: 'openMiningJob', summary: `sample ${input.sample.size} questions of ${input.dataset} (seed ${input.sample.seed})` },
+    (o) => job.activities.offline.openMiningJob.executeWithOptions(o, [input]),
   );
-  const budget = new RunBudget(
-    { maxTokens: input.budget.maxTokens, maxLlmCalls: input.budget.maxLlmCalls, maxCostUsd: input.budget.maxCostUsd },
-    () => Date.now(),
-    { usage: status.usage },
-    priced,
-  );
-  const runner = new StepRunner(budget, 2);
-  setHandler(traceQuery, () => runner.trace);
-  Object.assign(progress, {
-    phase: 'mining',
-    total: status.total,
-    done: status.done,
-    failures: status.failures,
-    agnosticFailures: status.agnosticFailures,
-    examples: status.examples,
-  });
-  runner.note('mining', 'examples', 'examples shown to the mined questions', { outcome: status.examples });
-  const show = () => {
-    const u = budget.usage;
-    Object.assign(progress, { llmCalls: u.llmCalls - u.cacheHits, tokens: totalTokens(u), costUsd: priced(u), stoppedBy: budget.stoppedBy?.message });
-    const cost = progress.costUsd === null ? '' : `, $${progress.costUsd.toFixed(4)}`;
-    setCurrentDetails(
-      [
-        `**${progress.phase}**: ${progress.done}/${progress.total} questions mined (${progress.inFlight} in flight${progress.failedQuestions ? `, ${progress.failedQuestions} failed` : ''}), run ${runs} of this chain`,
-        `failures ${progress.failures}, database-agnostic ${progress.agnosticFailures}; groups ${progress.groups} (dominant ${progress.dominantGroups}); rules ${progress.rules}`,
-        `spent: ${progress.llmCalls} paid LLM calls, ${progress.tokens} tokens${cost}${progress.stoppedBy ? `; **stopped**: ${progress.stoppedBy}` : ''}`,
-      ].join('\n\n'),
-    );
-  };
-  show();
+  const { total, done, failures, agnosticFailures, examples } = status;
+  progress.update({ phase: 'mining', total, done, failures, agnosticFailures, examples });
+  runner.note('mining', 'examples', 'examples shown to the mined questions', { outcome: examples });
+  job.showSpending();
 
-  // Steps 1–2: one child per question, in windows.
-  async function mine(question: BenchmarkQuestion): Promise<void> {
-    try {
-      const brief = await executeChild<typeof mineTrainingQuestion>('mineTrainingQuestion', {
-        workflowId: `${input.jobId}/q${question.index}`,
-        taskQueue: taskQueue('offline', prefix),
-        args: [{ jobId: input.jobId, question, answer: input.answer, sqlTimeoutMs: input.sqlTimeoutMs }],
-        staticSummary: `mine: ${question.question.slice(0, 180)}`,
-      });
-      budget.recordRun(brief.usage);
-      progress.done++;
-      progress.failures += brief.failures;
-      progress.agnosticFailures += brief.agnosticFailures;
-    } catch (err) {
-      // A question whose workflow failed is left unmined (no record): the next run of the job retries it.
-      progress.failedQuestions++;
-      progress.lastFailure = `question ${question.index}: ${failureMessage(err)}`;
-      runner.note('mining', 'mineTrainingQuestion', `question ${question.index} failed`, { outcome: failureMessage(err) });
-    }
-  }
-
-  const window = await runQuestionWindow({
-    total: status.total,
-    nextIndex: state?.nextIndex ?? 0,
-    concurrency: input.concurrency,
-    perRun: input.questionsPerRun,
-    fetch: (from) =>
-      offline.nextMiningQuestions.executeWithOptions({ summary: `unmined questions from #${from}` }, [{ jobId: input.jobId, from, count: PAGE }]),
-    budget,
-    handle: mine,
-    onInFlight: (n) => {
-      progress.inFlight = n;
-      show();
-    },
-  });
-
-  const stopped = (): MineRulesResult => {
-    progress.phase = 'stopped';
-    show();
-    return { status: 'budget_exhausted', progress: { ...progress }, rules: [], stoppedBy: budget.stoppedBy!.message };
-  };
-  if (budget.stoppedBy) return stopped();
-  if (window.resumeFrom !== null) return continueAsNew<typeof mineRules>(input, { runs, nextIndex: window.resumeFrom });
+  const resumeFrom = await mineQuestions(job, total, state?.nextIndex ?? 0);
+  if (job.budget.stoppedBy) return stopped(job);
+  if (resumeFrom !== null) return continueAsNew<typeof mineRules>(input, { runs, nextIndex: resumeFrom });
   // Questions whose workflow failed stay unmined (progress.failedQuestions): rules come from the rest,
   // and running the job again mines exactly those.
 
   // Step 3: hierarchical clustering of the database-agnostic failures.
-  progress.phase = 'clustering';
-  show();
-  const failures = await offline.listAgnosticFailures.executeWithOptions({ summary: 'database-agnostic failures by training database' }, [
-    { jobId: input.jobId },
-  ]);
-  const groups = await clusterFailures(runner, activities, input, failures);
-  if (!groups) return stopped();
+  progress.update({ phase: 'clustering' });
+  const agnostic = await runner.step({ stage: 'clustering', name: 'listAgnosticFailures', summary: 'database-agnostic failures by training database' }, (o) =>
+    job.activities.offline.listAgnosticFailures.executeWithOptions(o, [{ jobId: input.jobId }]),
+  );
+  const groups = await clusterFailures(runner, job.activities, input, agnostic);
+  if (!groups) return stopped(job);
   const dominant = groups
     .filter((g) => g.members.length >= input.clustering.minGroupSize)
     .sort((a, b) => b.members.length - a.members.length || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
-  Object.assign(progress, { groups: groups.length, dominantGroups: dominant.length, phase: 'synthesis' });
+  progress.update({ groups: groups.length, dominantGroups: dominant.length, phase: 'synthesis' });
   runner.stageDone('clustering');
-  show();
+  job.showSpending();
 
   // Step 4: one rule per dominant group, published as a new version of the rule set.
-  const written = await Promise.all(
-    dominant.map((group, i) =>
-      runner.paidStep(
-        { stage: 'synthesis', name: 'synthesizeRule', summary: `rule from "${group.label}" (${group.members.length} failures)`, llmCalls: 1 },
-        (o) => llm.synthesizeRule.executeWithOptions(o, [{ jobId: input.jobId, ruleId: `mined-${i + 1}`, group, shown: input.clustering.explanationsPerRule }]),
-        (r) => ({ outcome: r.rule.gist }),
-      ),
-    ),
-  );
-  if (written.some((w) => w === null)) return stopped();
-  const rules: CorrectionRule[] = written.map((w) => w!.rule);
-  // A job that found no dominant group leaves the published rules as they are (an empty set would erase them).
-  const published = rules.length
-    ? await offline.publishMinedRules.executeWithOptions({ summary: `publish ${rules.length} rules for the online correction` }, [
-        { jobId: input.jobId, rules },
-      ])
-    : null;
-  if (!published) runner.note('synthesis', 'publishMinedRules', 'no dominant error group', { skipped: 'no rule to publish; the stored rules are unchanged' });
-  Object.assign(progress, { rules: rules.length, phase: 'done' });
+  const synthesized = await synthesizeRules(job, dominant);
+  if (!synthesized) return stopped(job);
+  progress.update({ rules: synthesized.rules.length, phase: 'done' });
   runner.stageDone('synthesis');
-  show();
-  return { status: 'completed', progress: { ...progress }, rules, ...(published ? { rulesVersion: published.version } : {}) };
+  job.showSpending();
+  return {
+    status: 'completed',
+    progress: { ...progress.state },
+    rules: synthesized.rules,
+    ...(synthesized.version ? { rulesVersion: synthesized.version } : {}),
+  };
+}
+
+/** The job's end when its budget ran out: what it mined so far, no rules, and which budget stopped it. */
+function stopped(job: MiningJob): MineRulesResult {
+  job.progress.update({ phase: 'stopped' });
+  job.showSpending();
+  return { status: 'budget_exhausted', progress: { ...job.progress.state }, rules: [], stoppedBy: job.budget.stoppedBy!.message };
 }

@@ -3,13 +3,14 @@ import type { AnswerQuestionResult } from '../core/answer-question-types';
 import { resolveLimits } from '../core/answer-question-types';
 import { RunBudget } from '../core/budget';
 import { databaseLabel } from '../core/database-label';
-import type { FailureExplanation, MineQuestionBrief, MineQuestionInput, MinedQuestionRecord } from '../core/mining/mining-types';
+import type { MineQuestionBrief, MineQuestionInput, MinedQuestionRecord } from '../core/mining/mining-types';
 import { DATABASE } from '../core/search-attributes';
 import { taskQueue } from '../core/task-queues';
 import type { answerQuestion } from './answer-question';
 import { awaitAnswer } from '../core/unanswered-run';
 import { traceQuery } from './queries';
 import { failureMessage, StepRunner } from './kit/step-runner';
+import { explainMismatches } from './mining/explain-mismatches';
 import { miningActivities } from './mining/mining-proxies';
 
 const STAGE = 'mining';
@@ -69,34 +70,7 @@ export async function mineTrainingQuestion(input: MineQuestionInput): Promise<Mi
   const { mismatches } = compared;
   runner.stageDone('compare');
 
-  const explained = await Promise.all(
-    mismatches.map((mismatch) =>
-      runner.paidStep(
-        { stage: STAGE, name: 'explainFailure', summary: `why the ${mismatch.path} candidate fails (${mismatch.verdict})`, llmCalls: 1 },
-        (o) => llm.explainFailure.executeWithOptions(o, [{ question: q, mismatch }]),
-        (r) => ({ outcome: `${r.explanations.length} problem(s)` }),
-      ),
-    ),
-  );
-  runner.stageDone('explain');
-
-  const explanations: FailureExplanation[] = [];
-  await Promise.all(
-    mismatches.flatMap((mismatch, m) =>
-      (explained[m]?.explanations ?? []).map(async (text, e) => {
-        const id = `q${q.index}.c${mismatch.candidate}.e${e}`;
-        const judged = await runner.paidStep(
-          { stage: STAGE, name: 'isolateFailure', summary: `is ${id} database-agnostic?`, llmCalls: 1 },
-          (o) => llm.isolateFailure.executeWithOptions(o, [{ question: q.question, explanation: text }]),
-          (r) => ({ outcome: r.agnostic ? 'database-agnostic' : 'database-specific' }),
-        );
-        // Unjudged (the question's budget ran out): not kept, since only agnostic failures make rules.
-        explanations.push({ id, path: mismatch.path, text, agnostic: judged?.agnostic ?? false, reason: judged?.reason ?? 'not judged (budget)' });
-      }),
-    ),
-  );
-  runner.stageDone('isolate');
-  explanations.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const explanations = await explainMismatches(runner, llm, q, mismatches);
 
   const usage = runner.budget.usage;
   const record: MinedQuestionRecord = {

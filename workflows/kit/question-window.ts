@@ -15,8 +15,9 @@ export interface QuestionWindow<Q extends { index: number }> {
   /**
    * The job's budget: a question starts only when one more paid call fits (its call is reserved
    * while it runs); once refused, no more questions are handed out. `handle` records what it spent.
+   * Absent: the job is bounded by its questions' own budgets (a benchmark).
    */
-  budget: RunBudget;
+  budget?: RunBudget;
   /** Handles one question; it must not throw (record its own failure). */
   handle: (question: Q) => Promise<void>;
   /** Called when the number of questions in flight changes (a question started or settled). */
@@ -24,7 +25,7 @@ export interface QuestionWindow<Q extends { index: number }> {
 }
 
 /**
- * The one loop of decodex's long question jobs (rule mining, the decomposition knowledge base):
+ * The one loop of decodex's long question jobs (benchmarks, rule mining, the decomposition knowledge base):
  * unfinished questions are fetched page by page from the store, at most `concurrency` are in
  * flight, and after `perRun` starts (or when Temporal suggests it) the window drains so the caller
  * can continue as new with `resumeFrom`. Returns `resumeFrom: null` when every question was handed
@@ -46,13 +47,13 @@ export async function runQuestionWindow<Q extends { index: number }>(w: Question
         continue;
       }
       while (inFlight.size < w.concurrency && queue.length > 0 && !timeToContinue()) {
-        if (w.budget.refuse(1)) {
+        if (w.budget?.refuse(1)) {
           refused = true;
           break;
         }
         const question = queue.shift()!;
         started++;
-        const release = w.budget.reserve(1);
+        const release = w.budget?.reserve(1) ?? (() => {});
         inFlight.set(
           question.index,
           w.handle(question).finally(() => {
