@@ -3,7 +3,7 @@ import type { ByteTruncation } from './result-bytes';
 import type { SqlRow } from './sql-value';
 import type { RunUsage } from './usage';
 import type { PipelineOverrides } from './pipeline/pipeline-config';
-import type { FocusedTable } from './evaluation/schema-linking';
+import type { FocusedTable } from './question/focused-table';
 
 /** Limits of one question run. Each one is explicit; running out ends the run with its best answer. */
 export interface QuestionBudget {
@@ -13,8 +13,11 @@ export interface QuestionBudget {
   maxLlmCalls: number;
   /** Wall-clock seconds for the whole run. */
   maxSeconds: number;
-  /** SQL revisions and plan refinements (DecoSearch's B bounds refinements per failure; this bounds the run). */
-  maxRefinements: number;
+  /**
+   * Repairs for the whole run: SQL revisions and topology refinements together. Not the paper's B
+   * (`decomposition.maxRefinements`, refinements per question's DAG), which it also bounds.
+   */
+  maxRepairs: number;
 }
 
 export interface QuestionLimits {
@@ -50,7 +53,7 @@ export interface QuestionLimits {
 }
 
 export const DEFAULT_LIMITS: QuestionLimits = {
-  budget: { maxTokens: 200_000, maxLlmCalls: 50, maxSeconds: 600, maxRefinements: 12 },
+  budget: { maxTokens: 200_000, maxLlmCalls: 50, maxSeconds: 600, maxRepairs: 12 },
   sqlTimeoutMs: 30_000,
   maxRows: 200,
   maxCellBytes: 4096,
@@ -179,16 +182,30 @@ export interface AnswerQuestionResult {
   selection?: SelectionReport;
   /** The complex route's sub-question DAG with every revision, when the question took it. */
   dag?: DagReport;
-  refinements: number;
+  /** Repairs made (SQL revisions and topology refinements), counted against `limits.budget.maxRepairs`. */
+  repairs: number;
   usage: RunUsage;
   trace: TraceEvent[];
 }
 
 export function resolveLimits(partial: AnswerQuestionInput['limits']): QuestionLimits {
+  rejectUnknownKeys(partial ?? {}, DEFAULT_LIMITS, 'limits');
+  rejectUnknownKeys(partial?.budget ?? {}, DEFAULT_LIMITS.budget, 'limits.budget');
+  rejectUnknownKeys(partial?.llmRetry ?? {}, DEFAULT_LIMITS.llmRetry, 'limits.llmRetry');
   return {
     ...DEFAULT_LIMITS,
     ...partial,
     budget: { ...DEFAULT_LIMITS.budget, ...(partial?.budget ?? {}) },
     llmRetry: { ...DEFAULT_LIMITS.llmRetry, ...(partial?.llmRetry ?? {}) },
   };
+}
+
+/** A limit that is not one would be ignored in silence: it is an error naming the valid ones (and the old name of a renamed one). */
+function rejectUnknownKeys(given: object, valid: object, where: string): void {
+  const renamed: Record<string, string> = { maxRefinements: 'maxRepairs' };
+  for (const key of Object.keys(given)) {
+    if (key in valid) continue;
+    const hint = where === 'limits.budget' && renamed[key] ? ` (renamed ${renamed[key]})` : '';
+    throw new Error(`unknown setting ${where}.${key}${hint}; valid: ${Object.keys(valid).join(', ')}`);
+  }
 }

@@ -8,7 +8,7 @@ import { addCall, emptyUsage, mergeUsage, totalTokens, type LlmCallUsage, type R
  * - a *paid* call is an LLM call that was not answered from the cache; cache hits are free, so
  *   a rerun that replays cached answers gets past the same point again at no cost;
  * - tokens are the prompt + completion tokens the provider billed (a cache hit bills none);
- * - refinements are plan or SQL repairs (DecoSearch's B), counted by the step that makes one;
+ * - repairs are SQL revisions and topology refinements, counted by the step that makes one;
  * - seconds are wall-clock seconds since the run (or its first continued run) started.
  *
  * A step asks before it starts (`refuse`), reserving its calls while in flight so that steps
@@ -20,13 +20,13 @@ export interface BudgetLimits {
   maxTokens: number;
   /** Absent: no time limit (e.g. a preparation bounded by its activities' own timeouts). */
   maxSeconds?: number;
-  /** Absent: no refinement limit. */
-  maxRefinements?: number;
+  /** Absent: no repair limit. */
+  maxRepairs?: number;
   /** Absent: no dollar limit. Needs the budget's `cost` (usage priced by model). */
   maxCostUsd?: number;
 }
 
-export type BudgetKind = 'call_budget' | 'token_budget' | 'cost_budget' | 'time_budget' | 'refinement_budget';
+export type BudgetKind = 'call_budget' | 'token_budget' | 'cost_budget' | 'time_budget' | 'repair_budget';
 
 export interface BudgetStop {
   kind: BudgetKind;
@@ -36,13 +36,13 @@ export interface BudgetStop {
 /** What a continued run (continue-as-new) carries over so the budget keeps counting. */
 export interface BudgetState {
   usage: RunUsage;
-  refinements: number;
+  repairs: number;
   startedAt: number;
 }
 
 export class RunBudget {
   usage: RunUsage;
-  refinements: number;
+  repairs: number;
   readonly startedAt: number;
   stoppedBy: BudgetStop | undefined;
   private reserved = 0;
@@ -56,7 +56,7 @@ export class RunBudget {
   ) {
     if (limits.maxCostUsd !== undefined && !cost) throw new Error('a cost budget needs a way to price usage');
     this.usage = state?.usage ?? emptyUsage();
-    this.refinements = state?.refinements ?? 0;
+    this.repairs = state?.repairs ?? 0;
     this.startedAt = state?.startedAt ?? now();
   }
 
@@ -65,7 +65,7 @@ export class RunBudget {
   }
 
   state(): BudgetState {
-    return { usage: this.usage, refinements: this.refinements, startedAt: this.startedAt };
+    return { usage: this.usage, repairs: this.repairs, startedAt: this.startedAt };
   }
 
   /** Why `calls` more paid calls may not start now, or undefined when they may. Remembers a refusal. */
@@ -112,15 +112,14 @@ export class RunBudget {
     this.usage = mergeUsage(this.usage, usage);
   }
 
-  /** Takes one refinement if one is left; false (and `stoppedBy`) when the refinement budget is spent. */
-  takeRefinement(): boolean {
-    const max = this.limits.maxRefinements;
-    if (max !== undefined && this.refinements >= max) {
-      this.stoppedBy ??= { kind: 'refinement_budget', message: `refinement budget of ${max} reached` };
+  /** Takes one repair if one is left; false (and `stoppedBy`) when the repair budget is spent. */
+  takeRepair(): boolean {
+    const max = this.limits.maxRepairs;
+    if (max !== undefined && this.repairs >= max) {
+      this.stoppedBy ??= { kind: 'repair_budget', message: `repair budget of ${max} reached` };
       return false;
     }
-    this.refinements++;
+    this.repairs++;
     return true;
   }
-
 }

@@ -1,7 +1,7 @@
 import { ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
-import type { ExecuteSqlOutput } from '../activities/database/database-activities';
+import type { ExecuteSqlOutput } from '../core/question/sql-execution';
 import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult, type RunError } from '../core/answer-question-types';
-import { resolvePipelineConfig, type PipelineConfig } from '../core/pipeline/pipeline-config';
+import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { PRESET } from '../core/search-attributes';
 import { unansweredFailure } from '../core/unanswered-run';
 import { failureMessage, failureType } from './kit/step-runner';
@@ -35,7 +35,11 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
 }
 
 async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQuestionResult> {
-  const run = startQuestionRun(input, configOrFail(input), resolveLimits(input.limits));
+  const run = startQuestionRun(
+    input,
+    orInvalid(() => resolvePipelineConfig(input.preset, input.ablations, input.pipeline)),
+    orInvalid(() => resolveLimits(input.limits)),
+  );
   upsertSearchAttributes([{ key: PRESET, value: run.config.preset }]);
 
   let opened;
@@ -60,9 +64,10 @@ async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQues
   return answer(run, selection);
 }
 
-function configOrFail(input: AnswerQuestionInput): PipelineConfig {
+/** A bad preset, ablation, override or limit fails the run at once (retrying cannot fix it). */
+function orInvalid<T>(resolve: () => T): T {
   try {
-    return resolvePipelineConfig(input.preset, input.ablations, input.pipeline);
+    return resolve();
   } catch (err) {
     throw ApplicationFailure.nonRetryable((err as Error).message, 'InvalidConfiguration');
   }

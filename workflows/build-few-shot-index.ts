@@ -1,5 +1,6 @@
 import { continueAsNew, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { BuildFewShotIndexInput, FewShotJobActivities } from '../activities/knowledge/few-shot-job-activities';
+import type { FewShotJobActivities } from '../activities/knowledge/few-shot-job-activities';
+import type { BuildFewShotIndexInput } from '../core/knowledge/few-shot-job-types';
 import { queuePrefixOf, taskQueue } from '../core/task-queues';
 import { progressQuery } from './queries';
 

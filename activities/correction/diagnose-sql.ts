@@ -1,13 +1,14 @@
-import type { Finding } from '../../core/correction/finding';
 import { resultKey } from '../../core/selection/result-key';
 import type { SqlRow } from '../../core/sql-value';
+import type { AnswerRows, Diagnosis } from '../../core/question/diagnosis';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { ResultByteLimits } from '../../core/result-bytes';
-import { boundResult, firstRows, type BoundedQueryResult } from '../database/database-activities';
+import { boundResult, firstRows } from '../database/database-activities';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { QueryTimeout, ReadOnlyViolation } from '../database/target-database';
 import { openDatabaseOrFail } from '../preparation/preparation-deps';
-import { loadSchema, type QuestionContext } from '../prompts/question-context';
+import { loadSchema } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 import { schemaHintOf, sharedSqlAnalyzer } from '../sql/shared-analyzer';
 import type { CheckInput } from './checks/check-input';
 import { runChecks } from './checks';
@@ -29,21 +30,6 @@ export interface DiagnoseSqlInput {
    * of the question), so a run with one candidate does not execute its SQL a second time.
    */
   answer?: ResultByteLimits & { maxRows: number };
-}
-
-/** A candidate's rows as the final answer returns them, with the SQL they are the result of. */
-export interface AnswerRows {
-  sql: string;
-  result: BoundedQueryResult;
-}
-
-export type CandidateExecution =
-  | { ok: true; rowCount: number; truncated: boolean; columns: string[]; resultKey: string; preview: SqlRow[]; answer?: AnswerRows }
-  | { ok: false; kind: string; error: string };
-
-export interface Diagnosis {
-  findings: Finding[];
-  execution: CandidateExecution;
 }
 
 const PREVIEW_ROWS = 5;

@@ -1,4 +1,4 @@
-import type { Dialect } from '../database/target-database';
+import type { Dialect } from '../../core/database/schema-types';
 import { SqlScanError, tokenizeSql } from '../database/sql-tokens';
 
 /**

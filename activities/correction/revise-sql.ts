@@ -2,7 +2,8 @@ import { formatFinding, type Finding } from '../../core/correction/finding';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { cleanSql, type GeneratedSql } from '../generation/generated-sql';
 import { askModel } from '../llm/ask-model';
-import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
+import { questionPromptVars } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 
 export interface ReviseSqlInput {
   ctx: QuestionContext;

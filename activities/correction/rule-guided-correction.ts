@@ -5,7 +5,8 @@ import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { cleanSql } from '../generation/generated-sql';
 import { loadCorrectionRules } from '../knowledge/knowledge-store';
 import { askModel, onlyValues } from '../llm/ask-model';
-import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
+import { questionPromptVars } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 
 export interface RuleCorrectionInput {
   ctx: QuestionContext;

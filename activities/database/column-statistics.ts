@@ -1,6 +1,7 @@
 import type { SqlRow, SqlValue } from '../../core/sql-value';
 import { quoteIdentifier } from './sql-identifiers';
-import type { ColumnStats, Dialect, ValueCount } from './target-database';
+import type { ColumnStats, ValueCount } from './target-database';
+import type { Dialect } from '../../core/database/schema-types';
 
 /** Runs one trusted, internally built query and returns its rows. */
 export type InternalQuery = (sql: string) => Promise<SqlRow[]>;

@@ -1,7 +1,10 @@
-import { boundRowBytes, type ByteTruncation, type ResultByteLimits } from '../../core/result-bytes';
+import { boundRowBytes, type ResultByteLimits } from '../../core/result-bytes';
 import { renderSchemaDdl } from '../../core/schema-text';
 import type { DatabaseRegistry } from './database-registry';
-import { QueryTimeout, ReadOnlyViolation, type Dialect, type QueryResult } from './target-database';
+import { QueryTimeout, ReadOnlyViolation } from './target-database';
+import type { Dialect } from '../../core/database/schema-types';
+import type { QueryResult } from '../../core/database/query-result';
+import type { BoundedQueryResult, ExecuteSqlOutput } from '../../core/question/sql-execution';
 
 export interface DatabaseDescription {
   name: string;
@@ -17,13 +20,6 @@ export interface ExecuteSqlInput extends ResultByteLimits {
   timeoutMs: number;
   maxRows: number;
 }
-
-/** The result as it enters workflow history: bounded in bytes; `byteLimit` says what the bound cut. */
-export type BoundedQueryResult = QueryResult & { byteLimit?: ByteTruncation };
-
-/** A failed execution is an answer about the SQL, not a failure of the activity: it is data. */
-export type ExecuteSqlOutput =
-  { ok: true; result: BoundedQueryResult } | { ok: false; error: { kind: 'timeout' | 'read_only_violation' | 'sql_error'; message: string } };
 
 /** An engine's error message can quote the statement (or a huge literal of it); history keeps the start. */
 const MAX_ERROR_CHARS = 2000;

@@ -1,7 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { withNamedRelations, type SqlWithParams } from './named-relations';
 import { assertReadOnlySql } from './read-only-guard';
-import type { Dialect, ExecuteOptions, QueryResult, StatementRows } from './target-database';
+import type { ExecuteOptions, StatementRows } from './target-database';
+import type { Dialect } from '../../core/database/schema-types';
+import type { QueryResult } from '../../core/database/query-result';
 
 /** Node timers overflow past this (about 24.8 days) and would fire at once. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;

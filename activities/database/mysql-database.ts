@@ -11,15 +11,9 @@ import { inspectMysqlServer, sessionSettingsSql, type MysqlServerInfo } from './
 import { streamRows } from './mysql-stream';
 import { executeGuarded } from './execute-options';
 import { mysqlRelationVariable, type SqlWithParams } from './named-relations';
-import {
-  QueryTimeout,
-  ReadOnlyViolation,
-  type ExecuteOptions,
-  type QueryResult,
-  type SchemaInfo,
-  type StatementRows,
-  type TargetDatabase,
-} from './target-database';
+import { QueryTimeout, ReadOnlyViolation, type ExecuteOptions, type StatementRows, type TargetDatabase } from './target-database';
+import type { SchemaInfo } from '../../core/database/schema-types';
+import type { QueryResult } from '../../core/database/query-result';
 
 export type MysqlDatabaseOptions = ServerDatabaseOptions;
 

@@ -1,5 +1,5 @@
 import type { InternalQuery } from './column-statistics';
-import type { ForeignKeyInfo, SchemaInfo, TableInfo } from './target-database';
+import type { ForeignKeyInfo, SchemaInfo, TableInfo } from '../../core/database/schema-types';
 
 const IN_THIS_DATABASE = 'TABLE_SCHEMA = DATABASE()';
 

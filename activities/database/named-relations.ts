@@ -1,7 +1,7 @@
 import type { SqlRow, SqlValue } from '../../core/sql-value';
 import { prependCtes } from '../../core/dag/prepend-ctes';
 import { quoteIdentifier } from './sql-identifiers';
-import type { Dialect } from './target-database';
+import type { Dialect } from '../../core/database/schema-types';
 
 /**
  * Rows decodex hands to a query as a relation of their own (DecoSearch's materialized upstream

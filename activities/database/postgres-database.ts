@@ -14,16 +14,9 @@ import { POSTGRES_TYPES } from './postgres-values';
 import { tokenizeSql } from './sql-tokens';
 import { StatisticsFromSql } from './statistics-delegate';
 import { accountPolicyOf, checkOnConnect, maxResultBytesOf, type ServerDatabaseOptions } from './server-database-options';
-import {
-  QueryOutOfMemory,
-  QueryTimeout,
-  ReadOnlyViolation,
-  type ExecuteOptions,
-  type QueryResult,
-  type SchemaInfo,
-  type StatementRows,
-  type TargetDatabase,
-} from './target-database';
+import { QueryOutOfMemory, QueryTimeout, ReadOnlyViolation, type ExecuteOptions, type StatementRows, type TargetDatabase } from './target-database';
+import type { SchemaInfo } from '../../core/database/schema-types';
+import type { QueryResult } from '../../core/database/query-result';
 
 export interface PostgresDatabaseOptions extends ServerDatabaseOptions {
   /**

@@ -1,6 +1,6 @@
 import type { DatabaseDocumentation } from '../../core/profiling/documentation';
 import type { InternalQuery } from './column-statistics';
-import type { ForeignKeyInfo, SchemaInfo, TableInfo } from './target-database';
+import type { ForeignKeyInfo, SchemaInfo, TableInfo } from '../../core/database/schema-types';
 
 export interface PostgresSchema {
   schema: SchemaInfo;

@@ -1,4 +1,5 @@
-import { ReadOnlyViolation, type Dialect } from './target-database';
+import { ReadOnlyViolation } from './target-database';
+import type { Dialect } from '../../core/database/schema-types';
 import { SqlScanError, tokenizeSql, type SqlToken } from './sql-tokens';
 
 /**

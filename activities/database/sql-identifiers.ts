@@ -1,4 +1,4 @@
-import type { Dialect } from './target-database';
+import type { Dialect } from '../../core/database/schema-types';
 
 /**
  * Quotes a table or column name so any name works (Spider has names with spaces, keywords and

@@ -1,4 +1,4 @@
-import type { Dialect } from './target-database';
+import type { Dialect } from '../../core/database/schema-types';
 
 /**
  * A lexical scan of SQL that knows exactly what the engine treats as a comment, a string or

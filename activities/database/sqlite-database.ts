@@ -9,7 +9,9 @@ import { withNamedRelations } from './named-relations';
 import { assertReadOnlySql } from './read-only-guard';
 import { sharedSqliteProcessPool, type SqliteProcessPool } from './sqlite-process-pool';
 import { readSqliteSchema } from './sqlite-schema';
-import type { ExecuteOptions, QueryResult, SchemaInfo, TargetDatabase } from './target-database';
+import type { ExecuteOptions, TargetDatabase } from './target-database';
+import type { SchemaInfo } from '../../core/database/schema-types';
+import type { QueryResult } from '../../core/database/query-result';
 
 export interface SqliteDatabaseOptions {
   /** Where statements run; default: the process-wide shared pool. */

@@ -1,6 +1,6 @@
 import type { SqlRow } from '../../core/sql-value';
 import type { InternalQuery } from './column-statistics';
-import type { ColumnInfo, ForeignKeyInfo, SchemaInfo, TableInfo } from './target-database';
+import type { ColumnInfo, ForeignKeyInfo, SchemaInfo, TableInfo } from '../../core/database/schema-types';
 
 /** sqlite_master (not sqlite_schema) works on every SQLite version; rowid order is declaration order. */
 function fromUserTables(join = ''): string {

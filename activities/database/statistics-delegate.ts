@@ -1,6 +1,7 @@
 import type { SqlRow, SqlValue } from '../../core/sql-value';
 import { ColumnStatistics } from './column-statistics';
-import type { ColumnStats, Dialect, ValueCount } from './target-database';
+import type { ColumnStats, ValueCount } from './target-database';
+import type { Dialect } from '../../core/database/schema-types';
 
 /**
  * The statistics half of TargetDatabase, the same for every engine: both compute row counts,

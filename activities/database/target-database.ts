@@ -1,8 +1,8 @@
 import type { DatabaseDocumentation } from '../../core/profiling/documentation';
 import type { NamedRelation } from './named-relations';
-import type { CellPosition, SqlRow, SqlValue } from '../../core/sql-value';
+import type { SqlValue } from '../../core/sql-value';
+import type { QueryResult } from '../../core/database/query-result';
 
-export type { Dialect, ColumnInfo, ForeignKeyInfo, TableInfo, SchemaInfo } from '../../core/database/schema-types';
 import type { Dialect, SchemaInfo } from '../../core/database/schema-types';
 
 export interface ExecuteOptions {
@@ -18,18 +18,6 @@ export interface ExecuteOptions {
    * (evaluation compares whole results).
    */
   maxCellBytes?: number;
-}
-
-export interface QueryResult {
-  columns: string[];
-  rows: SqlRow[];
-  truncated: boolean;
-  elapsedMs: number;
-  /**
-   * SQLite only, set when there are some: the cells holding a whole-valued REAL (1.0), the one
-   * storage class a number cannot carry. Everything else about a value's type is in its form.
-   */
-  integralReals?: CellPosition[];
 }
 
 /** What a statement produced, before timing is added: the engines' common internal result. */

@@ -5,7 +5,8 @@ import type { Embedder } from '../embeddings/embedder';
 import type { VectorStore } from '../vectors/vector-store';
 import { retrieveDecompositionExamples } from '../knowledge/decomposition-examples';
 import { askModel } from '../llm/ask-model';
-import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
+import { questionPromptVars } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 
 export interface DecomposeInput {
   ctx: QuestionContext;

@@ -4,7 +4,8 @@ import { renderSqlValue, type SqlValue } from '../../core/sql-value';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { cleanSql, type GeneratedSql } from '../generation/generated-sql';
 import { askModel } from '../llm/ask-model';
-import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
+import { questionPromptVars } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 import { loadNodeResults } from './node-result-store';
 
 export interface GenerateNodeSqlInput {

@@ -3,7 +3,7 @@ import { relationName, type NodeResultRef, type StoredNodeResult } from '../../c
 import type { SqlValue } from '../../core/sql-value';
 import { quoteIdentifier } from '../database/sql-identifiers';
 import type { NamedRelation } from '../database/named-relations';
-import type { Dialect } from '../database/target-database';
+import type { Dialect } from '../../core/database/schema-types';
 
 /** An upstream node's summary with its stored rows. */
 export interface LoadedUpstream {

@@ -1,5 +1,6 @@
 import { askModel } from '../llm/ask-model';
-import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
+import { questionPromptVars } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 import type { QuestionLlmDeps } from './generation-deps';
 import { cleanSql, type GeneratedSql } from './generated-sql';
 

@@ -2,7 +2,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { retrieveFewShotExamples } from '../knowledge/few-shot-index';
 import type { VectorStore } from '../vectors/vector-store';
 import { askModel } from '../llm/ask-model';
-import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
+import { questionPromptVars } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 import type { QuestionLlmDeps } from './generation-deps';
 import { cleanSql, type GeneratedSql } from './generated-sql';
 

@@ -1,4 +1,4 @@
-import type { QuestionContext } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 import { generateDependencyTree } from './generate-dependency-tree';
 import { generateDirect } from './generate-direct';
 import { generateDivideAndConquer } from './generate-divide-and-conquer';

@@ -1,7 +1,8 @@
 import type { LlmCallUsage } from '../../core/usage';
 import { askModel } from '../llm/ask-model';
 import type { LlmService } from '../llm/llm-service';
-import { questionPromptVars, type ContextDeps, type QuestionContext } from '../prompts/question-context';
+import { questionPromptVars, type ContextDeps } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 
 export interface JudgeComplexityOutput {
   needsDecomposition: boolean;

@@ -1,5 +1,5 @@
 import type { QuestionLlmDeps } from '../generation/generation-deps';
-import type { QuestionContext } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 import { judgeComplexity } from './judge-complexity';
 
 /** DecoSearch's judger, on the `llm` queue. */

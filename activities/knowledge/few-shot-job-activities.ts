@@ -1,20 +1,11 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { FewShotExample } from '../../core/knowledge/knowledge-types';
+import type { BuildFewShotIndexInput } from '../../core/knowledge/few-shot-job-types';
 import { stringHash64Hex } from '../../core/string-hash';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { VectorStore } from '../vectors/vector-store';
 import { fewShotCollection, fewShotEmbedderName, indexFewShotExamples, publishFewShotIndex } from './few-shot-index';
 import { loadFewShotSource } from './few-shot-sources';
-
-export interface BuildFewShotIndexInput {
-  /** Where the examples come from (few-shot-sources.ts), in this order. */
-  sources: string[];
-  datasetsRoot: string;
-  /** Examples embedded and written per activity. */
-  pageSize: number;
-  /** Pages per workflow run before it continues as new. */
-  pagesPerRun: number;
-}
 
 /**
  * The few-shot index job's side effects (offline queue): the examples are read from the sources

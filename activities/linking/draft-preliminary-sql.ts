@@ -1,4 +1,4 @@
-import type { FocusedTable } from '../../core/linking/focused-schema';
+import type { FocusedTable } from '../../core/question/focused-table';
 import { focusFromColumns, mergeFocus } from '../../core/linking/focused-schema';
 import type { PreliminaryView } from '../../core/linking/preliminary-views';
 import { renderColumnProfile } from '../../core/profiling/profile-text';
@@ -7,7 +7,8 @@ import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { cleanSql } from '../generation/generated-sql';
 import { askModel } from '../llm/ask-model';
-import { loadSchema, questionPromptVars, renderFocusedSchema, type LoadedSchema, type QuestionContext } from '../prompts/question-context';
+import { loadSchema, questionPromptVars, renderFocusedSchema, type LoadedSchema } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 import { schemaHintOf, sharedSqlAnalyzer } from '../sql/shared-analyzer';
 
 export interface DraftPreliminarySqlInput {

@@ -1,5 +1,5 @@
 import type { QuestionLlmDeps } from '../generation/generation-deps';
-import type { QuestionContext } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 import { draftPreliminarySql, type DraftPreliminarySqlInput } from './draft-preliminary-sql';
 import { openQuestion } from './open-question';
 import { retrieveSchemaElements, type RetrievalDeps, type RetrieveSchemaElementsInput } from './retrieve-schema-elements';

@@ -1,25 +1,12 @@
-import type { Dialect } from '../../core/database/schema-types';
 import { databaseLabel } from '../../core/database-label';
-import type { KnowledgeSummary } from '../../core/knowledge/knowledge-types';
 import { preparedDatabaseId } from '../../core/preparation/database-id';
 import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
+import type { OpenQuestionOutput } from '../../core/question/question-opening';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { summarizeKnowledge } from '../knowledge/knowledge-store';
 import { ARTIFACT_KINDS } from '../preparation/preparation-artifacts';
 import { openDatabaseOrFail } from '../preparation/preparation-deps';
-
-export interface OpenQuestionOutput {
-  label: string;
-  dialect: Dialect;
-  tables: number;
-  columns: number;
-  /** The prepared artifacts (DexterSQL Phase 1), or null when the database was never prepared. */
-  prepared: (Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections' | 'preparedAt' | 'complete'> & { notes: number }) | null;
-  knowledge: KnowledgeSummary;
-  /** How the database was opened, worth a look (a MySQL account that can write); absent when nothing. */
-  warnings?: string[];
-}
 
 /**
  * The first step of a question: the database opens, its size, and what decodex has for it —

@@ -1,4 +1,5 @@
-import { focusFromColumns, type FocusedTable } from '../../core/linking/focused-schema';
+import { focusFromColumns } from '../../core/linking/focused-schema';
+import type { FocusedTable } from '../../core/question/focused-table';
 import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { recentArtifacts } from '../artifacts/recent-artifacts';

@@ -1,10 +1,12 @@
-import { canonicalFocus, restrictSchema, type FocusedTable } from '../../core/linking/focused-schema';
+import { canonicalFocus, restrictSchema } from '../../core/linking/focused-schema';
+import type { FocusedTable } from '../../core/question/focused-table';
 import { remapNames } from '../../core/linking/remap-names';
 import { renderSchemaOutline } from '../../core/schema-text';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { askModel } from '../llm/ask-model';
-import { loadSchema, type QuestionContext } from '../prompts/question-context';
+import { loadSchema } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 
 /**
  * DecoSearch's schema selector (§3.3, Algorithm 2): keywords → tables → columns, three calls,

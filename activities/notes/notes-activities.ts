@@ -1,5 +1,5 @@
 import type { QuestionLlmDeps } from '../generation/generation-deps';
-import type { QuestionContext } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 import { selectRelevantNotes } from './select-relevant-notes';
 
 /** DexterSQL's note incorporator, on the `llm` queue. */

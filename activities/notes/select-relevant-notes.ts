@@ -1,12 +1,13 @@
 import { candidateNotes, expandFocusWithNotes } from '../../core/notes/candidate-notes';
 import type { DisambiguationNote } from '../../core/exploration/pair-types';
-import type { FocusedTable } from '../../core/linking/focused-schema';
+import type { FocusedTable } from '../../core/question/focused-table';
 import { columnKey, type ColumnRef } from '../../core/preparation/column-ref';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { askModel, onlyValues } from '../llm/ask-model';
 import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
-import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
+import { questionPromptVars } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 
 export interface SelectRelevantNotesOutput {
   candidates: number;

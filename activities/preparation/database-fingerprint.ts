@@ -3,7 +3,8 @@ import { createReadStream, existsSync } from 'node:fs';
 import { canonicalJson } from './content-hash';
 import { quoteIdentifier } from '../database/sql-identifiers';
 import { SqliteDatabase } from '../database/sqlite-database';
-import type { SchemaInfo, TargetDatabase } from '../database/target-database';
+import type { TargetDatabase } from '../database/target-database';
+import type { SchemaInfo } from '../../core/database/schema-types';
 
 /**
  * A content fingerprint of a target database: equal fingerprints mean the data is the same, so

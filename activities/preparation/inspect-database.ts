@@ -1,6 +1,6 @@
 import { SqliteDatabase } from '../database/sqlite-database';
 import { ApplicationFailure } from '@temporalio/common';
-import type { SchemaInfo } from '../database/target-database';
+import type { SchemaInfo } from '../../core/database/schema-types';
 import { databaseLabel } from '../../core/database-label';
 import { preparedDatabaseId } from '../../core/preparation/database-id';
 import type { PreparationConfig } from '../../core/preparation/preparation-config';

@@ -4,7 +4,7 @@ import type { ProfileConfig } from '../../core/preparation/preparation-config';
 import { buildColumnProfile } from '../../core/profiling/build-column-profile';
 import type { ColumnProfile, TableProfile } from '../../core/profiling/column-profile';
 import { columnDocumentation, tableDocumentation } from '../../core/profiling/documentation';
-import type { TableInfo } from '../database/target-database';
+import type { TableInfo } from '../../core/database/schema-types';
 import { heartbeat, resumeDetails } from '../preparation/activity-heartbeat';
 import type { StoredSchema } from '../preparation/inspect-database';
 import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';

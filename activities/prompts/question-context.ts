@@ -1,32 +1,13 @@
-import { dialectName, type Dialect, type SchemaInfo } from '../../core/database/schema-types';
-import { restrictSchema, type FocusedTable } from '../../core/linking/focused-schema';
-import type { PreparationVersions } from '../../core/preparation/preparation-types';
+import { dialectName, type SchemaInfo } from '../../core/database/schema-types';
+import { restrictSchema } from '../../core/linking/focused-schema';
+import type { FocusedTable } from '../../core/question/focused-table';
 import type { ColumnProfile } from '../../core/profiling/column-profile';
 import { renderSchemaDdl, type ColumnNotes } from '../../core/schema-text';
+import type { QuestionContext } from '../../core/question/question-context';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { loadPreparedProfiles } from '../preparation/load-prepared';
 import { openDatabaseOrFail } from '../preparation/preparation-deps';
-
-/**
- * What every LLM step of a question knows, small enough to travel in workflow history: the
- * question, its evidence, the database reference, and what the earlier stages decided (focused
- * schema, grounding values, selected notes). Activities expand it into prompt text themselves,
- * reading the schema and profiles from the artifact store (or the database when unprepared).
- */
-export interface QuestionContext {
-  question: string;
-  evidence?: string;
-  database: string;
-  dialect: Dialect;
-  prepared: { databaseId: string; versions: PreparationVersions } | null;
-  /** null: the whole schema. */
-  focus: FocusedTable[] | null;
-  /** Database values matched to the question (`table.column = 'value'`), DexterSQL §3.2 Step 1's grounding. */
-  grounding: string[];
-  /** Disambiguation notes the note incorporator selected (§3.3.1). */
-  notes: string[];
-}
 
 export interface ContextDeps {
   databases: DatabaseRegistry;

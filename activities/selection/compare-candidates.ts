@@ -2,7 +2,8 @@ import type { SqlRow } from '../../core/sql-value';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { askModel } from '../llm/ask-model';
-import { questionPromptVars, type QuestionContext } from '../prompts/question-context';
+import { questionPromptVars } from '../prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 
 export interface TournamentEntrant {
   sql: string;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BuildFewShotIndexInput } from '../../activities/knowledge/few-shot-job-activities';
+import type { BuildFewShotIndexInput } from '../../core/knowledge/few-shot-job-types';
 import { FEW_SHOT_SOURCES } from '../../activities/knowledge/few-shot-sources';
 import { settingsForRole } from '../../activities/llm/llm-config';
 import { datasetsRoot } from '../../core/datasets/datasets-root';

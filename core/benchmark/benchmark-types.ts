@@ -1,7 +1,8 @@
 import type { AnswerQuestionInput } from '../answer-question-types';
 import type { PipelineOverrides } from '../pipeline/pipeline-config';
 import type { BenchmarkQuestion, EvaluatorName } from '../datasets/benchmark-question';
-import type { FocusedTable, LinkingScore } from '../evaluation/schema-linking';
+import type { LinkingScore } from '../evaluation/schema-linking';
+import type { FocusedTable } from '../question/focused-table';
 import type { Verdict } from '../evaluation/verdict';
 import type { RunUsage } from '../usage';
 import type { PriceTable } from './cost';

@@ -1,3 +1,4 @@
+import type { FocusedTable } from '../question/focused-table';
 /**
  * Schema-linking quality of one question: how many of the columns the gold SQL uses survived
  * into the schema the pipeline finally focused on (recall), and how much of that focused schema
@@ -7,11 +8,6 @@
 export interface GoldColumn {
   table: string | null;
   column: string;
-}
-
-export interface FocusedTable {
-  table: string;
-  columns: string[];
 }
 
 export interface LinkingScore {

@@ -1,8 +1,6 @@
 import type { SchemaInfo } from '../database/schema-types';
-import type { FocusedTable } from '../evaluation/schema-linking';
+import type { FocusedTable } from '../question/focused-table';
 import type { ColumnRef } from '../preparation/column-ref';
-
-export type { FocusedTable } from '../evaluation/schema-linking';
 
 /**
  * The focused schema (DexterSQL's Focused_NLQ, DecoSearch's S_pruned): the tables and columns a

@@ -1,4 +1,5 @@
-import { focusHasColumn, mergeFocus, type FocusedTable } from '../linking/focused-schema';
+import { focusHasColumn, mergeFocus } from '../linking/focused-schema';
+import type { FocusedTable } from '../question/focused-table';
 import type { ColumnRef } from '../preparation/column-ref';
 
 /** The part of a disambiguation note the online stage needs. */

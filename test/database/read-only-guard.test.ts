@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DATASETS } from '../support/datasets';
 import { assertReadOnlySql } from '../../activities/database/read-only-guard';
-import { ReadOnlyViolation, type Dialect } from '../../activities/database/target-database';
+import { ReadOnlyViolation } from '../../activities/database/target-database';
+import type { Dialect } from '../../core/database/schema-types';
 
 const SPIDER = path.join(DATASETS, 'spider');
 const both: Dialect[] = ['sqlite', 'mysql', 'postgres'];

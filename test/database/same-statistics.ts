@@ -1,4 +1,5 @@
-import type { TableInfo, TargetDatabase } from '../../activities/database/target-database';
+import type { TargetDatabase } from '../../activities/database/target-database';
+import type { TableInfo } from '../../core/database/schema-types';
 import { sameValue } from './same-rows';
 
 type StorageClasses = (table: string, column: string) => number;

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { encodeSqlValue, sqlValueKey, type SqlValue } from '../../core/sql-value';
 import { SqliteDatabase } from '../../activities/database/sqlite-database';
 import { SqliteProcessPool } from '../../activities/database/sqlite-process-pool';
-import type { SchemaInfo } from '../../activities/database/target-database';
+import type { SchemaInfo } from '../../core/database/schema-types';
 import { SPIDER_DIR, spiderDbPath } from './spider-files';
 
 const pool = new SqliteProcessPool({ size: 2 });

@@ -171,7 +171,7 @@ describe('prompt catalog', () => {
 });
 
 describe('run budget', () => {
-  it('counts paid calls only, reserves calls in flight, and stops on time and refinements', async () => {
+  it('counts paid calls only, reserves calls in flight, and stops on time and repairs', async () => {
     let now = 0;
     const call = (cacheHit: boolean) => ({
       role: 'generator',
@@ -181,7 +181,7 @@ describe('run budget', () => {
       latencyMs: 1,
       cacheHit,
     });
-    const budget = new RunBudget({ maxLlmCalls: 2, maxTokens: 1_000, maxSeconds: 5, maxRefinements: 1 }, () => now);
+    const budget = new RunBudget({ maxLlmCalls: 2, maxTokens: 1_000, maxSeconds: 5, maxRepairs: 1 }, () => now);
     const release = budget.reserve(2);
     expect(budget.refuse(1)?.kind).toBe('call_budget'); // two already in flight
     release();
@@ -189,9 +189,9 @@ describe('run budget', () => {
     budget.record([call(true), call(true), call(false)]);
     expect(budget.paidCalls).toBe(1);
     expect(budget.refuse(1)).toBeUndefined();
-    expect(budget.takeRefinement()).toBe(true);
-    expect(budget.takeRefinement()).toBe(false);
-    expect(budget.stoppedBy as unknown).toMatchObject({ kind: 'refinement_budget' });
+    expect(budget.takeRepair()).toBe(true);
+    expect(budget.takeRepair()).toBe(false);
+    expect(budget.stoppedBy as unknown).toMatchObject({ kind: 'repair_budget' });
     const timed = new RunBudget({ maxLlmCalls: 9, maxTokens: 9, maxSeconds: 5 }, () => now);
     now = 5_000;
     expect(timed.refuse(1)).toEqual({ kind: 'time_budget', message: 'time budget of 5 s reached' });

@@ -1,4 +1,5 @@
-import type { ExecuteSqlInput, ExecuteSqlOutput } from '../../activities/database/database-activities';
+import type { ExecuteSqlInput } from '../../activities/database/database-activities';
+import type { ExecuteSqlOutput } from '../../core/question/sql-execution';
 
 export interface HostileStatement {
   dialect: 'sqlite' | 'mysql' | 'postgres';

@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import { quoteIdentifier } from '../../activities/database/sql-identifiers';
 import { readSqliteSchema } from '../../activities/database/sqlite-schema';
-import type { SchemaInfo } from '../../activities/database/target-database';
+import type { SchemaInfo } from '../../core/database/schema-types';
 import { encodeSqlValue } from '../../core/sql-value';
 
 export type Kind = 'integer' | 'real' | 'text' | 'blob';

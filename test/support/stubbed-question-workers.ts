@@ -1,6 +1,6 @@
 import type { LlmActivities, OnlineActivities } from '../../workflows/answer/question-run';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import type { Diagnosis } from '../../activities/correction/diagnose-sql';
+import type { Diagnosis } from '../../core/question/diagnosis';
 import type { NodeRun } from '../../core/dag/node-results';
 import { DecodexClient } from '../../cli/client';
 import { taskQueue } from '../../core/task-queues';

@@ -225,7 +225,7 @@ describe('the complex route (sub-question DAG)', () => {
       ['refiner', null],
     ]);
     expect(result.dag!.nodes.find((n) => n.id === 1)).toMatchObject({ state: 'done', question: 'Count patients whose SEX is M among @[3] (refined).' });
-    expect(result.refinements).toBe(1);
+    expect(result.repairs).toBe(1);
     const described = await handle.describe();
     expect(described.typedSearchAttributes.get(REFINEMENTS)).toBe(1);
   });

@@ -1,4 +1,4 @@
-import type { Diagnosis } from '../../activities/correction/diagnose-sql';
+import type { Diagnosis } from '../../core/question/diagnosis';
 import type { DecomposeInput } from '../../activities/decomposition/decompose-question';
 import type { RefineTopologyInput } from '../../activities/decomposition/refine-topology';
 import type { PipelineOverrides } from '../../core/pipeline/pipeline-config';

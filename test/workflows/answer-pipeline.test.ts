@@ -107,7 +107,7 @@ describe('the online pipeline on concert_singer', () => {
     expect(rowsOf(result)).toEqual(rows(q.query));
     expect(result.candidates[0]).toMatchObject({ path: 'direct', generatedSql: broken, sql: q.query });
     expect(result.candidates[0].corrections[0]).toMatch(/revision 1: error \[execution-error\].*countri/);
-    expect(result.refinements).toBe(1);
+    expect(result.repairs).toBe(1);
     expect(result.usage.byRole.reviser.calls).toBe(1);
     // The reviser saw the failed attempt and its error (C.4's attempt history).
     const revision = llm.requests.find((r) => r.roleGuess === 'reviser' && r.prompt?.user.includes(q.question))!;
@@ -204,11 +204,11 @@ describe('the online pipeline on concert_singer', () => {
       preset: 'decosearch',
       ablations: ['decomposition'],
       pipeline: { correction: { enabled: true } },
-      limits: { budget: { maxRefinements: 0 } },
+      limits: { budget: { maxRepairs: 0 } },
     });
     expect(result.outcome).toBe('execution_error');
-    expect(result.stoppedBy?.kind).toBe('refinement_budget');
-    expect(result.refinements).toBe(0);
+    expect(result.stoppedBy?.kind).toBe('repair_budget');
+    expect(result.repairs).toBe(0);
     expect(result.usage.byRole.reviser).toBeUndefined();
     expect(result.sql).toBe('SELECT yeer FROM concert');
     script();

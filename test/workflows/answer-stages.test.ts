@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { QuestionContext } from '../../activities/prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 import { inputsOf, okDiagnosis, usage, withStubs, type StubbedStack } from '../support/stubbed-question-workers';
 
 /**
@@ -159,7 +159,7 @@ describe('workflows/answer stages, with stubbed activities', () => {
         expect(tree.sql).toBe('SELECT 9');
         expect(tree.corrections).toEqual([]);
         expect(result.trace.some((t) => t.step === 'reviseSql' && /rejected/.test(t.summary))).toBe(true);
-        expect(result.refinements).toBe(1);
+        expect(result.repairs).toBe(1);
         expect(result.sql).toBe('SELECT 1'); // the two agreeing candidates (2 of 3)
       },
     );

@@ -1,4 +1,4 @@
-import type { Diagnosis } from '../../activities/correction/diagnose-sql';
+import type { Diagnosis } from '../../core/question/diagnosis';
 import { formatFinding, type Finding } from '../../core/correction/finding';
 import { failureMessage } from '../kit/step-runner';
 import type { QuestionRun } from './question-run';
@@ -74,7 +74,7 @@ async function correctOne(run: QuestionRun, candidate: WorkingCandidate): Promis
   if (run.config.correction.spellingFixes) await applyCodeFixes(run, candidate);
   const attempts = [{ sql: candidate.sql, findings: candidate.diagnosis.findings }];
   for (let round = 1; round <= maxRevisions && needsRevision(run, candidate.diagnosis.findings); round++) {
-    if (!run.budget.takeRefinement()) {
+    if (!run.budget.takeRepair()) {
       run.runner.note(STAGE, 'reviseSql', `revise ${candidate.path}`, { skipped: run.budget.stoppedBy?.message ?? 'refinement budget reached' });
       break;
     }

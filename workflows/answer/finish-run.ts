@@ -19,7 +19,7 @@ export function finishRun(
     { key: OUTCOME, value: outcome },
     { key: ROUTE, value: run.route },
     { key: TOKENS, value: totalTokens(budget.usage) },
-    { key: REFINEMENTS, value: budget.refinements },
+    { key: REFINEMENTS, value: budget.repairs },
   ]);
   setCurrentDetails(`**${outcome}**${error ? `: ${error.message}` : ''}`);
   const clusterOf = (i: number) => selection?.clusters.findIndex((c) => c.members.includes(i)) ?? -1;
@@ -57,7 +57,7 @@ export function finishRun(
     candidates,
     ...(selection ? { selection: selection.report } : {}),
     ...(run.dag ? { dag: run.dag } : {}),
-    refinements: budget.refinements,
+    repairs: budget.repairs,
     usage: budget.usage,
     trace: runner.trace,
     ...rest,

@@ -1,5 +1,5 @@
 import type { GenerationPath } from '../../core/pipeline/pipeline-config';
-import type { QuestionContext } from '../../activities/prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 import type { GenerationActivities } from '../../activities/generation/generation-activities';
 import { DAG_PATH } from './complex-route';
 import type { QuestionRun } from './question-run';

@@ -1,6 +1,7 @@
 import { PRELIMINARY_VIEWS } from '../../core/linking/preliminary-views';
-import type { OpenQuestionOutput } from '../../activities/linking/open-question';
-import { mergeFocus, type FocusedTable } from '../../core/linking/focused-schema';
+import type { OpenQuestionOutput } from '../../core/question/question-opening';
+import { mergeFocus } from '../../core/linking/focused-schema';
+import type { FocusedTable } from '../../core/question/focused-table';
 import { failureMessage } from '../kit/step-runner';
 import type { QuestionRun } from './question-run';
 

@@ -1,5 +1,5 @@
 import { ApplicationFailure, executeChild, workflowInfo } from '@temporalio/workflow';
-import type { OpenQuestionOutput } from '../../activities/linking/open-question';
+import type { OpenQuestionOutput } from '../../core/question/question-opening';
 import { DATABASE } from '../../core/search-attributes';
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import { queuePrefixOf, taskQueue } from '../../core/task-queues';

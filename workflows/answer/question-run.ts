@@ -6,7 +6,7 @@ import type { GenerationActivities } from '../../activities/generation/generatio
 import type { JudgingActivities } from '../../activities/judging/judging-activities';
 import type { LinkingActivities, RetrievalActivities } from '../../activities/linking/linking-activities';
 import type { NotesActivities } from '../../activities/notes/notes-activities';
-import type { QuestionContext } from '../../activities/prompts/question-context';
+import type { QuestionContext } from '../../core/question/question-context';
 import type { SelectionActivities } from '../../activities/selection/selection-activities';
 import type { AnswerQuestionInput, Judgement, QuestionLimits, Route } from '../../core/answer-question-types';
 import { RunBudget } from '../../core/budget';

@@ -1,4 +1,4 @@
-import type { Diagnosis } from '../../activities/correction/diagnose-sql';
+import type { Diagnosis } from '../../core/question/diagnosis';
 
 /** A candidate as the stages work on it; `answerQuestion` reports it as a CandidateReport. */
 export interface WorkingCandidate {

@@ -171,7 +171,7 @@ class DagSolver {
     const failure = this.best.get(failedNode)?.error ?? 'the step failed';
     const rejectedProposals: { dag: unknown; reason: string }[] = [];
     while (this.refinerCalls < limit) {
-      if (!run.budget.takeRefinement()) {
+      if (!run.budget.takeRepair()) {
         run.runner.note(STAGE, 'refineTopology', 'topology refinement', { skipped: run.budget.stoppedBy?.message ?? 'refinement budget reached' });
         return null;
       }
