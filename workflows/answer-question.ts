@@ -50,15 +50,16 @@ async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQues
   }
   await linkSchema(run, opened);
   await incorporateNotes(run, opened.prepared?.notes ?? 0);
-  await judgeRoute(run);
-  if (run.route === 'complex') await solveByDecomposition(run, run.judgement ? 'the judger found the question complex' : 'decomposition.always');
-  await generateCandidates(run);
+  if ((await judgeRoute(run)) === 'complex') {
+    const dagAnswer = await solveByDecomposition(run, run.judgement ? 'the judger found the question complex' : 'decomposition.always');
+    if (dagAnswer) takeComplexRoute(run, dagAnswer);
+  }
+  await generateCandidates(run, run.route === 'complex');
   if (!run.candidates.length) useDraftsAsCandidates(run);
   await correctCandidates(run);
   if (directPathFailed(run)) {
-    const before = run.candidates.length;
-    if (await solveByDecomposition(run, 'no candidate of the direct path runs: Algorithm 1 falls through to decomposition'))
-      await correctCandidates(run, run.candidates.slice(before));
+    const dagAnswer = await solveByDecomposition(run, 'no candidate of the direct path runs: Algorithm 1 falls through to decomposition');
+    if (dagAnswer) await correctCandidates(run, [takeComplexRoute(run, dagAnswer)]);
   }
   const selection = await selectCandidate(run);
   return answer(run, selection);
@@ -71,6 +72,13 @@ function orInvalid<T>(resolve: () => T): T {
   } catch (err) {
     throw ApplicationFailure.nonRetryable((err as Error).message, 'InvalidConfiguration');
   }
+}
+
+/** The complex route answered: its DAG's root SQL is a candidate, and the run's route says so. */
+function takeComplexRoute(run: QuestionRun, dagAnswer: WorkingCandidate): WorkingCandidate {
+  run.route = 'complex';
+  run.candidates.push(dagAnswer);
+  return dagAnswer;
 }
 
 /**

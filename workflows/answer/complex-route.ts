@@ -2,29 +2,28 @@ import { DagState } from './dag/dag-state';
 import { decompose, STAGE } from './dag/decompose';
 import { nodeResultPrefix, solveDag } from './dag/solve-dag';
 import type { QuestionRun } from './question-run';
+import type { WorkingCandidate } from './working-candidate';
 
 /** The candidate path name of the complex route's answer. */
 export const DAG_PATH = 'sub-question-dag';
 
 /**
  * DecoSearch's complex route (§3.5–3.7, Algorithm 1 steps 3–4): decompose the question into a
- * DAG of sub-questions, solve it wave by wave with topology refinement, and make the root's
- * self-contained SQL a candidate (correction and selection follow as for every candidate).
- * Returns false when no graph could be had; the direct path then answers.
+ * DAG of sub-questions, solve it wave by wave with topology refinement, and return the root's
+ * self-contained SQL as a candidate (correction and selection follow as for every candidate).
+ * Returns null when no graph or no root SQL could be had; the direct path then answers.
  */
-export async function solveByDecomposition(run: QuestionRun, why: string): Promise<boolean> {
+export async function solveByDecomposition(run: QuestionRun, why: string): Promise<WorkingCandidate | null> {
   run.runner.planStage();
   run.decomposed = true;
-  run.route = 'complex';
   run.runner.note(STAGE, 'route', 'the complex route', { outcome: why });
   const decomposition = await decompose(run);
   if (!decomposition.dag) {
-    run.route = 'direct';
     const reason = decomposition.rejected.length ? `the decomposer gave no valid graph (${decomposition.rejected.at(-1)!.problem})` : 'no decomposition';
     run.runner.note(STAGE, 'fallback', 'back to the direct path', { outcome: reason });
     if (run.judgement) run.judgement = { ...run.judgement, override: `${reason}: the direct path answers` };
     run.runner.stageDone(STAGE);
-    return false;
+    return null;
   }
   const state = new DagState(decomposition.dag, decomposition.examples, decomposition.rejected);
   run.dag = state.report;
@@ -40,10 +39,8 @@ export async function solveByDecomposition(run: QuestionRun, why: string): Promi
   run.runner.stageDone(STAGE);
   if (!root?.composedSql) {
     // Not even degraded results gave the root a query (its SQL was never written): the direct path answers.
-    run.route = 'direct';
     run.runner.note(STAGE, 'fallback', 'back to the direct path', { outcome: 'the sub-question DAG produced no SQL for its root' });
-    return false;
+    return null;
   }
-  run.candidates.push({ path: DAG_PATH, generatedSql: root.sql, sql: root.composedSql, corrections: [], diagnosis: null });
-  return true;
+  return { path: DAG_PATH, generatedSql: root.sql, sql: root.composedSql, corrections: [], diagnosis: null };
 }

@@ -1,7 +1,6 @@
 import type { GenerationPath } from '../../core/pipeline/pipeline-config';
 import type { QuestionContext } from '../../core/question/question-context';
 import type { GenerationActivities } from '../../activities/generation/generation-activities';
-import { DAG_PATH } from './complex-route';
 import type { QuestionRun } from './question-run';
 
 const STAGE = 'generation';
@@ -17,12 +16,12 @@ const PATHS: Record<GenerationPath, { activity: keyof GenerationActivities; summ
  * Multi-path generation (DexterSQL §3.3.2; DecoSearch's direct path is the one-path case): every
  * configured path writes one candidate, in parallel. A path that cannot run (few-shot without
  * examples) is skipped and says so; a path whose model call fails is recorded and the others
- * go on.
+ * go on. `dagAnswered`: the complex route gave a candidate, which replaces the direct path.
  */
-export async function generateCandidates(run: QuestionRun): Promise<void> {
+export async function generateCandidates(run: QuestionRun, dagAnswered: boolean): Promise<void> {
   const ctx: QuestionContext = run.ctx;
   const paths = run.config.generation.paths.filter((path) => {
-    if (path === 'direct' && run.candidates.some((c) => c.path === DAG_PATH)) {
+    if (path === 'direct' && dagAnswered) {
       // The judger chose decomposition over the direct path (Algorithm 1): the DAG's root answers instead.
       run.runner.note(STAGE, PATHS[path].activity, PATHS[path].summary, {
         skipped: 'the question took the complex route; its sub-question DAG replaces the direct path',
