@@ -50,10 +50,11 @@ export async function buildDecompositionKnowledge(
   );
   const show = (patch: Partial<DecompositionKbProgress>) =>
     progress.update({ ...patch, llmCalls: budget.paidCalls, tokens: totalTokens(budget.usage), stoppedBy: budget.stoppedBy?.message });
-  // The status carries the usage of the stored records: the runner adds it to the job's budget.
+  // The job's budget starts from what the stored records say was spent.
   const status = await runner.step({ stage: STAGE, name: 'openDecompositionJob', summary: `sample ${input.sample.size} questions of ${input.dataset}` }, (o) =>
     offline.openDecompositionJob.executeWithOptions(o, [input]),
   );
+  budget.recordRun(status.usage);
   show({ phase: 'building', total: status.total, done: status.done, stored: status.stored, wrong: status.wrong, withoutDag: status.withoutDag });
 
   async function build(question: BenchmarkQuestion): Promise<void> {

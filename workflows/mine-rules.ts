@@ -31,11 +31,12 @@ export async function mineRules(input: MineRulesInput, state?: MineRulesState): 
   const runs = (state?.runs ?? 0) + 1;
   const job = startMiningJob(input, runs);
   const { runner, progress } = job;
-  // The status carries the usage of the stored records: the runner adds it to the job's budget.
+  // The job's budget starts from what the stored records say was spent.
   const status = await runner.step(
     { stage: 'mining', name: 'openMiningJob', summary: `sample ${input.sample.size} questions of ${input.dataset} (seed ${input.sample.seed})` },
     (o) => job.activities.offline.openMiningJob.executeWithOptions(o, [input]),
   );
+  job.budget.recordRun(status.usage);
   const { total, done, failures, agnosticFailures, examples } = status;
   progress.update({ phase: 'mining', total, done, failures, agnosticFailures, examples });
   runner.note('mining', 'examples', 'examples shown to the mined questions', { outcome: examples });

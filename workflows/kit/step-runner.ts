@@ -1,7 +1,7 @@
 import { ApplicationFailure, setCurrentDetails } from '@temporalio/workflow';
 import type { TraceEvent } from '../../core/answer-question-types';
 import type { RunBudget } from '../../core/budget';
-import { isRunUsage, type LlmCallUsage } from '../../core/usage';
+import { isRunUsage, type LlmCallUsage, type RunUsage } from '../../core/usage';
 
 /** What the `progress` query answers: the stage running now and how many of the planned stages are done. */
 export interface Progress {
@@ -38,13 +38,21 @@ export interface StepSpec {
 type Describe<T> = (result: T) => { outcome?: string; detail?: Record<string, unknown> };
 
 /**
+ * What a paid step returns: the usage of the model calls it made (an activity: one call or a
+ * list) or of a whole run (a child workflow). The type makes a paid step that forgets its usage
+ * a compile error rather than a step that spends nothing against the budget.
+ */
+export type PaidResult = { usage: LlmCallUsage | LlmCallUsage[] | RunUsage };
+
+/**
  * The one way a workflow runs a step (DESIGN.md "Pipeline stages", the stage kit):
  * - the budget gate: a step that would call a model past a budget is not started (null);
  * - live visibility: current details and the `progress` query say which stage and step run;
  * - the activity summary: `run` receives `{ summary }` to pass to `executeWithOptions`;
  * - the deadline: a model step also receives `scheduleToCloseTimeout`, the time the run has left,
  *   so neither a slow attempt nor its retries run past the question's time budget;
- * - usage: LLM usage returned with a result is added to the run's budget;
+ * - usage: a paid step's result carries the usage of its model calls (`PaidResult`), added to the
+ *   run's budget; other steps make no model call and spend nothing;
  * - the trace: one event per step with timing, outcome and usage; a failure is recorded with
  *   its innermost message and rethrown, never swallowed.
  * Pure workflow code: it is deterministic and uses only the workflow clock.
@@ -79,14 +87,18 @@ export class StepRunner {
     this.trace.push({ stage, step: name, summary, startedAt: new Date(Date.now()).toISOString(), elapsedMs: 0, ok: true, ...extra });
   }
 
-  /** A step that makes no LLM call (database work, retrieval): never refused by the budget. */
+  /** A step that makes no LLM call (database work, retrieval): never refused by the budget, spends nothing. */
   async step<T>(spec: Omit<StepSpec, 'llmCalls'>, run: (options: StepOptions) => Promise<T>, describe?: Describe<T>): Promise<T> {
-    return (await this.run({ ...spec, llmCalls: 0 }, run, describe)) as T;
+    return (await this.run({ ...spec, llmCalls: 0 }, run, () => undefined, describe)) as T;
   }
 
   /** A step that calls a model: it runs only when `llmCalls` more paid calls fit the budget, else null. */
-  async paidStep<T>(spec: StepSpec & { llmCalls: number }, run: (options: StepOptions) => Promise<T>, describe?: Describe<T>): Promise<T | null> {
-    return this.run(spec, run, describe);
+  async paidStep<T extends PaidResult>(
+    spec: StepSpec & { llmCalls: number },
+    run: (options: StepOptions) => Promise<T>,
+    describe?: Describe<T>,
+  ): Promise<T | null> {
+    return this.run(spec, run, (result) => result.usage, describe);
   }
 
   /**
@@ -123,7 +135,12 @@ export class StepRunner {
     });
   }
 
-  private async run<T>(spec: StepSpec, run: (options: StepOptions) => Promise<T>, describe?: Describe<T>): Promise<T | null> {
+  private async run<T>(
+    spec: StepSpec,
+    run: (options: StepOptions) => Promise<T>,
+    usageOf: (result: T) => PaidResult['usage'] | undefined,
+    describe?: Describe<T>,
+  ): Promise<T | null> {
     const calls = spec.llmCalls ?? 0;
     const event = this.eventOf(spec, Date.now());
     // Only model calls are gated: database steps are cheap, and the final answer must still run.
@@ -139,7 +156,7 @@ export class StepRunner {
       const remaining = calls > 0 ? this.budget.remainingMs() : undefined;
       const deadline = remaining === undefined ? {} : { scheduleToCloseTimeout: Math.max(MIN_STEP_DEADLINE_MS, remaining) };
       const result = await run({ summary: spec.summary, ...deadline });
-      const reported = (result as { usage?: unknown } | null)?.usage;
+      const reported = usageOf(result);
       // A child workflow reports a whole run's usage; an activity, the calls it made.
       const used = isRunUsage(reported) ? [] : callsIn(reported);
       if (isRunUsage(reported)) this.budget.recordRun(reported);
@@ -166,9 +183,9 @@ export class StepRunner {
 }
 
 /** What a step returns may carry the usage of the LLM calls it made (one or a list); the runner records it. */
-function callsIn(usage: unknown): LlmCallUsage[] {
+function callsIn(usage: LlmCallUsage | LlmCallUsage[] | undefined): LlmCallUsage[] {
   if (!usage) return [];
-  return Array.isArray(usage) ? (usage as LlmCallUsage[]) : [usage as LlmCallUsage];
+  return Array.isArray(usage) ? usage : [usage];
 }
 
 function summarizeUsage(calls: LlmCallUsage[]): NonNullable<TraceEvent['usage']> {
