@@ -17,6 +17,6 @@ export async function reviseSql(deps: QuestionLlmDeps, input: ReviseSqlInput): P
     .map((a, i) => `Attempt ${i + 1}:\n${a.sql}\nProblems:\n${a.findings.map((f) => `- ${formatFinding(f)}`).join('\n')}`)
     .join('\n\n');
   const vars = { ...(await questionPromptVars(deps, input.ctx)), history, attemptCount: String(input.attempts.length) };
-  const answer = await askModel<{ reasoning: string; sql: string }>(deps.llm, 'revise-sql', vars);
+  const answer = await askModel(deps.llm, 'revise-sql', vars);
   return { sql: cleanSql(answer.value.sql), reasoning: answer.value.reasoning, usage: answer.usage };
 }

@@ -34,7 +34,7 @@ function renderRule(r: CorrectionRule): string {
 export async function correctWithRules(deps: QuestionLlmDeps, input: RuleCorrectionInput): Promise<RuleCorrectionOutput> {
   const rules = await loadCorrectionRules(deps.store);
   const common = { question: input.ctx.question, evidence: input.ctx.evidence?.trim() || '(none)', sql: input.sql };
-  const selection = await askModel<{ rules: string[] }>(
+  const selection = await askModel(
     deps.llm,
     'select-rules',
     {
@@ -53,7 +53,7 @@ export async function correctWithRules(deps: QuestionLlmDeps, input: RuleCorrect
   const chosen = rules.filter((r) => wanted.has(r.id));
   if (!chosen.length) return { sql: input.sql, appliedRules: [], usage: [selection.usage] };
   const vars = await questionPromptVars(deps, input.ctx);
-  const rewrite = await askModel<{ sql: string }>(deps.llm, 'apply-rules', {
+  const rewrite = await askModel(deps.llm, 'apply-rules', {
     ...common,
     dialect: vars.dialect,
     schema: vars.schema,

@@ -34,7 +34,7 @@ export async function decomposeQuestion(deps: QuestionLlmDeps & { vectors: Vecto
   const examples = await retrieveDecompositionExamples(deps, input.ctx.question, input.examples);
   const vars = await questionPromptVars(deps, input.ctx);
   const retry = input.problem ? `\n\nYour previous plan could not be used: ${input.problem}. Write a corrected plan.` : '';
-  const answer = await askModel<unknown>(
+  const answer = await askModel(
     deps.llm,
     'decompose-question',
     { ...vars, examples: examplesBlock(examples), question: vars.question + retry },

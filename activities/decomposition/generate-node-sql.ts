@@ -53,7 +53,7 @@ export async function generateNodeSql(deps: QuestionLlmDeps, input: GenerateNode
   }
   const resolvedQuestion = replacePlaceholders(input.node.question, (id) => values.get(id) ?? `@[${id}]`);
   const vars = await questionPromptVars(deps, { ...input.ctx, question: resolvedQuestion });
-  const answer = await askModel<{ reasoning: string; sql: string }>(deps.llm, 'generate-node-sql', {
+  const answer = await askModel(deps.llm, 'generate-node-sql', {
     ...vars,
     upstream: lines.length ? lines.join('\n') : '(none: this step reads only the database)',
   });

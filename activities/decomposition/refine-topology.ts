@@ -24,7 +24,7 @@ export interface RefineTopologyOutput {
 /** DecoSearch's topology refiner (§3.7, C.5): the current graph and the failure in, a revised graph out (the workflow validates it). */
 export async function refineTopology(deps: QuestionLlmDeps, input: RefineTopologyInput): Promise<RefineTopologyOutput> {
   const node = input.dag.nodes.find((n) => n.id === input.failedNode);
-  const answer = await askModel<unknown>(deps.llm, 'refine-topology', {
+  const answer = await askModel(deps.llm, 'refine-topology', {
     question: input.question,
     evidence: input.evidence?.trim() || '(none)',
     graph: JSON.stringify(input.dag),

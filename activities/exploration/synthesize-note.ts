@@ -44,7 +44,7 @@ export async function synthesizeNote(deps: ExplorationLlmDeps, input: Synthesize
     evidence.push(await requireArtifact(deps.store, ARTIFACT_KINDS.pairEvidence, artifactKeys.pairEvidence(input.databaseId, input.versions, pairId)));
   }
   const omitted = input.pairIds.length - quoted.length;
-  const answer = await askModel<{ note: string }>(deps.llm, 'synthesize-note', {
+  const answer = await askModel(deps.llm, 'synthesize-note', {
     dialect: input.dialect,
     columns: input.columns.map((c) => `- ${columnKey(c)}`).join('\n'),
     profiles: input.columns.map((c) => renderColumnProfile(profileOf(columns, c))).join('\n\n'),

@@ -24,11 +24,11 @@ export interface TriageAmbiguousPairInput {
   maxJoinHops: number;
 }
 
-const TEMPLATE: Record<TriageLevel, PromptName> = {
+const TEMPLATE = {
   profiles: 'triage-pair-profiles',
   keys: 'triage-pair-keys',
   schema: 'triage-pair-schema',
-};
+} as const satisfies Record<TriageLevel, PromptName>;
 
 /**
  * DexterSQL §3.1.3 Step 2 for one candidate pair: the same ambiguity question under three
@@ -52,7 +52,7 @@ export async function triageAmbiguousPair(deps: ExplorationLlmDeps, input: Triag
   const verdicts: TriageVerdict[] = [];
   const usage: LlmCallUsage[] = [];
   for (const level of TRIAGE_LEVELS) {
-    const answer = await askModel<{ ambiguous: boolean; reason: string }>(deps.llm, TEMPLATE[level], vars);
+    const answer = await askModel(deps.llm, TEMPLATE[level], vars);
     verdicts.push({ level, ambiguous: answer.value.ambiguous, reason: answer.value.reason });
     usage.push(answer.usage);
   }

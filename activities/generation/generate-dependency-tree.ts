@@ -14,6 +14,6 @@ import { cleanSql, type GeneratedSql } from './generated-sql';
 export async function generateDependencyTree(deps: QuestionLlmDeps, ctx: QuestionContext): Promise<GeneratedSql> {
   const skeleton = renderQuestionTree(parseQuestionTree(ctx.question));
   const vars = { ...(await questionPromptVars(deps, ctx)), skeleton };
-  const answer = await askModel<{ reasoning: string; sql: string }>(deps.llm, 'generate-sql-dependency-tree', vars);
+  const answer = await askModel(deps.llm, 'generate-sql-dependency-tree', vars);
   return { sql: cleanSql(answer.value.sql), reasoning: answer.value.reasoning, usage: answer.usage, context: skeleton };
 }

@@ -23,7 +23,7 @@ export async function generateFewShot(deps: QuestionLlmDeps & { vectors: VectorS
     .map((e, i) => `Example ${i + 1} (database ${e.database})\nQuestion: ${e.question}${e.evidence ? `\nHint: ${e.evidence}` : ''}\nSQL: ${e.sql}`)
     .join('\n\n');
   const vars = { ...(await questionPromptVars(deps, ctx)), examples: text };
-  const answer = await askModel<{ reasoning: string; sql: string }>(deps.llm, 'generate-sql-few-shot', vars);
+  const answer = await askModel(deps.llm, 'generate-sql-few-shot', vars);
   return {
     sql: cleanSql(answer.value.sql),
     reasoning: answer.value.reasoning,

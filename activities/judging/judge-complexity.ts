@@ -16,6 +16,6 @@ export interface JudgeComplexityOutput {
  */
 export async function judgeComplexity(deps: ContextDeps & { llm: LlmService }, ctx: QuestionContext): Promise<JudgeComplexityOutput> {
   const vars = await questionPromptVars(deps, ctx);
-  const answer = await askModel<{ needs_decomposition: boolean; reasoning: string }>(deps.llm, 'judge-complexity', vars);
+  const answer = await askModel(deps.llm, 'judge-complexity', vars);
   return { needsDecomposition: answer.value.needs_decomposition, reasoning: answer.value.reasoning.trim(), usage: answer.usage };
 }

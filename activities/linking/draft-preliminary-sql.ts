@@ -43,7 +43,7 @@ function schemaView(loaded: LoadedSchema, ctx: QuestionContext, view: Preliminar
 export async function draftPreliminarySql(deps: QuestionLlmDeps, input: DraftPreliminarySqlInput): Promise<DraftPreliminarySqlOutput> {
   const loaded = await loadSchema(deps, input.ctx);
   const vars = { ...(await questionPromptVars(deps, input.ctx)), schemaView: schemaView(loaded, input.ctx, input.view) };
-  const answer = await askModel<{ reasoning: string; sql: string }>(deps.llm, 'draft-preliminary-sql', vars);
+  const answer = await askModel(deps.llm, 'draft-preliminary-sql', vars);
   const sql = cleanSql(answer.value.sql);
   const analysis = (await sharedSqlAnalyzer()).analyze(sql, input.ctx.dialect, schemaHintOf(loaded.schema));
   if (!analysis.ok) return { view: input.view, sql, columns: [], parsed: false, usage: answer.usage };

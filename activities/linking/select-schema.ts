@@ -14,7 +14,7 @@ import type { QuestionContext } from '../../core/question/question-context';
  * kept when pruning would leave nothing.
  */
 export async function extractKeywords(deps: QuestionLlmDeps, ctx: QuestionContext): Promise<{ keywords: string[]; usage: LlmCallUsage }> {
-  const answer = await askModel<{ keywords: string[] }>(deps.llm, 'extract-keywords', { question: ctx.question, evidence: ctx.evidence?.trim() || '(none)' });
+  const answer = await askModel(deps.llm, 'extract-keywords', { question: ctx.question, evidence: ctx.evidence?.trim() || '(none)' });
   return { keywords: answer.value.keywords.map((k) => k.trim()).filter(Boolean), usage: answer.usage };
 }
 
@@ -25,7 +25,7 @@ export interface SelectTablesInput {
 
 export async function selectTables(deps: QuestionLlmDeps, input: SelectTablesInput): Promise<{ tables: string[]; returned: string[]; usage: LlmCallUsage }> {
   const { schema } = await loadSchema(deps, input.ctx);
-  const answer = await askModel<{ tables: string[] }>(deps.llm, 'select-tables', {
+  const answer = await askModel(deps.llm, 'select-tables', {
     schema: renderSchemaOutline(schema),
     keywords: input.keywords.join(', ') || '(none)',
     evidence: input.ctx.evidence?.trim() || '(none)',
@@ -48,7 +48,7 @@ export async function selectColumns(
 ): Promise<{ focus: FocusedTable[] | null; returned: string[]; usage: LlmCallUsage }> {
   const { schema } = await loadSchema(deps, input.ctx);
   const tableFocus = input.tables.map((table) => ({ table, columns: schema.tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? [] }));
-  const answer = await askModel<{ columns: string[] }>(deps.llm, 'select-columns', {
+  const answer = await askModel(deps.llm, 'select-columns', {
     schema: renderSchemaOutline(restrictSchema(schema, tableFocus)),
     keywords: input.keywords.join(', ') || '(none)',
     evidence: input.ctx.evidence?.trim() || '(none)',

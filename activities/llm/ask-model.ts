@@ -1,4 +1,5 @@
 import type { LlmCallUsage } from '../../core/usage';
+import type { PromptAnswers } from '../../core/prompts/prompt-answers';
 import type { PromptName } from '../../core/prompts/prompt-catalog';
 import { renderPrompt } from '../prompts/render-prompt';
 import { toActivityFailure } from './errors';
@@ -32,19 +33,25 @@ export function onlyValues(property: string, values: string[]) {
  * The one path every LLM step takes: render the template with its variables, ask the role's
  * model for an answer valid against the template's schema (the service repairs or re-asks a
  * malformed one), classify any failure for Temporal's retry policy, and return the value with
- * what it cost.
+ * what it cost. The value's type is the template's schema's (core/prompts/prompt-answers.ts).
  */
-export async function askModel<T>(llm: LlmService, template: PromptName, vars: Record<string, string>, options: AskOptions = {}): Promise<ModelAnswer<T>> {
+export async function askModel<P extends PromptName>(
+  llm: LlmService,
+  template: P,
+  vars: Record<string, string>,
+  options: AskOptions = {},
+): Promise<ModelAnswer<PromptAnswers[P]>> {
   const prompt = renderPrompt(template, vars);
   try {
     const schema = options.narrow ? options.narrow(prompt.schema) : prompt.schema;
-    const answer = await llm.call<T>({
+    const answer = await llm.call<PromptAnswers[P]>({
       role: prompt.role,
       messages: prompt.messages,
       schema,
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     });
-    return { value: answer.value as T, usage: callUsage(answer.record) };
+    // A call with a schema always carries its parsed value.
+    return { value: answer.value as PromptAnswers[P], usage: callUsage(answer.record) };
   } catch (err) {
     throw toActivityFailure(err);
   }

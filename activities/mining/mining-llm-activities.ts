@@ -28,7 +28,7 @@ export function createMiningLlmActivities(deps: QuestionLlmDeps) {
       const { question, mismatch } = input;
       const db = await deps.databases.get(question.database);
       const schema = renderFocusedSchema(await loadSchema(deps, { database: question.database, prepared: null }), null);
-      const answer = await askModel<{ explanations: string[] }>(deps.llm, 'explain-failure', {
+      const answer = await askModel(deps.llm, 'explain-failure', {
         schema,
         dialect: dialectName(db.dialect),
         question: question.question,
@@ -44,14 +44,14 @@ export function createMiningLlmActivities(deps: QuestionLlmDeps) {
 
     /** Step 2: keep only reusable SQL-formulation errors, not database-specific ones. */
     async isolateFailure(input: { question: string; explanation: string }): Promise<{ agnostic: boolean; reason: string; usage: LlmCallUsage }> {
-      const answer = await askModel<{ database_agnostic: boolean; reason?: string }>(deps.llm, 'isolate-failure', input);
+      const answer = await askModel(deps.llm, 'isolate-failure', input);
       return { agnostic: answer.value.database_agnostic, reason: answer.value.reason ?? '', usage: answer.usage };
     },
 
     /** Step 3, within one batch of one database: explanations describing the same error form a group. */
     async clusterFailures(input: { jobId: string; ids: string[] }): Promise<{ groups: ErrorGroup[]; usage: LlmCallUsage }> {
       const explanations = await store.explanations(input.jobId, input.ids);
-      const answer = await askModel<{ groups: { label: string; members: string[] }[] }>(deps.llm, 'cluster-failures', {
+      const answer = await askModel(deps.llm, 'cluster-failures', {
         explanations: explanations.map((e) => `[${e.id}] ${e.text}`).join('\n'),
       });
       const groups = assignEveryId(
@@ -69,7 +69,7 @@ export function createMiningLlmActivities(deps: QuestionLlmDeps) {
         input.jobId,
         input.groups.map((g) => g.members[0]),
       );
-      const answer = await askModel<{ merged: { label: string; groups: string[] }[] }>(deps.llm, 'merge-failure-groups', {
+      const answer = await askModel(deps.llm, 'merge-failure-groups', {
         groups: input.groups.map((g, i) => `[${ids[i]}] ${g.members.length} | ${g.label} | e.g. ${oneLine(examples[i].text)}`).join('\n'),
       });
       const merged = assignEveryId(
@@ -87,7 +87,7 @@ export function createMiningLlmActivities(deps: QuestionLlmDeps) {
     /** Step 4: one canonical rule {gist, badPattern, correctPattern, fix} for a dominant group. */
     async synthesizeRule(input: { jobId: string; ruleId: string; group: ErrorGroup; shown: number }): Promise<{ rule: CorrectionRule; usage: LlmCallUsage }> {
       const sample = await store.explanations(input.jobId, input.group.members.slice(0, input.shown));
-      const answer = await askModel<{ gist: string; bad_pattern: string; correct_pattern: string; fix: string }>(deps.llm, 'synthesize-rule', {
+      const answer = await askModel(deps.llm, 'synthesize-rule', {
         label: input.group.label,
         size: String(input.group.members.length),
         shown: String(sample.length),

@@ -32,7 +32,7 @@ export async function selectRelevantNotes(deps: QuestionLlmDeps, ctx: QuestionCo
   const candidates = candidateNotes(all, ctx.focus);
   if (!candidates.length) return none;
   const vars = await questionPromptVars(deps, ctx);
-  const answer = await askModel<{ relevant: string[] }>(
+  const answer = await askModel(
     deps.llm,
     'select-notes',
     {

@@ -28,7 +28,7 @@ export async function compareCandidates(
   input: CompareCandidatesInput,
 ): Promise<{ winner: 'A' | 'B'; reasoning: string; usage: LlmCallUsage }> {
   const vars = await questionPromptVars(deps, input.ctx);
-  const answer = await askModel<{ winner: 'A' | 'B'; reasoning: string }>(deps.llm, 'compare-candidates', {
+  const answer = await askModel(deps.llm, 'compare-candidates', {
     ...vars,
     sqlA: input.a.sql,
     sqlB: input.b.sql,
