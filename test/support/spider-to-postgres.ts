@@ -21,7 +21,7 @@ const TYPES = { integer: 'bigint', real: 'double precision', text: 'text', blob:
 
 /**
  * Copies a Spider SQLite database (schema and every row) into a new PostgreSQL database (named
- * `options.database`, or as the file), replacing one left by an earlier run. Table and column
+ * `options.database` exactly as given, or as the file), replacing one left by an earlier run. Table and column
  * names are lower-cased: PostgreSQL folds unquoted names to lower case, so Spider's SQL
  * (`SELECT Name FROM Singer`) finds them, as it does on SQLite and MariaDB, which ignore case.
  * Column types follow what the values are (sqliteColumnKind). Keys are added after the rows;
@@ -34,8 +34,10 @@ export async function loadSpiderIntoPostgres(sqlitePath: string, serverUrl: stri
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`DROP DATABASE IF EXISTS ${id(database)} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${id(database)}`);
+    // Quoted as given, not folded like the tables' names: a URL names its database exactly
+    // (a benchmark's `postgres://.../{db_id}` finds Spider's cre_Doc_Template_Mgt).
+    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(database, 'postgres')} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${quoteIdentifier(database, 'postgres')}`);
   } finally {
     await admin.end();
   }
