@@ -1,6 +1,4 @@
 import { parseArgs } from 'node:util';
-import { Client } from 'pg';
-import { quoteIdentifier } from '../activities/database/sql-identifiers';
 import { shippedSpiderDatabases } from '../bench/spider-database-files';
 import { redactDatabaseSpec } from '../core/database-reference';
 import { datasetsRoot } from '../core/datasets/datasets-root';
@@ -28,27 +26,15 @@ async function main(): Promise<void> {
   const started = performance.now();
   let skipped = 0;
   for (const { dbId, file } of databases) {
-    const loaded = await loadSpiderIntoPostgres(file, server, { database: dbId });
+    const loaded = await loadSpiderIntoPostgres(file, server, { database: dbId, reader: values.reader });
     // Spider breaks some of its own keys; the copy is complete without them, and they are said.
     for (const s of loaded.skipped) console.error(`${dbId}: skipped ${s}`);
     skipped += loaded.skipped.length;
-    if (values.reader) await grantReading(loaded.url, values.reader);
   }
   console.log(`server: ${redactDatabaseSpec(server)}`);
   console.log(`databases_loaded: ${databases.length}`);
   console.log(`constraints_skipped: ${skipped}`);
   console.log(`load_seconds: ${((performance.now() - started) / 1000).toFixed(1)}`);
-}
-
-/** CONNECT and schema USAGE are PUBLIC's by default; SELECT on the copied tables is granted here, and nothing else. */
-async function grantReading(url: string, role: string): Promise<void> {
-  const conn = new Client({ connectionString: url });
-  await conn.connect();
-  try {
-    await conn.query(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${quoteIdentifier(role, 'postgres')}`);
-  } finally {
-    await conn.end();
-  }
 }
 
 main().catch((err) => {

@@ -26,10 +26,14 @@ const TYPES = { integer: 'bigint', real: 'double precision', text: 'text', blob:
  * (`SELECT Name FROM Singer`) finds them, as it does on SQLite and MariaDB, which ignore case.
  * Column types follow what the values are (sqliteColumnKind). Keys are added after the rows;
  * foreign keys NOT VALID (Spider data breaks its own keys); a constraint the server refuses is
- * reported, not fatal. The server's default collation (the test server's C.UTF-8) compares text
+ * reported, not fatal. `options.reader`, an existing role, is granted SELECT on every table. The server's default collation (the test server's C.UTF-8) compares text
  * byte for byte, as SQLite does.
  */
-export async function loadSpiderIntoPostgres(sqlitePath: string, serverUrl: string, options: { database?: string } = {}): Promise<LoadedPostgresDatabase> {
+export async function loadSpiderIntoPostgres(
+  sqlitePath: string,
+  serverUrl: string,
+  options: { database?: string; reader?: string } = {},
+): Promise<LoadedPostgresDatabase> {
   const database = options.database ?? path.basename(sqlitePath).replace(/\.sqlite$/, '');
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
@@ -72,6 +76,8 @@ export async function loadSpiderIntoPostgres(sqlitePath: string, serverUrl: stri
         });
       }
     }
+    // CONNECT and USAGE on public are PUBLIC's by default; SELECT is all a reader gets (README, "A read-only PostgreSQL account").
+    if (options.reader) await conn.query(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${quoteIdentifier(options.reader, 'postgres')}`);
     return { url: url.toString(), database, foreignKeys, skipped };
   } finally {
     sqlite.close();
