@@ -155,7 +155,7 @@ export const benchCommand: Command = {
   ],
   usage:
     `bench --dataset spider-dev|bird-dev|bird-mini-dev|<file.jsonl> ${PIPELINE_USAGE} [--limit N] [--sample N [--seed S]] [--gold-as-prediction]\n` +
-    '        [--databases DIR | postgres://user@host:port/{db_id} | mysql://...] [--evaluator bird|spider] [--ves N] [--timeout-ms MS] [--concurrency N]\n' +
-    '        [--out DIR] [--id ID | --fresh] [--prices FILE] [--json]',
+    '        [--databases DIR | postgres://user@host:port/{db_id} | mysql://user@host:port/{db_id}] [--evaluator bird|spider] [--ves N]\n' +
+    '        [--timeout-ms MS] [--concurrency N] [--out DIR] [--id ID | --fresh] [--prices FILE] [--json]',
   run: bench,
 };
