@@ -4,7 +4,14 @@
  * and the scripted LLM standing in for triage and notes (test/support/scripted-exploration-rules,
  * served from a process of its own, as a model server would be).
  *
- *   npm run bench:prepare [-- --limit 20] [--parallel 8] [--only formula_1] [--with-llm]
+ *   npm run bench:prepare [-- --limit 20] [--parallel 8] [--only formula_1] [--with-llm] [--engine postgres]
+ *
+ * `--engine postgres` prepares copies of the same databases in a PostgreSQL server of the
+ * bench's own (Debian's packages, as the tests start one; bench/postgres-spider-server.ts), read
+ * by a SELECT-only role: the same lines, plus `load_seconds` (copying them in, before the
+ * preparations) and the server's share apart, as the Temporal server's is
+ * (`postgres_server_peak_pss_mib`, `cpu_seconds_postgres_server`); the SQLite query-process
+ * lines then count none.
  *
  * The process hosts the workers as `decodex worker` does: started through bin/decodex-node (the
  * `decodex` command's malloc and V8 settings) and sized from the same environment
@@ -38,7 +45,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
@@ -60,7 +67,10 @@ import { PREPARATION_TASK_QUEUES } from '../core/task-queues';
 import { createWorkers } from '../workers/create-workers';
 import { workerSizingFromEnv } from '../workers/worker-sizing';
 import { causeChain, startBenchTemporal } from './bench-temporal';
+import { startPostgresSpiderServer, type PostgresSpiderServer } from './postgres-spider-server';
 import { childPids, commandOf, cpuSeconds, peakRssKib, watchChildProcesses, watchMemoryParts } from './process-stats';
+import { watchProcessTree } from './process-tree-stats';
+import { shippedSpiderDatabases } from './spider-database-files';
 
 const PHASES = ['inspect', 'profile', 'index', 'candidates', 'triage', 'statistics', 'notes', 'publish'];
 
@@ -72,19 +82,22 @@ function argument(name: string, fallback: number): number {
   return at >= 0 ? Number(process.argv[at + 1]) : fallback;
 }
 
-function spiderDatabases(limit: number, only: string | undefined): string[] {
-  const root = path.join(datasetsRoot(process.env), 'spider', 'database');
+function spiderDatabases(limit: number, only: string | undefined): { dbId: string; file: string }[] {
   return (
-    readdirSync(root)
-      .sort()
-      .map((db) => path.join(root, db, `${db}.sqlite`))
-      // wta_1 ships without data (see the datasets' SOURCES.md); an empty file may stand in for it.
-      .filter((file) => existsSync(file) && statSync(file).size > 0 && (!only || path.basename(file) === `${only}.sqlite`))
+    shippedSpiderDatabases(datasetsRoot(process.env))
+      .filter(({ dbId }) => !only || dbId === only)
       .slice(0, limit)
       // Largest first: the longest preparation (formula_1) then overlaps the many small ones
       // instead of running alone at the end.
-      .sort((a, b) => statSync(b).size - statSync(a).size)
+      .sort((a, b) => statSync(b.file).size - statSync(a.file).size)
   );
+}
+
+function engineArgument(): 'sqlite' | 'postgres' {
+  const at = process.argv.indexOf('--engine');
+  const engine = at >= 0 ? process.argv[at + 1] : 'sqlite';
+  if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`--engine is sqlite or postgres, got ${engine}`);
+  return engine;
 }
 
 /** The scripted model in a child process (see bench/scripted-llm-process.ts). */
@@ -96,7 +109,11 @@ async function startScriptedLlmProcess(): Promise<{ baseUrl: string; process: Ch
 
 async function main(): Promise<void> {
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-  const databases = spiderDatabases(argument('limit', Infinity), only);
+  const files = spiderDatabases(argument('limit', Infinity), only);
+  const engine = engineArgument();
+  // Copied in before anything is measured: the preparations then read PostgreSQL, not the files.
+  const postgres: PostgresSpiderServer | null = engine === 'postgres' ? await startPostgresSpiderServer(files) : null;
+  const databases = postgres ? postgres.databases : files.map((f) => f.file);
   const parallel = argument('parallel', 8);
   const useLlm = process.argv.includes('--with-llm');
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -119,7 +136,10 @@ async function main(): Promise<void> {
   // node-llama-cpp's check of its binding in a child when the embedders load their models.
   const ownCommand = commandOf(process.pid);
   const decodexChild = (command: string) =>
-    command !== '' && command !== ownCommand && !['scripted-llm-process', 'temporal'].some((known) => command.includes(known));
+    command !== '' &&
+    command !== ownCommand &&
+    !['scripted-llm-process', 'temporal'].some((known) => command.includes(known)) &&
+    !(postgres && command.startsWith(postgres.binary));
   const startup = watchChildProcesses(decodexChild, 50);
   await loadEmbedders(embedders);
   const workers = await createWorkers({
@@ -144,12 +164,14 @@ async function main(): Promise<void> {
   // pages): that is not a process of its own yet.
   const others = watchChildProcesses((command) => decodexChild(command) && !command.includes('sqlite-query-process'));
   const memory = watchMemoryParts();
+  const server = postgres ? watchProcessTree(postgres.pid) : null;
   const results: { database: string; result: PrepareDatabaseResult }[] = [];
   const failures: string[] = [];
   try {
     const cpuBefore = process.cpuUsage();
     const sqliteCpuBefore = watch.cpuSeconds();
     const serverCpuBefore = temporalPids.reduce((n, pid) => n + cpuSeconds(pid), 0);
+    const postgresCpuBefore = server?.cpuSeconds() ?? 0;
     const started = performance.now();
     await mapWithConcurrency(databases, parallel, async (database) => {
       try {
@@ -170,6 +192,8 @@ async function main(): Promise<void> {
     const mib = (kib: number) => Math.round(kib / 1024);
 
     for (const f of failures) console.error(`failed: ${f}`);
+    console.log(`engine: ${engine}`);
+    if (postgres) console.log(`load_seconds: ${postgres.loadSeconds.toFixed(1)}`);
     console.log(`databases: ${results.length}`);
     console.log(`failed_databases: ${failures.length}`);
     console.log(`tables: ${sum((r) => r.manifest.counts.tables)}`);
@@ -213,10 +237,15 @@ async function main(): Promise<void> {
     console.log(`cpu_seconds_sqlite_processes: ${(watch.cpuSeconds() - sqliteCpuBefore).toFixed(1)}`);
     console.log(`cpu_seconds_temporal_server: ${(temporalPids.reduce((n, pid) => n + cpuSeconds(pid), 0) - serverCpuBefore).toFixed(1)}`);
     console.log(`temporal_server_rss_mib: ${Math.round(temporalPids.reduce((n, pid) => n + peakRssKib(pid), 0) / 1024)}`);
+    if (server) {
+      console.log(`cpu_seconds_postgres_server: ${(server.cpuSeconds() - postgresCpuBefore).toFixed(1)}`);
+      console.log(`postgres_server_peak_pss_mib: ${mib(server.peakPssKib())}`);
+    }
   } finally {
     watch.stop();
     others.stop();
     memory.stop();
+    server?.stop();
     await client.close();
     for (const w of workers) w.shutdown();
     await Promise.all(running);
@@ -227,6 +256,7 @@ async function main(): Promise<void> {
     await disposeMiniLmModels();
     llm.process.stdin?.end();
     await env.teardown();
+    await postgres?.stop();
     rmSync(home, { recursive: true, force: true });
   }
 }

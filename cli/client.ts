@@ -109,7 +109,8 @@ export class DecodexClient {
    * runs attaches to it (same workflow id, `prepare-<database id>`).
    */
   async startPreparation(preparationInput: PrepareDatabaseInput, options: { workflowId?: string } = {}): Promise<StartedPreparation> {
-    if (typeof preparationInput.database !== 'string') throw new Error('database must be a SQLite file path, a mysql:// URL or a connection name');
+    if (typeof preparationInput.database !== 'string')
+      throw new Error('database must be a SQLite file path, a mysql:// or postgres:// URL or a connection name');
     const input = { ...preparationInput, database: this.databaseReference(preparationInput.database) };
     const label = databaseLabel(input.database);
     const handle = await this.client.workflow.start<typeof prepareDatabase>('prepareDatabase', {
@@ -161,7 +162,7 @@ export class DecodexClient {
 
 function validateQuestionInput(input: AnswerQuestionInput): void {
   if (typeof input.question !== 'string' || !input.question.trim()) throw new Error('question must be a non-empty string');
-  if (typeof input.database !== 'string') throw new Error('database must be a SQLite file path, a mysql:// URL or a connection name');
+  if (typeof input.database !== 'string') throw new Error('database must be a SQLite file path, a mysql:// or postgres:// URL or a connection name');
   // An unknown preset or ablation is refused here, before a run starts, naming the valid ones.
   resolvePipelineConfig(input.preset, input.ablations, input.pipeline);
   checkResultByteLimits(resolveLimits(input.limits));

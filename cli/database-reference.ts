@@ -1,4 +1,5 @@
 import { normalizeDatabaseSpec } from '../activities/database/normalize-database-spec';
+import { serverEngineOf } from '../core/database-reference';
 
 export { normalizeDatabaseSpec, type NormalizedDatabase } from '../activities/database/normalize-database-spec';
 
@@ -8,8 +9,13 @@ export function databaseReferenceOrFail(spec: string): string {
   if (password !== undefined) {
     throw new Error(
       `the database URL holds a password, and workflow inputs are stored in Temporal's history: pass ${reference} (without the password) ` +
-        'and give the worker the credentials (DECODEX_DATABASE_<NAME>=mysql://user:password@host/db or "databases" in DECODEX_CONFIG), or pass the connection name',
+        `and give the worker the credentials (${credentialsSetting(reference)} or "databases" in DECODEX_CONFIG), or pass the connection name`,
     );
   }
   return reference;
+}
+
+/** How a worker is given the password of `reference`'s account: a connection in its engine's own scheme. */
+export function credentialsSetting(reference: string): string {
+  return `DECODEX_DATABASE_<NAME>=${serverEngineOf(reference) ?? 'mysql'}://user:password@host:port/db`;
 }

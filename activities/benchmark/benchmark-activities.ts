@@ -8,6 +8,7 @@ import type { DatabaseRegistry } from '../database/database-registry';
 import { evaluateAnswer, type QuestionEvaluation } from '../evaluation/evaluate-answer';
 import { benchmarkStore, type StoredQuestionSet } from './benchmark-store';
 import { loadDataset } from './datasets/load-dataset';
+import { markMissingServerDatabases } from './datasets/missing-server-databases';
 import { writeBenchmarkReport, type ReportFiles } from './write-benchmark-report';
 
 export interface BenchmarkDeps {
@@ -67,6 +68,7 @@ export function createBenchmarkActivities(deps: BenchmarkDeps) {
         } catch (err) {
           throw ApplicationFailure.nonRetryable((err as Error).message, 'DatasetUnavailable');
         }
+        await markMissingServerDatabases(loaded, (reference) => deps.databases.get(reference));
         const prepared: PreparedBenchmark = {
           total: loaded.questions.length,
           executable: loaded.questions.filter((q) => !q.notExecutable).length,

@@ -88,7 +88,8 @@ export async function checkOnConnect(
     ({ account, writes: db.accountCanWrite } = await probe());
   } catch (err) {
     await db.close();
-    throw new Error(`cannot connect to ${check.where}: ${(err as Error).message}`);
+    // The driver's error stays the cause: its code tells a database that does not exist (missing-database.ts) from a server that is down.
+    throw new Error(`cannot connect to ${check.where}: ${(err as Error).message}`, { cause: err });
   }
   try {
     const warning = applyAccountPolicy({ ...check, account, writes: db.accountCanWrite }, options);

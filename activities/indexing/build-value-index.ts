@@ -5,7 +5,7 @@ import type { PreparationVersions } from '../../core/preparation/preparation-typ
 import type { ColumnProfile, TableProfile } from '../../core/profiling/column-profile';
 import { renderSqlValue } from '../../core/sql-value';
 import { profiledRows } from '../profiling/sampled-rows';
-import { quoteIdentifier } from '../database/sql-identifiers';
+import { aggregateForms } from '../database/aggregate-forms';
 import type { TargetDatabase } from '../database/target-database';
 import { heartbeat, resumeDetails } from '../preparation/activity-heartbeat';
 import { loadPreparedProfiles } from '../preparation/load-prepared';
@@ -103,8 +103,9 @@ function isLexical(p: ColumnProfile): boolean {
 
 /** Up to `limit` distinct non-NULL values, over the same rows (or row sample) the profile read. */
 async function distinctValues(db: TargetDatabase, table: TableProfile, column: ColumnProfile, limit: number, timeoutMs: number) {
-  const q = (name: string) => quoteIdentifier(name, db.dialect);
+  // PostgreSQL's json, xml and geometry have no equality: their text is what is distinct.
+  const value = aggregateForms(db.dialect, column.column, column.declaredType).value;
   const { source } = await profiledRows(db, table.table, table.rowCount, table.scannedRows ?? table.rowCount, timeoutMs);
-  const sql = `SELECT DISTINCT ${q(column.column)} FROM ${source} WHERE ${q(column.column)} IS NOT NULL LIMIT ${limit}`;
+  const sql = `SELECT DISTINCT ${value} FROM ${source} WHERE ${value} IS NOT NULL LIMIT ${limit}`;
   return (await db.execute(sql, { timeoutMs, maxRows: limit })).rows.map((r) => r[0]);
 }

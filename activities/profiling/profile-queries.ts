@@ -1,8 +1,8 @@
 import type { SqlValue } from '../../core/sql-value';
 import type { CountedValue } from '../../core/profiling/column-profile';
 import type { ColumnCardinality } from '../../core/profiling/build-column-profile';
-import { quoteIdentifier } from '../database/sql-identifiers';
-import type { TargetDatabase } from '../database/target-database';
+import { aggregateForms, type AggregateForms } from '../database/aggregate-forms';
+import type { ColumnInfo, TargetDatabase } from '../database/target-database';
 
 /**
  * The profiler's SQL, run through `TargetDatabase.execute` (read-only, with a timeout) rather
@@ -21,8 +21,11 @@ export class ProfileQueries {
   ) {}
 
   /** Row count, non-NULL count, distinct count, MIN and MAX of each column, in one scan. */
-  async cardinality(columns: string[]): Promise<ColumnCardinality[]> {
-    const parts = columns.flatMap((c) => [`COUNT(${this.id(c)})`, `COUNT(DISTINCT ${this.id(c)})`, `MIN(${this.id(c)})`, `MAX(${this.id(c)})`]);
+  async cardinality(columns: ColumnInfo[]): Promise<ColumnCardinality[]> {
+    const parts = columns.flatMap((column) => {
+      const forms = this.forms(column);
+      return [`COUNT(${forms.value})`, `COUNT(DISTINCT ${forms.value})`, forms.min, forms.max];
+    });
     const [row] = await this.run(`SELECT COUNT(*), ${parts.join(', ')} FROM ${this.source}`, 1);
     const rowCount = count(row[0]);
     return columns.map((_, i) => ({
@@ -40,8 +43,8 @@ export class ProfileQueries {
    * the given `ranks` (the seeded sample, see core/profiling/seeded-sample.ts; any fixed order
    * of the distinct values gives a uniform sample), in the order of `ranks`.
    */
-  async distribution(column: string, limit: number, ranks: number[]): Promise<{ valueCounts: CountedValue[]; sample: SqlValue[] }> {
-    const c = this.id(column);
+  async distribution(column: ColumnInfo, limit: number, ranks: number[]): Promise<{ valueCounts: CountedValue[]; sample: SqlValue[] }> {
+    const c = this.forms(column).value;
     const grouped = `FROM ${this.source} WHERE ${c} IS NOT NULL GROUP BY ${c}`;
     const beyond = ranks.filter((r) => r > limit);
     // Usually every sampled rank is among the first `limit` (always when there are at most
@@ -67,8 +70,9 @@ export class ProfileQueries {
     return (await this.db.execute(sql, { timeoutMs: this.timeoutMs, maxRows })).rows;
   }
 
-  private id(name: string): string {
-    return quoteIdentifier(name, this.db.dialect);
+  /** The column as each aggregate takes it: PostgreSQL aggregates fewer types than SQLite and MySQL. */
+  private forms(column: ColumnInfo): AggregateForms {
+    return aggregateForms(this.db.dialect, column.name, column.type);
   }
 }
 

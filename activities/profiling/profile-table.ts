@@ -70,10 +70,10 @@ export async function profileTable(deps: PreparationDeps, input: ProfileTableInp
 
   for (let start = profiles.length; start < info.columns.length; start += input.columnsPerScan) {
     const chunk = info.columns.slice(start, start + input.columnsPerScan);
-    const cardinalities = await queries.cardinality(chunk.map((c) => c.name));
+    const cardinalities = await queries.cardinality(chunk);
     for (const [i, column] of chunk.entries()) {
       const ranks = seededRanks(cardinalities[i].distinctCount, input.config.sampleValues, `${input.table}.${column.name}`);
-      const { valueCounts, sample } = await queries.distribution(column.name, input.config.valueScanLimit, ranks);
+      const { valueCounts, sample } = await queries.distribution(column, input.config.valueScanLimit, ranks);
       profiles.push(
         buildColumnProfile({
           table: input.table,

@@ -21,7 +21,7 @@ async function ask(config: RuntimeConfig, args: string[]): Promise<number> {
     },
   });
   const question = positionals.join(' ').trim();
-  if (!values.db) throw new UsageError('ask needs --db <sqlite path | mysql://user:pass@host:port/db>');
+  if (!values.db) throw new UsageError('ask needs --db <sqlite path | mysql://user:pass@host:port/db | postgres://user:pass@host:port/db>');
   if (!question) throw new UsageError('ask needs a question, e.g. decodex ask --db shop.sqlite "How many customers are there?"');
   const pipeline = pipelineFromOptions(values).choice;
   const { database, databasePasswords } = databaseForCommand(config, values.db, values['no-worker']);
@@ -47,9 +47,10 @@ export const askCommand: Command = {
   examples: [
     'npx decodex ask --db shop.sqlite "How many customers are there?"',
     'npx decodex ask --db mysql://reader:secret@localhost:3306/shop --preset decosearch "Which product sells best?"',
+    'npx decodex ask --db postgres://reader:secret@localhost:5432/shop "How many orders shipped last week?"',
     'npx decodex ask --db shop --no-worker --json "How many orders in 2024?"   # shop: a connection configured on the worker',
   ],
-  usage: `ask --db <sqlite path | mysql://url> [--evidence <text>] ${PIPELINE_USAGE} [--json] [--no-worker] "<question>"`,
+  usage: `ask --db <sqlite path | mysql://url | postgres://url> [--evidence <text>] ${PIPELINE_USAGE} [--json] [--no-worker] "<question>"`,
   run: ask,
 };
 

@@ -6,7 +6,7 @@ import { runWorkers } from '../../workers/run-workers';
 import { DecodexTemporalLogger } from '../../workers/temporal-logger';
 import { DecodexClient } from '../client';
 import { ensureTemporal } from '../temporal/embedded-server';
-import { normalizeDatabaseSpec } from '../database-reference';
+import { credentialsSetting, normalizeDatabaseSpec } from '../database-reference';
 import { databaseFileProblem } from '../../activities/database/sqlite-file-problem';
 import { log, UsageError } from './command';
 import { noticeMissingWorkers } from './no-worker-notice';
@@ -43,7 +43,7 @@ export function databaseForCommand(
   if (noWorker) {
     throw new UsageError(
       `--no-worker: the password in --db cannot reach a worker in another process (it is never put into a workflow); ` +
-        `configure it on the worker (DECODEX_DATABASE_<NAME>=mysql://user:password@host/db) and pass --db <NAME> or --db ${reference}`,
+        `configure it on the worker (${credentialsSetting(reference)}) and pass --db <NAME> or --db ${reference}`,
     );
   }
   return { database: reference, databasePasswords: new Map([[reference, password]]) };

@@ -27,7 +27,7 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
       'no-llm': { type: 'boolean' },
     },
   });
-  if (!values.db) throw new UsageError('prepare needs --db <sqlite path | mysql://user:pass@host:port/db>');
+  if (!values.db) throw new UsageError('prepare needs --db <sqlite path | mysql://user:pass@host:port/db | postgres://user:pass@host:port/db>');
   const { database, databasePasswords } = databaseForCommand(config, values.db, values['no-worker']);
   const documentation = values.docs ? path.resolve(values.docs) : undefined;
   const useLlm = !values['no-llm'];
@@ -80,8 +80,9 @@ export const prepareCommand: Command = {
   examples: [
     'npx decodex prepare --db shop.sqlite',
     'npx decodex prepare --db mysql://reader:secret@localhost:3306/shop --docs docs/ --force',
+    'npx decodex prepare --db postgres://reader:secret@localhost:5432/shop   # COMMENT ON tables and columns is the documentation',
     'npx decodex prepare --db shop.sqlite --no-llm   # statistics and indices only, no model',
   ],
-  usage: 'prepare --db <sqlite path | mysql://url> [--docs <folder|file>] [--force] [--no-llm] [--json] [--no-worker]',
+  usage: 'prepare --db <sqlite path | mysql://url | postgres://url> [--docs <folder|file>] [--force] [--no-llm] [--json] [--no-worker]',
   run: prepare,
 };

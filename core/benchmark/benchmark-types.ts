@@ -25,6 +25,10 @@ export interface RunBenchmarkInput {
   dataset: string;
   /** Folder with spider/ and bird/ as the worker sees it. */
   datasetsRoot: string;
+  /**
+   * Where a named dataset's databases are instead of its own folder: another folder in its
+   * layout, or a server URL with `{db_id}` for copies on a server (`--databases`).
+   */
   databaseDir?: string;
   limit?: number;
   /** A seeded sample stratified by database and difficulty, taken after `limit`. */

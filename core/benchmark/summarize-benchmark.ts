@@ -32,6 +32,13 @@ export interface BenchmarkSummary {
   /** Fractions 0..1: over all questions, and over executable questions. */
   ex: number;
   exExecutable: number;
+  /**
+   * Executable questions whose gold query ran (no gold error or timeout), and EX over them: on
+   * another engine than the dataset's (Spider on PostgreSQL) a gold query its dialect refuses
+   * cannot be scored, and gold as prediction must score 1 on all the others.
+   */
+  goldRan: number;
+  exWhereGoldRuns: number;
   verdicts: Record<Verdict, number>;
   byDifficulty: DifficultyRow[];
   /** UB-EX over executable questions: some candidate of the run was correct. */
@@ -59,6 +66,8 @@ export interface BenchmarkSummary {
 
 /** Verdicts that say the question could not be scored fairly: listed in every report. */
 const PROBLEM_VERDICTS: Verdict[] = ['gold_error', 'gold_timeout', 'too_large', 'evaluation_error'];
+/** The gold query did not run: the question says nothing of the prediction. */
+const GOLD_FAILED: Verdict[] = ['gold_error', 'gold_timeout'];
 
 /** Papers' difficulty orders; any other labels follow alphabetically. */
 const DIFFICULTY_ORDER = ['simple', 'moderate', 'challenging', 'easy', 'medium', 'hard', 'extra'];
@@ -68,6 +77,7 @@ const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b,
 export function summarizeBenchmark(input: RunBenchmarkInput, prepared: PreparedBenchmark, records: BenchmarkRecord[]): BenchmarkSummary {
   const executable = records.filter((r) => r.verdict !== 'not_executable');
   const correct = executable.filter((r) => r.verdict === 'correct').length;
+  const goldRan = executable.filter((r) => !GOLD_FAILED.includes(r.verdict)).length;
   const vesMeasured = input.evaluation.vesRepetitions > 0;
   const efficiency = (rs: BenchmarkRecord[]) => ({
     ves: vesMeasured && rs.length ? vesScore(rs.map((r) => r.timeRatio ?? 0)) : null,
@@ -93,6 +103,8 @@ export function summarizeBenchmark(input: RunBenchmarkInput, prepared: PreparedB
     correct,
     ex: records.length ? correct / records.length : 0,
     exExecutable: executable.length ? correct / executable.length : 0,
+    goldRan,
+    exWhereGoldRuns: goldRan ? correct / goldRan : 0,
     verdicts,
     byDifficulty: byDifficulty(records, efficiency),
     ubEx: executable.length ? executable.filter((r) => r.upperBoundCorrect).length / executable.length : 0,

@@ -19,6 +19,7 @@ export function summaryLines(s: BenchmarkSummary, files: Record<string, string> 
     ['correct', s.correct],
     ['ex', fraction(s.ex)],
     ['ex_executable', fraction(s.exExecutable)],
+    ['ex_where_gold_runs', `${fraction(s.exWhereGoldRuns)} (${s.correct}/${s.goldRan})`],
     ...s.byDifficulty.map((d): [string, string] => [`ex_${d.difficulty}`, `${fraction(d.ex)} (${d.correct}/${d.executable})`]),
     ...Object.entries(s.verdicts).map(([v, n]): [string, number] => [`verdict_${v}`, n]),
     ['ub_ex', fraction(s.ubEx)],

@@ -35,6 +35,7 @@ export function renderSummaryMarkdown(s: BenchmarkSummary): string {
   metric('executable questions', String(s.executableQuestions));
   metric('EX over all questions (%)', pct(s.ex));
   metric('EX over executable questions (%)', pct(s.exExecutable));
+  metric('EX where the gold query runs (%)', `${pct(s.exWhereGoldRuns)} (${s.correct} of ${s.goldRan})`);
   metric('UB-EX (%)', `${pct(s.ubEx)}${s.questionsWithCandidates === 0 ? ' (final SQL only: no run reported candidates)' : ''}`);
   metric(
     'schema-linking recall (%)',

@@ -40,6 +40,18 @@ describe('benchmark dataset loaders', () => {
     expect(spider.questions[0].evaluationDatabases.map((f) => path.basename(f))).toEqual(['concert_singer.sqlite', 'concert_singer_1.sqlite']);
   });
 
+  it('names each database on a server by its db_id (capitals kept), evaluated there alone', () => {
+    const spider = loadDataset({ dataset: 'spider-dev', root: DATASETS, databaseDir: 'postgresql://reader@db:5432/spider_{db_id}' });
+    const templated = spider.questions.find((q) => q.dbId === 'cre_Doc_Template_Mgt')!;
+    expect(templated.database).toBe('postgres://reader@db:5432/spider_cre_Doc_Template_Mgt');
+    expect(spider.questions[0]).toMatchObject({
+      database: 'postgres://reader@db:5432/spider_concert_singer',
+      evaluationDatabases: ['postgres://reader@db:5432/spider_concert_singer'],
+    });
+    // Whether a server has a database is the worker's to find out (missing-server-databases.ts), not the loader's.
+    expect(spider.missingDatabases).toEqual([]);
+  });
+
   it('BIRD dev: 1534 questions with evidence and difficulty; no database present, all reported', () => {
     const bird = loadDataset({ dataset: 'bird-dev', root: DATASETS });
     expect(bird.evaluator).toBe('bird');

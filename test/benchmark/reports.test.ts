@@ -72,6 +72,9 @@ describe('benchmark summaries and reports', () => {
       correct: 2,
       ex: 0.4,
       exExecutable: 0.5,
+      // The gold timeout says nothing of the prediction: left out of this one.
+      goldRan: 3,
+      exWhereGoldRuns: 2 / 3,
       ubEx: 0.75,
       questionsWithCandidates: 1,
     });
@@ -99,7 +102,14 @@ describe('benchmark summaries and reports', () => {
   it('prints name: value lines with fractions, and a paper-style Markdown table', () => {
     const lines = summaryLines(summary, { report_json: '/tmp/x/report.json' });
     expect(lines).toEqual(
-      expect.arrayContaining(['executable_questions: 4', 'ex_executable: 0.5000', 'ex_simple: 0.5000 (1/2)', 'ves: 100.00', 'report_json: /tmp/x/report.json']),
+      expect.arrayContaining([
+        'executable_questions: 4',
+        'ex_executable: 0.5000',
+        'ex_where_gold_runs: 0.6667 (2/3)',
+        'ex_simple: 0.5000 (1/2)',
+        'ves: 100.00',
+        'report_json: /tmp/x/report.json',
+      ]),
     );
     for (const line of lines) expect(line).toMatch(/^[a-z0-9_]+: \S/);
     const markdown = renderSummaryMarkdown(summary);

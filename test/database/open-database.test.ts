@@ -2,8 +2,10 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseMysqlUrl } from '../../activities/database/mysql-connection-url';
 import { redactDatabaseSpec } from '../../core/database-reference';
+import { isMissingDatabase } from '../../activities/database/missing-database';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import { sharedSqliteProcessPool } from '../../activities/database/sqlite-process-pool';
+import { describeWithPostgres } from '../support/postgres-tests';
 import { spiderDbPath, removeTempDirs, tempDir } from './spider-files';
 
 afterAll(async () => {
@@ -46,4 +48,23 @@ test('MySQL URLs: parsed, both schemes, password never shown', async () => {
   expect(failure).toBeInstanceOf(Error);
   expect((failure as Error).message).toMatch(/cannot connect to mysql:\/\/u:\*\*\*@127\.0\.0\.1:1\/db/);
   expect((failure as Error).message).not.toMatch(/topsecret/);
+});
+
+/** Opens a database the server lacks, then a server that is not there (port 1): only the first is a missing database. */
+async function expectMissingToldFromDown(serverUrl: string): Promise<void> {
+  const at = (changes: Partial<URL>) => Object.assign(new URL(serverUrl), changes).toString();
+  const failureOf = (spec: string) =>
+    openTargetDatabase(spec, { mysql: { onAccountWarning: () => {} }, postgres: { onAccountWarning: () => {} } }).catch((e: Error) => e);
+  const missing = await failureOf(at({ pathname: '/decodex_no_such_database' }));
+  expect(missing).toBeInstanceOf(Error);
+  expect(isMissingDatabase(missing)).toBe(true);
+  const down = await failureOf(at({ port: '1', pathname: '/decodex_no_such_database' }));
+  expect(down).toBeInstanceOf(Error);
+  expect(isMissingDatabase(down)).toBe(false);
+}
+
+test('MariaDB: a server without the database is told apart from one that is down', () => expectMissingToldFromDown(process.env.DECODEX_TEST_MYSQL_URL!));
+
+describeWithPostgres('PostgreSQL: a server without the database', (server) => {
+  test('is told apart from one that is down', () => expectMissingToldFromDown(server().url));
 });

@@ -58,6 +58,8 @@ describe('database references', () => {
     expect(normalizeDatabaseSpec('postgres://pg.example/shop').reference).toBe('postgres://postgres@pg.example:5432/shop');
     expect(() => databaseReferenceOrFail(pg)).toThrow(/holds a password/);
     expect(() => databaseReferenceOrFail(pg)).not.toThrow(/p@ss/);
+    // The setting it suggests is one of the same engine.
+    expect(() => databaseReferenceOrFail(pg)).toThrow(/DECODEX_DATABASE_<NAME>=postgres:\/\/user:password@/);
 
     const connections = DatabaseConnections.fromConfig({ DECODEX_DATABASE_WAREHOUSE: 'postgres://reader:wh@pg.example:5433/dw' });
     expect(parseServerUrl(connections.resolve('warehouse'))).toMatchObject({ engine: 'postgres', password: 'wh', database: 'dw' });

@@ -21,21 +21,27 @@ const TYPES = { integer: 'bigint', real: 'double precision', text: 'text', blob:
 
 /**
  * Copies a Spider SQLite database (schema and every row) into a new PostgreSQL database (named
- * `options.database`, or as the file), replacing one left by an earlier run. Table and column
+ * `options.database` exactly as given, or as the file), replacing one left by an earlier run. Table and column
  * names are lower-cased: PostgreSQL folds unquoted names to lower case, so Spider's SQL
  * (`SELECT Name FROM Singer`) finds them, as it does on SQLite and MariaDB, which ignore case.
  * Column types follow what the values are (sqliteColumnKind). Keys are added after the rows;
  * foreign keys NOT VALID (Spider data breaks its own keys); a constraint the server refuses is
- * reported, not fatal. The server's default collation (the test server's C.UTF-8) compares text
+ * reported, not fatal. `options.reader`, an existing role, is granted SELECT on every table. The server's default collation (the test server's C.UTF-8) compares text
  * byte for byte, as SQLite does.
  */
-export async function loadSpiderIntoPostgres(sqlitePath: string, serverUrl: string, options: { database?: string } = {}): Promise<LoadedPostgresDatabase> {
+export async function loadSpiderIntoPostgres(
+  sqlitePath: string,
+  serverUrl: string,
+  options: { database?: string; reader?: string } = {},
+): Promise<LoadedPostgresDatabase> {
   const database = options.database ?? path.basename(sqlitePath).replace(/\.sqlite$/, '');
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`DROP DATABASE IF EXISTS ${id(database)} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${id(database)}`);
+    // Quoted as given, not folded like the tables' names: a URL names its database exactly
+    // (a benchmark's `postgres://.../{db_id}` finds Spider's cre_Doc_Template_Mgt).
+    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(database, 'postgres')} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${quoteIdentifier(database, 'postgres')}`);
   } finally {
     await admin.end();
   }
@@ -70,6 +76,8 @@ export async function loadSpiderIntoPostgres(sqlitePath: string, serverUrl: stri
         });
       }
     }
+    // CONNECT and USAGE on public are PUBLIC's by default; SELECT is all a reader gets (README, "A read-only PostgreSQL account").
+    if (options.reader) await conn.query(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${quoteIdentifier(options.reader, 'postgres')}`);
     return { url: url.toString(), database, foreignKeys, skipped };
   } finally {
     sqlite.close();

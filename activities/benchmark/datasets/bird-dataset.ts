@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { BenchmarkQuestion, LoadedDataset } from '../../../core/datasets/benchmark-question';
 import { parseTablesJson } from '../../../core/datasets/tables-json';
 import { loadBirdDescriptions } from './bird-descriptions';
+import { datasetDatabase } from './dataset-databases';
 import { readJsonFile } from './dataset-files';
 
 interface BirdItem {
@@ -37,7 +38,7 @@ export function loadBird(root: string, split: BirdSplit, options: { databaseDir?
     ...(item.evidence ? { evidence: item.evidence } : {}),
     goldSql: item.SQL,
     dbId: item.db_id,
-    database: path.join(databaseDir, item.db_id, `${item.db_id}.sqlite`),
+    database: datasetDatabase(databaseDir, item.db_id),
     evaluationDatabases: [],
     ...(item.difficulty ? { difficulty: item.difficulty } : {}),
   }));

@@ -19,7 +19,7 @@ export interface DatasetRequest {
   sample?: SampleSpec;
   /** Replaces the dataset's own evaluator (JSONL default: bird). */
   evaluator?: EvaluatorName;
-  /** Databases from elsewhere, e.g. Spider's test-suite databases. */
+  /** Databases from elsewhere: Spider's test-suite databases, or a server URL with `{db_id}` (dataset-databases.ts). */
   databaseDir?: string;
 }
 

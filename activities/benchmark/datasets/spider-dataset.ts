@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { BenchmarkQuestion, LoadedDataset } from '../../../core/datasets/benchmark-question';
 import { parseTablesJson } from '../../../core/datasets/tables-json';
 import { spiderHardness, type SpiderSqlDict } from '../../../core/evaluation/spider-hardness';
+import { datasetDatabase } from './dataset-databases';
 import { readGoldFile, readJsonFile } from './dataset-files';
 
 interface SpiderItem {
@@ -14,7 +15,8 @@ interface SpiderItem {
 /**
  * Spider dev: questions from dev.json, gold SQL from dev_gold.sql (what the official evaluation
  * reads; checked to line up with dev.json), hardness from each item's parsed SQL, schemas from
- * tables.json. `databaseDir` may point at test-suite databases instead of spider/database.
+ * tables.json. `databaseDir` may point at test-suite databases instead of spider/database, or be a
+ * server URL holding copies of them (dataset-databases.ts).
  */
 /** Missing databases are marked later, after --limit (see load-dataset.ts). */
 export function loadSpiderDev(root: string, options: { databaseDir?: string } = {}): LoadedDataset {
@@ -32,7 +34,7 @@ export function loadSpiderDev(root: string, options: { databaseDir?: string } = 
       question: item.question,
       goldSql: gold[index].sql,
       dbId: item.db_id,
-      database: path.join(databaseDir, item.db_id, `${item.db_id}.sqlite`),
+      database: datasetDatabase(databaseDir, item.db_id),
       evaluationDatabases: [],
       difficulty: spiderHardness(item.sql),
     };

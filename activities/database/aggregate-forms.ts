@@ -1,0 +1,19 @@
+import { postgresAggregateForms } from './postgres-aggregates';
+import { quoteIdentifier } from './sql-identifiers';
+import type { Dialect } from './target-database';
+
+/** How preparation aggregates one column: what it counts distinct, groups by and selects DISTINCT, and its MIN and MAX (`NULL` where there are none). */
+export interface AggregateForms {
+  value: string;
+  min: string;
+  max: string;
+}
+
+/**
+ * The forms of the column `name` of declared type `type`. SQLite and MySQL order and compare any
+ * value; PostgreSQL aggregates fewer types (postgres-aggregates.ts).
+ */
+export function aggregateForms(dialect: Dialect, name: string, type: string): AggregateForms {
+  const id = quoteIdentifier(name, dialect);
+  return dialect === 'postgres' ? postgresAggregateForms(id, type) : { value: id, min: `MIN(${id})`, max: `MAX(${id})` };
+}
