@@ -13,9 +13,9 @@ import { createMiningActivities } from './mining/mining-activities';
 import { createMiningLlmActivities } from './mining/mining-llm-activities';
 import { createNotesActivities } from './notes/notes-activities';
 import { createSelectionActivities } from './selection/selection-activities';
-import type { IndexEmbedders } from './indexing/index-embedders';
+import type { IndexEmbedders } from './embeddings/index-embedders';
 import type { LlmService } from './llm/llm-service';
-import { keptAlive } from './preparation/activity-heartbeat';
+import { keptAlive } from './heartbeat/activity-heartbeat';
 import { createExplorationLlmActivities, createPreparationActivities } from './preparation/preparation-activities';
 import type { VectorStore } from './vectors/vector-store';
 

@@ -24,7 +24,7 @@ import {
   type PreparedIndices,
   type RetrieveColumnsOptions,
 } from '../activities/linking/retrieve-columns';
-import { loadPreparedProfiles } from '../activities/preparation/load-prepared';
+import { loadPreparedProfiles } from '../activities/prepared/load-prepared';
 import { datasetsRoot } from '../core/datasets/datasets-root';
 import { DEFAULT_PREPARATION_CONFIG, PROFILE_INDEX_TEXTS, type ProfileIndexText } from '../core/preparation/preparation-config';
 import { linkingScore } from '../core/evaluation/schema-linking';

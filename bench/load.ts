@@ -37,7 +37,7 @@ import { DatabaseRegistry } from '../activities/database/database-registry';
 import { openTargetDatabase } from '../activities/database/open-database';
 import type { TargetDatabase } from '../activities/database/target-database';
 import { HashedEmbedder } from '../activities/embeddings/hashed-embedder';
-import { sameEmbedder } from '../activities/indexing/index-embedders';
+import { sameEmbedder } from '../activities/embeddings/index-embedders';
 import { loadLlmConfig } from '../activities/llm/llm-config';
 import { createLlmService } from '../activities/llm/llm-service';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';

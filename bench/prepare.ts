@@ -55,7 +55,7 @@ import { openTargetDatabase } from '../activities/database/open-database';
 import { sharedSqliteProcessPool } from '../activities/database/sqlite-process-pool';
 import { disposeMiniLmModels } from '../activities/embeddings/minilm-embedder';
 import { indexEmbeddersFromEnv } from '../activities/indexing/index-backends';
-import { loadEmbedders } from '../activities/indexing/index-embedders';
+import { loadEmbedders } from '../activities/embeddings/index-embedders';
 import { loadLlmConfig } from '../activities/llm/llm-config';
 import { createLlmService } from '../activities/llm/llm-service';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';

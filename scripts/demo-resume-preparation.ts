@@ -17,7 +17,7 @@ import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact
 import { DatabaseRegistry } from '../activities/database/database-registry';
 import { openTargetDatabase } from '../activities/database/open-database';
 import { HashedEmbedder } from '../activities/embeddings/hashed-embedder';
-import { sameEmbedder } from '../activities/indexing/index-embedders';
+import { sameEmbedder } from '../activities/embeddings/index-embedders';
 import { loadLlmConfig } from '../activities/llm/llm-config';
 import { createLlmService } from '../activities/llm/llm-service';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';

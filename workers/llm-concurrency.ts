@@ -1,4 +1,4 @@
-import { parsePositiveInteger } from '../activities/llm/config-values';
+import { parsePositiveInteger } from '../core/config-values';
 import { usesLocalProvider, type LlmConfig } from '../activities/llm/llm-config';
 import { DEFAULT_LLM_CONCURRENCY } from './create-workers';
 

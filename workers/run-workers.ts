@@ -3,7 +3,7 @@ import type { TemporalEndpoint } from '../cli/temporal/embedded-server';
 import type { RuntimeConfig } from '../core/runtime-config';
 import type { TaskQueueName } from '../core/task-queues';
 import { buildActivityDeps, type DatabasePasswords } from './build-deps';
-import { loadEmbedders } from '../activities/indexing/index-embedders';
+import { loadEmbedders } from '../activities/embeddings/index-embedders';
 import { createWorkers } from './create-workers';
 
 export interface RunningWorkers {

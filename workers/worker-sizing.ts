@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { DEFAULT_SQLITE_POOL_SIZE } from '../activities/database/sqlite-process-pool';
-import { parsePositiveInteger } from '../activities/llm/config-values';
+import { parsePositiveInteger } from '../core/config-values';
 import type { LlmConfig } from '../activities/llm/llm-config';
 import { llmWorkerConcurrency } from './llm-concurrency';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { redactDatabaseSpec } from '../../core/database-reference';
 import { isMysqlUrl } from '../database/mysql-connection-url';
-import { parsePositiveInteger } from '../llm/config-values';
+import { parsePositiveInteger } from '../../core/config-values';
 import type { ArtifactStore } from './artifact-store';
 import { openSqliteArtifactStore } from './sqlite-artifact-store';
 

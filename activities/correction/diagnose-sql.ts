@@ -6,7 +6,6 @@ import type { ResultByteLimits } from '../../core/result-bytes';
 import { boundResult, firstRows } from '../database/database-activities';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { QueryTimeout, ReadOnlyViolation } from '../database/target-database';
-import { openDatabaseOrFail } from '../preparation/preparation-deps';
 import { loadSchema } from '../prompts/question-context';
 import type { QuestionContext } from '../../core/question/question-context';
 import { schemaHintOf, sharedSqlAnalyzer } from '../sql/shared-analyzer';
@@ -48,7 +47,7 @@ function preview(rows: SqlRow[]): SqlRow[] {
  * selection cluster candidates without their rows entering workflow history.
  */
 export async function diagnoseSql(deps: { databases: DatabaseRegistry; store: ArtifactStore }, input: DiagnoseSqlInput): Promise<Diagnosis> {
-  const db = await openDatabaseOrFail(deps.databases, input.ctx.database);
+  const db = await deps.databases.openOrFail(input.ctx.database);
   const { schema } = await loadSchema(deps, input.ctx);
   const analysis = (await sharedSqlAnalyzer()).analyze(input.sql, input.ctx.dialect, schemaHintOf(schema));
   let execution: CheckInput['execution'];

@@ -1,7 +1,7 @@
 import { formatFinding, type Finding } from '../../core/correction/finding';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { cleanSql, type GeneratedSql } from '../generation/generated-sql';
-import { askModel } from '../llm/ask-model';
+import { askModel } from '../prompts/ask-model';
 import { questionPromptVars } from '../prompts/question-context';
 import type { QuestionContext } from '../../core/question/question-context';
 

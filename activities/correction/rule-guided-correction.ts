@@ -4,7 +4,7 @@ import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { cleanSql } from '../generation/generated-sql';
 import { loadCorrectionRules } from '../knowledge/knowledge-store';
-import { askModel, onlyValues } from '../llm/ask-model';
+import { askModel, onlyValues } from '../prompts/ask-model';
 import { questionPromptVars } from '../prompts/question-context';
 import type { QuestionContext } from '../../core/question/question-context';
 

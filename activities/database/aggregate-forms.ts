@@ -1,6 +1,6 @@
 import { postgresAggregateForms } from './postgres-aggregates';
 import { quoteIdentifier } from './sql-identifiers';
-import type { Dialect } from './target-database';
+import type { Dialect } from '../../core/database/schema-types';
 
 /** How preparation aggregates one column: what it counts distinct, groups by and selects DISTINCT, and its MIN and MAX (`NULL` where there are none). */
 export interface AggregateForms {

@@ -4,7 +4,7 @@ import type { QuestionLlmDeps } from '../generation/generation-deps';
 import type { Embedder } from '../embeddings/embedder';
 import type { VectorStore } from '../vectors/vector-store';
 import { retrieveDecompositionExamples } from '../knowledge/decomposition-examples';
-import { askModel } from '../llm/ask-model';
+import { askModel } from '../prompts/ask-model';
 import { questionPromptVars } from '../prompts/question-context';
 import type { QuestionContext } from '../../core/question/question-context';
 

@@ -5,7 +5,6 @@ import type { SqlRow } from '../../core/sql-value';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { quoteIdentifier } from '../database/sql-identifiers';
-import { openDatabaseOrFail } from '../preparation/preparation-deps';
 import { loadNodeResults, saveNodeResult } from './node-result-store';
 import { relationsFor, resolveNodeSql, uniqueColumnNames, type LoadedUpstream } from './resolve-node-sql';
 
@@ -48,7 +47,7 @@ const PREVIEW_CELL_CHARS = 120;
  * topology refinement. A failure of the SQL is data, not an activity failure.
  */
 export async function executeNode(deps: { databases: DatabaseRegistry; store: ArtifactStore }, input: ExecuteNodeInput): Promise<NodeRun> {
-  const db = await openDatabaseOrFail(deps.databases, input.database);
+  const db = await deps.databases.openOrFail(input.database);
   const upstream = new Map<number, LoadedUpstream>();
   const rows = await loadNodeResults(
     deps.store,

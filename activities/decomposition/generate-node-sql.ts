@@ -3,7 +3,7 @@ import { replacePlaceholders } from '../../core/dag/placeholders';
 import { renderSqlValue, type SqlValue } from '../../core/sql-value';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { cleanSql, type GeneratedSql } from '../generation/generated-sql';
-import { askModel } from '../llm/ask-model';
+import { askModel } from '../prompts/ask-model';
 import { questionPromptVars } from '../prompts/question-context';
 import type { QuestionContext } from '../../core/question/question-context';
 import { loadNodeResults } from './node-result-store';

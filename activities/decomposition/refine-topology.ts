@@ -1,7 +1,7 @@
 import type { SubQuestionDag } from '../../core/dag/sub-question-dag';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
-import { askModel } from '../llm/ask-model';
+import { askModel } from '../prompts/ask-model';
 
 export interface RefineTopologyInput {
   question: string;

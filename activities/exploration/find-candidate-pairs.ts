@@ -4,9 +4,9 @@ import type { CandidatePair } from '../../core/exploration/pair-types';
 import type { ExplorationConfig } from '../../core/preparation/preparation-config';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
 import { renderColumnSignature } from '../../core/profiling/profile-text';
-import { loadPreparedProfiles } from '../preparation/load-prepared';
-import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
-import type { PreparationDeps } from '../preparation/preparation-deps';
+import { loadPreparedProfiles } from '../prepared/load-prepared';
+import { ARTIFACT_KINDS, artifactKeys } from '../prepared/preparation-artifacts';
+import type { PreparationDeps } from '../prepared/preparation-deps';
 import { normaliseInPlace } from '../embeddings/unit-vector';
 
 export interface FindCandidatePairsInput {

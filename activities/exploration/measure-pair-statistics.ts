@@ -4,9 +4,9 @@ import type { CandidatePair, PairEvidence } from '../../core/exploration/pair-ty
 import type { ExplorationConfig } from '../../core/preparation/preparation-config';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
 import { QueryTimeout } from '../database/target-database';
-import { loadPreparedProfiles, profileOf } from '../preparation/load-prepared';
-import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
-import { openDatabaseOrFail, type PreparationDeps } from '../preparation/preparation-deps';
+import { loadPreparedProfiles, profileOf } from '../prepared/load-prepared';
+import { ARTIFACT_KINDS, artifactKeys } from '../prepared/preparation-artifacts';
+import { type PreparationDeps } from '../prepared/preparation-deps';
 import { PairStatistics } from './pair-statistics';
 
 export interface MeasurePairStatisticsInput {
@@ -30,7 +30,7 @@ export interface MeasurePairStatisticsInput {
 export async function measurePairStatistics(deps: PreparationDeps, input: MeasurePairStatisticsInput): Promise<PairEvidence[]> {
   const { stored, columns } = await loadPreparedProfiles(deps.store, input.databaseId, input.versions);
   const foreignKeys = stored.schema.tables.flatMap((t) => t.foreignKeys);
-  const db = await openDatabaseOrFail(deps.databases, input.database);
+  const db = await deps.databases.openOrFail(input.database);
   const stats = new PairStatistics(db, input.queryTimeoutMs);
   const keyOf = (pairId: string) => artifactKeys.pairEvidence(input.databaseId, input.versions, pairId);
   const found = new Map<string, PairEvidence>();

@@ -4,10 +4,10 @@ import { columnKey, type ColumnRef } from '../../core/preparation/column-ref';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
 import { renderColumnProfile } from '../../core/profiling/profile-text';
 import type { LlmCallUsage } from '../../core/usage';
-import { loadPreparedProfiles, profileOf } from '../preparation/load-prepared';
-import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
-import { requireArtifact } from '../preparation/preparation-deps';
-import { askModel } from '../llm/ask-model';
+import { loadPreparedProfiles, profileOf } from '../prepared/load-prepared';
+import { ARTIFACT_KINDS, artifactKeys } from '../prepared/preparation-artifacts';
+import { requireArtifact } from '../artifacts/require-artifact';
+import { askModel } from '../prompts/ask-model';
 import type { ExplorationLlmDeps } from './triage-ambiguous-pair';
 
 export interface SynthesizeNoteInput {

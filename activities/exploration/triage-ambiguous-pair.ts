@@ -7,8 +7,8 @@ import { renderSchemaDdl } from '../../core/schema-text';
 import type { LlmCallUsage } from '../../core/usage';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { LlmService } from '../llm/llm-service';
-import { loadPreparedProfiles, profileOf } from '../preparation/load-prepared';
-import { askModel } from '../llm/ask-model';
+import { loadPreparedProfiles, profileOf } from '../prepared/load-prepared';
+import { askModel } from '../prompts/ask-model';
 import type { PromptName } from '../../core/prompts/prompt-catalog';
 
 export interface ExplorationLlmDeps {

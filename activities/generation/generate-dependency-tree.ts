@@ -1,5 +1,5 @@
 import { parseQuestionTree, renderQuestionTree } from '../../core/generation/dependency-tree';
-import { askModel } from '../llm/ask-model';
+import { askModel } from '../prompts/ask-model';
 import { questionPromptVars } from '../prompts/question-context';
 import type { QuestionContext } from '../../core/question/question-context';
 import type { QuestionLlmDeps } from './generation-deps';

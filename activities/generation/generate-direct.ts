@@ -1,4 +1,4 @@
-import { askModel } from '../llm/ask-model';
+import { askModel } from '../prompts/ask-model';
 import { questionPromptVars } from '../prompts/question-context';
 import type { QuestionContext } from '../../core/question/question-context';
 import type { QuestionLlmDeps } from './generation-deps';

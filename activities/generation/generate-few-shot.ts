@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { retrieveFewShotExamples } from '../knowledge/few-shot-index';
 import type { VectorStore } from '../vectors/vector-store';
-import { askModel } from '../llm/ask-model';
+import { askModel } from '../prompts/ask-model';
 import { questionPromptVars } from '../prompts/question-context';
 import type { QuestionContext } from '../../core/question/question-context';
 import type { QuestionLlmDeps } from './generation-deps';

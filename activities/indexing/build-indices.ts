@@ -1,6 +1,6 @@
 import type { IndexConfig } from '../../core/preparation/preparation-config';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
-import type { PreparationDeps } from '../preparation/preparation-deps';
+import type { PreparationDeps } from '../prepared/preparation-deps';
 import { buildProfileIndex, type BuildProfileIndexOutput } from './build-profile-index';
 import { buildValueIndex, type BuildValueIndexOutput } from './build-value-index';
 

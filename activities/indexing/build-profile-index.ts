@@ -2,9 +2,9 @@ import { performance } from 'node:perf_hooks';
 import type { IndexConfig } from '../../core/preparation/preparation-config';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
 import { profileIndexText } from '../../core/indexing/profile-text-style';
-import { loadPreparedProfiles } from '../preparation/load-prepared';
-import { collectionNames, pointIds } from '../preparation/preparation-artifacts';
-import type { PreparationDeps } from '../preparation/preparation-deps';
+import { loadPreparedProfiles } from '../prepared/load-prepared';
+import { collectionNames, pointIds } from '../prepared/preparation-artifacts';
+import type { PreparationDeps } from '../prepared/preparation-deps';
 import { CachedEmbedder } from '../embeddings/cached-embedder';
 import { upsertEmbedded } from './upsert-embedded';
 

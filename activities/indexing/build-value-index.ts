@@ -7,10 +7,10 @@ import { renderSqlValue } from '../../core/sql-value';
 import { profiledRows } from '../profiling/sampled-rows';
 import { aggregateForms } from '../database/aggregate-forms';
 import type { TargetDatabase } from '../database/target-database';
-import { heartbeat, resumeDetails } from '../preparation/activity-heartbeat';
-import { loadPreparedProfiles } from '../preparation/load-prepared';
-import { ARTIFACT_KINDS, artifactKeys, collectionNames, pointIds } from '../preparation/preparation-artifacts';
-import { openDatabaseOrFail, type PreparationDeps } from '../preparation/preparation-deps';
+import { heartbeat, resumeDetails } from '../heartbeat/activity-heartbeat';
+import { loadPreparedProfiles } from '../prepared/load-prepared';
+import { ARTIFACT_KINDS, artifactKeys, collectionNames, pointIds } from '../prepared/preparation-artifacts';
+import { type PreparationDeps } from '../prepared/preparation-deps';
 import { upsertEmbedded } from './upsert-embedded';
 
 export interface BuildValueIndexInput {
@@ -48,7 +48,7 @@ const MAX_PAYLOAD_VALUE_CHARS = 1_000;
 export async function buildValueIndex(deps: PreparationDeps, input: BuildValueIndexInput): Promise<BuildValueIndexOutput> {
   const started = performance.now();
   const { tables } = await loadPreparedProfiles(deps.store, input.databaseId, input.versions);
-  const db = await openDatabaseOrFail(deps.databases, input.database);
+  const db = await deps.databases.openOrFail(input.database);
   const collection = collectionNames(input.databaseId, input.versions).values;
   const embedder = deps.embedders.values;
   await deps.vectors.ensureCollection(collection, embedder.dimension);

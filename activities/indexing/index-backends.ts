@@ -7,7 +7,7 @@ import { HashedEmbedder } from '../embeddings/hashed-embedder';
 import { MINILM_MODEL_FILE, MiniLmEmbedder } from '../embeddings/minilm-embedder';
 import { OpenAiEmbedder } from '../embeddings/openai-embedder';
 import { EmbeddedVectorStore } from '../vectors/embedded-vector-store';
-import { sameEmbedder, type IndexEmbedders } from './index-embedders';
+import { sameEmbedder, type IndexEmbedders } from '../embeddings/index-embedders';
 import type { VectorStore } from '../vectors/vector-store';
 
 type Env = Record<string, string | undefined>;

@@ -1,5 +1,5 @@
 import type { LlmCallUsage } from '../../core/usage';
-import { askModel } from '../llm/ask-model';
+import { askModel } from '../prompts/ask-model';
 import type { LlmService } from '../llm/llm-service';
 import { questionPromptVars, type ContextDeps } from '../prompts/question-context';
 import type { QuestionContext } from '../../core/question/question-context';

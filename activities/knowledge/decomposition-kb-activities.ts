@@ -5,7 +5,7 @@ import { emptyUsage, mergeUsage, type RunUsage } from '../../core/usage';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { evaluateSpiderPair } from '../evaluation/evaluate-spider-pair';
-import { freezeTrainingSample, unfinishedQuestions, type StoredSample } from '../mining/training-sample';
+import { freezeTrainingSample, unfinishedQuestions, type StoredSample } from '../training-sets/training-sample';
 import type { Embedder } from '../embeddings/embedder';
 import type { VectorStore } from '../vectors/vector-store';
 import { storeDecompositionExamples } from './decomposition-examples';

@@ -6,7 +6,7 @@ import { renderSchemaDdl } from '../../core/schema-text';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { cleanSql } from '../generation/generated-sql';
-import { askModel } from '../llm/ask-model';
+import { askModel } from '../prompts/ask-model';
 import { loadSchema, questionPromptVars, renderFocusedSchema, type LoadedSchema } from '../prompts/question-context';
 import type { QuestionContext } from '../../core/question/question-context';
 import { schemaHintOf, sharedSqlAnalyzer } from '../sql/shared-analyzer';

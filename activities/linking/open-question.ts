@@ -5,8 +5,7 @@ import type { OpenQuestionOutput } from '../../core/question/question-opening';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { summarizeKnowledge } from '../knowledge/knowledge-store';
-import { ARTIFACT_KINDS } from '../preparation/preparation-artifacts';
-import { openDatabaseOrFail } from '../preparation/preparation-deps';
+import { ARTIFACT_KINDS } from '../prepared/preparation-artifacts';
 
 /**
  * The first step of a question: the database opens, its size, and what decodex has for it —
@@ -14,7 +13,7 @@ import { openDatabaseOrFail } from '../preparation/preparation-deps';
  * rules) — so the workflow can plan which stages can run.
  */
 export async function openQuestion(deps: { databases: DatabaseRegistry; store: ArtifactStore }, input: { database: string }): Promise<OpenQuestionOutput> {
-  const db = await openDatabaseOrFail(deps.databases, input.database);
+  const db = await deps.databases.openOrFail(input.database);
   const schema = await db.schema();
   const manifest = await deps.store.get<PreparedDatabaseManifest>(ARTIFACT_KINDS.manifest, preparedDatabaseId(input.database));
   return {

@@ -8,11 +8,11 @@ import { profileQueryText } from '../../core/indexing/profile-text-style';
 import { columnKey, type ColumnRef } from '../../core/preparation/column-ref';
 import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
 import type { ArtifactStore } from '../artifacts/artifact-store';
-import { loadPreparedProfiles } from '../preparation/load-prepared';
-import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
-import { requireArtifact } from '../preparation/preparation-deps';
+import { loadPreparedProfiles } from '../prepared/load-prepared';
+import { ARTIFACT_KINDS, artifactKeys } from '../prepared/preparation-artifacts';
+import { requireArtifact } from '../artifacts/require-artifact';
 import type { VectorStore } from '../vectors/vector-store';
-import type { IndexEmbedders } from '../indexing/index-embedders';
+import type { IndexEmbedders } from '../embeddings/index-embedders';
 
 /** What retrieval reads of a prepared database, loaded once per database. */
 export interface PreparedIndices {

@@ -3,7 +3,7 @@ import type { FocusedTable } from '../../core/question/focused-table';
 import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { recentArtifacts } from '../artifacts/recent-artifacts';
-import type { IndexEmbedders } from '../indexing/index-embedders';
+import type { IndexEmbedders } from '../embeddings/index-embedders';
 import type { VectorStore } from '../vectors/vector-store';
 import { loadPreparedIndices, retrieveColumns, type PreparedIndices } from './retrieve-columns';
 

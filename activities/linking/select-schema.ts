@@ -4,7 +4,7 @@ import { remapNames } from '../../core/linking/remap-names';
 import { renderSchemaOutline } from '../../core/schema-text';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
-import { askModel } from '../llm/ask-model';
+import { askModel } from '../prompts/ask-model';
 import { loadSchema } from '../prompts/question-context';
 import type { QuestionContext } from '../../core/question/question-context';
 

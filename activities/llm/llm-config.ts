@@ -1,4 +1,5 @@
-import { configError, parsePositiveInteger } from './config-values';
+import { parsePositiveInteger } from '../../core/config-values';
+import { configError } from './config-values';
 import { LOCAL_ENV_PREFIX, loadLocalLlmConfig, type LocalLlmConfig } from './local/local-llm-config';
 
 /** `local` runs a GGUF model in the worker process (node-llama-cpp); the others are HTTP APIs. */
@@ -95,7 +96,7 @@ function parseField(field: Field, raw: unknown, source: string): LlmSettings[Fie
     }
     case 'maxTokens':
     case 'timeoutMs':
-      return parsePositiveInteger(raw, source);
+      return parsePositiveInteger(raw, source, configError);
   }
 }
 

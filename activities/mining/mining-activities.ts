@@ -11,9 +11,9 @@ import { evaluateSpiderPair } from '../evaluation/evaluate-spider-pair';
 import { executeForEvaluation } from '../evaluation/execute-for-evaluation';
 import { loadFewShotManifest } from '../knowledge/few-shot-index';
 import { publishCorrectionRules } from '../knowledge/knowledge-store';
-import { keepAlive } from '../preparation/activity-heartbeat';
+import { keepAlive } from '../heartbeat/activity-heartbeat';
 import { MINING_SAMPLES, miningStore } from './mining-store';
-import { freezeTrainingSample, unfinishedQuestions } from './training-sample';
+import { freezeTrainingSample, unfinishedQuestions } from '../training-sets/training-sample';
 
 export interface MiningDeps {
   databases: DatabaseRegistry;

@@ -4,8 +4,8 @@ import type { CandidateMismatch, ErrorGroup } from '../../core/mining/mining-typ
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
-import { askModel } from '../llm/ask-model';
-import { keepAlive } from '../preparation/activity-heartbeat';
+import { askModel } from '../prompts/ask-model';
+import { keepAlive } from '../heartbeat/activity-heartbeat';
 import { loadSchema, renderFocusedSchema } from '../prompts/question-context';
 import { assignEveryId } from './assign-every-id';
 import { miningStore } from './mining-store';

@@ -1,8 +1,8 @@
 import type { FailureExplanation, MinedQuestionRecord } from '../../core/mining/mining-types';
 import type { ArtifactStore } from '../artifacts/artifact-store';
-import type { StoredSample } from './training-sample';
+import type { StoredSample } from '../training-sets/training-sample';
 
-/** Where mining samples are frozen (activities/mining/training-sample.ts). */
+/** Where mining samples are frozen (activities/training-sets/training-sample.ts). */
 export const MINING_SAMPLES = 'mining-samples';
 const RECORDS = 'mining-records';
 

@@ -4,8 +4,8 @@ import type { FocusedTable } from '../../core/question/focused-table';
 import { columnKey, type ColumnRef } from '../../core/preparation/column-ref';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
-import { askModel, onlyValues } from '../llm/ask-model';
-import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
+import { askModel, onlyValues } from '../prompts/ask-model';
+import { ARTIFACT_KINDS, artifactKeys } from '../prepared/preparation-artifacts';
 import { questionPromptVars } from '../prompts/question-context';
 import type { QuestionContext } from '../../core/question/question-context';
 

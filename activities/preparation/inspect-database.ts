@@ -1,16 +1,14 @@
 import { SqliteDatabase } from '../database/sqlite-database';
 import { ApplicationFailure } from '@temporalio/common';
-import type { SchemaInfo } from '../../core/database/schema-types';
 import { databaseLabel } from '../../core/database-label';
 import { preparedDatabaseId } from '../../core/preparation/database-id';
 import type { PreparationConfig } from '../../core/preparation/preparation-config';
-import type { DatabaseInspection, PreparedDatabaseManifest, TableOverview } from '../../core/preparation/preparation-types';
-import type { DatabaseDocumentation } from '../../core/profiling/documentation';
+import type { DatabaseInspection, PreparedDatabaseManifest, StoredSchema, TableOverview } from '../../core/preparation/preparation-types';
 import { databaseFingerprint } from './database-fingerprint';
-import { openDatabaseOrFail, type PreparationDeps } from './preparation-deps';
-import { ARTIFACT_KINDS, artifactKeys } from './preparation-artifacts';
+import type { PreparationDeps } from '../prepared/preparation-deps';
+import { ARTIFACT_KINDS, artifactKeys } from '../prepared/preparation-artifacts';
 import { preparationVersions } from './preparation-versions';
-import { embedderNames } from '../indexing/index-embedders';
+import { embedderNames } from '../embeddings/index-embedders';
 import { readDocumentation } from './read-documentation';
 
 export interface InspectDatabaseInput {
@@ -20,13 +18,6 @@ export interface InspectDatabaseInput {
   queryTimeoutMs: number;
 }
 
-/** The schema as read once per profile version: every later step reads this, not the database. */
-export interface StoredSchema {
-  schema: SchemaInfo;
-  documentation: DatabaseDocumentation | null;
-  tables: TableOverview[];
-}
-
 /**
  * First step of `prepareDatabase`: who the database is (id, content fingerprint), which
  * artifact versions the current data + configuration + code map to, and what of that is
@@ -34,7 +25,7 @@ export interface StoredSchema {
  * when a run was interrupted.
  */
 export async function inspectDatabase(deps: PreparationDeps, input: InspectDatabaseInput): Promise<DatabaseInspection> {
-  const db = await openDatabaseOrFail(deps.databases, input.database);
+  const db = await deps.databases.openOrFail(input.database);
   const schema = await db.schema();
   const databaseId = preparedDatabaseId(input.database);
   const fingerprint = await databaseFingerprint(db, schema, input.queryTimeoutMs);

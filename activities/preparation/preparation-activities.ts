@@ -4,9 +4,9 @@ import { synthesizeNote, type SynthesizeNoteInput } from '../exploration/synthes
 import { triageAmbiguousPair, type ExplorationLlmDeps, type TriageAmbiguousPairInput } from '../exploration/triage-ambiguous-pair';
 import { buildIndices, type BuildIndicesInput } from '../indexing/build-indices';
 import { profileTables, type ProfileTablesInput } from '../profiling/profile-tables';
-import { keepAlive } from './activity-heartbeat';
+import { keepAlive } from '../heartbeat/activity-heartbeat';
 import { inspectDatabase, type InspectDatabaseInput } from './inspect-database';
-import type { PreparationDeps } from './preparation-deps';
+import type { PreparationDeps } from '../prepared/preparation-deps';
 import { publishPreparation, type PublishPreparationInput } from './publish-preparation';
 
 /**

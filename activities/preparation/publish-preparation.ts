@@ -1,8 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { DisambiguationNote } from '../../core/exploration/pair-types';
 import type { PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
-import { ARTIFACT_KINDS, KIND_FAMILY, artifactKeys, collectionNames, collectionPrefix } from './preparation-artifacts';
-import { requireArtifact, type PreparationDeps } from './preparation-deps';
+import { ARTIFACT_KINDS, KIND_FAMILY, artifactKeys, collectionNames, collectionPrefix } from '../prepared/preparation-artifacts';
+import { type PreparationDeps } from '../prepared/preparation-deps';
+import { requireArtifact } from '../artifacts/require-artifact';
 import { missingParts } from './verify-prepared-version';
 
 /** How long a publication waits for another one of the same database (a lock timeout is retried). */

@@ -1,9 +1,9 @@
 import type { ValueLexicon } from '../../core/indexing/lexical-value-index';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
 import type { TableProfile } from '../../core/profiling/column-profile';
-import type { StoredSchema } from './inspect-database';
-import { ARTIFACT_KINDS, artifactKeys, collectionNames, pointIds } from './preparation-artifacts';
-import type { PreparationDeps } from './preparation-deps';
+import type { StoredSchema } from '../../core/preparation/preparation-types';
+import { ARTIFACT_KINDS, artifactKeys, collectionNames, pointIds } from '../prepared/preparation-artifacts';
+import type { PreparationDeps } from '../prepared/preparation-deps';
 
 /**
  * What of one prepared version is not in the stores (empty when it is whole). Read fresh, never

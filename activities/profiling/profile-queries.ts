@@ -2,7 +2,8 @@ import type { SqlValue } from '../../core/sql-value';
 import type { CountedValue } from '../../core/profiling/column-profile';
 import type { ColumnCardinality } from '../../core/profiling/build-column-profile';
 import { aggregateForms, type AggregateForms } from '../database/aggregate-forms';
-import type { ColumnInfo, TargetDatabase } from '../database/target-database';
+import type { TargetDatabase } from '../database/target-database';
+import type { ColumnInfo } from '../../core/database/schema-types';
 
 /**
  * The profiler's SQL, run through `TargetDatabase.execute` (read-only, with a timeout) rather

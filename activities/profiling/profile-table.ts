@@ -5,10 +5,11 @@ import { buildColumnProfile } from '../../core/profiling/build-column-profile';
 import type { ColumnProfile, TableProfile } from '../../core/profiling/column-profile';
 import { columnDocumentation, tableDocumentation } from '../../core/profiling/documentation';
 import type { TableInfo } from '../../core/database/schema-types';
-import { heartbeat, resumeDetails } from '../preparation/activity-heartbeat';
-import type { StoredSchema } from '../preparation/inspect-database';
-import { ARTIFACT_KINDS, artifactKeys } from '../preparation/preparation-artifacts';
-import { openDatabaseOrFail, requireArtifact, type PreparationDeps } from '../preparation/preparation-deps';
+import { heartbeat, resumeDetails } from '../heartbeat/activity-heartbeat';
+import type { StoredSchema } from '../../core/preparation/preparation-types';
+import { ARTIFACT_KINDS, artifactKeys } from '../prepared/preparation-artifacts';
+import { type PreparationDeps } from '../prepared/preparation-deps';
+import { requireArtifact } from '../artifacts/require-artifact';
 import { seededRanks } from '../../core/profiling/seeded-sample';
 import { ProfileQueries } from './profile-queries';
 import { profiledRows } from './sampled-rows';
@@ -60,7 +61,7 @@ export async function profileTable(deps: PreparationDeps, input: ProfileTableInp
   const existing = await deps.store.get<TableProfile>(ARTIFACT_KINDS.tableProfile, key);
   if (existing) return { ...summary(existing, info.columns.length, started), alreadyStored: true };
 
-  const db = await openDatabaseOrFail(deps.databases, input.database);
+  const db = await deps.databases.openOrFail(input.database);
   const rows = await profiledRows(db, input.table, overview.rowCount, input.config.rowScanLimit, input.queryTimeoutMs);
   const queries = new ProfileQueries(db, rows.source, input.queryTimeoutMs);
   // In a batch the details are those of whichever table was in flight when the attempt died.

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { PreparationDeps } from '../preparation/preparation-deps';
+import type { PreparationDeps } from '../prepared/preparation-deps';
 import { loadStoredSchema, profileTable, type ProfileTableInput, type ProfileTableOutput } from './profile-table';
 
 export interface ProfileTablesInput extends Omit<ProfileTableInput, 'table'> {

@@ -6,8 +6,7 @@ import { renderSchemaDdl, type ColumnNotes } from '../../core/schema-text';
 import type { QuestionContext } from '../../core/question/question-context';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { DatabaseRegistry } from '../database/database-registry';
-import { loadPreparedProfiles } from '../preparation/load-prepared';
-import { openDatabaseOrFail } from '../preparation/preparation-deps';
+import { loadPreparedProfiles } from '../prepared/load-prepared';
 
 export interface ContextDeps {
   databases: DatabaseRegistry;
@@ -25,7 +24,7 @@ export async function loadSchema(deps: ContextDeps, ctx: Pick<QuestionContext, '
     const { stored, columns } = await loadPreparedProfiles(deps.store, ctx.prepared.databaseId, ctx.prepared.versions);
     return { schema: stored.schema, profiles: new Map(columns.map((p) => [`${p.table}.${p.column}`.toLowerCase(), p])) };
   }
-  const db = await openDatabaseOrFail(deps.databases, ctx.database);
+  const db = await deps.databases.openOrFail(ctx.database);
   return { schema: await db.schema(), profiles: new Map() };
 }
 

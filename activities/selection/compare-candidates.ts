@@ -1,7 +1,7 @@
 import type { SqlRow } from '../../core/sql-value';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
-import { askModel } from '../llm/ask-model';
+import { askModel } from '../prompts/ask-model';
 import { questionPromptVars } from '../prompts/question-context';
 import type { QuestionContext } from '../../core/question/question-context';
 

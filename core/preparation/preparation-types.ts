@@ -1,7 +1,8 @@
 import type { TraceEvent } from '../answer-question-types';
 import type { RunUsage } from '../usage';
 import type { PreparationConfigOverrides, PreparationLimits } from './preparation-config';
-import type { Dialect } from '../database/schema-types';
+import type { Dialect, SchemaInfo } from '../database/schema-types';
+import type { DatabaseDocumentation } from '../profiling/documentation';
 
 /** What `prepareDatabase` is asked to do. */
 export interface PrepareDatabaseInput {
@@ -100,4 +101,11 @@ export interface PrepareDatabaseResult {
   activityMs: { profiling: number; valueIndex: number; profileIndex: number };
   /** Why the run stopped early, when it did. */
   budgetMessage?: string;
+}
+
+/** The schema as read once per profile version: every later step reads this, not the database. */
+export interface StoredSchema {
+  schema: SchemaInfo;
+  documentation: DatabaseDocumentation | null;
+  tables: TableOverview[];
 }

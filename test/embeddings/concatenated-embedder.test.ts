@@ -1,6 +1,6 @@
 import { ConcatenatedEmbedder } from '../../activities/embeddings/concatenated-embedder';
 import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
-import { loadEmbedders } from '../../activities/indexing/index-embedders';
+import { loadEmbedders } from '../../activities/embeddings/index-embedders';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0);
 

@@ -7,7 +7,7 @@ import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artif
 import { DatabaseRegistry } from '../../activities/database/database-registry';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
-import { sameEmbedder } from '../../activities/indexing/index-embedders';
+import { sameEmbedder } from '../../activities/embeddings/index-embedders';
 import { countDecompositionExamples, retrieveDecompositionExamples, storeDecompositionExamples } from '../../activities/knowledge/decomposition-examples';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { createLlmService } from '../../activities/llm/llm-service';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
-import { askModel } from '../../activities/llm/ask-model';
+import { askModel } from '../../activities/prompts/ask-model';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
 import type { CompletionRequest } from '../../activities/llm/llm-provider';
 import { createLlmService } from '../../activities/llm/llm-service';

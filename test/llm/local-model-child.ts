@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
-import { askModel, onlyValues, type AskOptions } from '../../activities/llm/ask-model';
+import { askModel, onlyValues, type AskOptions } from '../../activities/prompts/ask-model';
 import type { JsonSchema } from '../../activities/llm/json-schema';
 import { LlmError } from '../../activities/llm/errors';
 import { loadLlmConfig } from '../../activities/llm/llm-config';

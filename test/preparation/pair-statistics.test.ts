@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DatabaseRegistry } from '../../activities/database/database-registry';
 import { PairStatistics } from '../../activities/exploration/pair-statistics';
 import { openTargetDatabase } from '../../activities/database/open-database';
-import { ARTIFACT_KINDS, artifactKeys } from '../../activities/preparation/preparation-artifacts';
+import { ARTIFACT_KINDS, artifactKeys } from '../../activities/prepared/preparation-artifacts';
 import { createPreparationActivities } from '../../activities/preparation/preparation-activities';
 import type { PairEvidence } from '../../core/exploration/pair-types';
 import { resolvePreparationLimits } from '../../core/preparation/preparation-config';

@@ -1,7 +1,7 @@
 import { openTargetDatabase } from '../../activities/database/open-database';
 import type { TargetDatabase } from '../../activities/database/target-database';
 import { PairStatistics } from '../../activities/exploration/pair-statistics';
-import { ARTIFACT_KINDS, artifactKeys } from '../../activities/preparation/preparation-artifacts';
+import { ARTIFACT_KINDS, artifactKeys } from '../../activities/prepared/preparation-artifacts';
 import type { TableProfile } from '../../core/profiling/column-profile';
 import { spiderDatabasePath } from '../support/datasets';
 import { withPostgres } from '../support/postgres-state';

@@ -16,9 +16,9 @@ import {
   type PreparationConfigOverrides,
 } from '../../core/preparation/preparation-config';
 import type { DatabaseInspection, PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
-import { sameEmbedder, type IndexEmbedders } from '../../activities/indexing/index-embedders';
+import { sameEmbedder, type IndexEmbedders } from '../../activities/embeddings/index-embedders';
 import type { VectorStore } from '../../activities/vectors/vector-store';
-import { collectionNames } from '../../activities/preparation/preparation-artifacts';
+import { collectionNames } from '../../activities/prepared/preparation-artifacts';
 
 /**
  * The offline activities called directly, without Temporal (their logic, not their

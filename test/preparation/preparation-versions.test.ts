@@ -1,7 +1,7 @@
-import { embedderNames } from '../../activities/indexing/index-embedders';
+import { embedderNames } from '../../activities/embeddings/index-embedders';
 import { indexEmbeddersFromEnv } from '../../activities/indexing/index-backends';
 import { MiniLmEmbedder } from '../../activities/embeddings/minilm-embedder';
-import { collectionNames } from '../../activities/preparation/preparation-artifacts';
+import { collectionNames } from '../../activities/prepared/preparation-artifacts';
 import { preparationVersions, type VersionInputs } from '../../activities/preparation/preparation-versions';
 import { resolvePreparationConfig } from '../../core/preparation/preparation-config';
 

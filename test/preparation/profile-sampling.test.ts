@@ -1,6 +1,6 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ARTIFACT_KINDS, artifactKeys } from '../../activities/preparation/preparation-artifacts';
+import { ARTIFACT_KINDS, artifactKeys } from '../../activities/prepared/preparation-artifacts';
 import { resolvePreparationConfig, resolvePreparationLimits } from '../../core/preparation/preparation-config';
 import type { TableProfile } from '../../core/profiling/column-profile';
 import { startPreparationHarness, type PreparationHarness } from './preparation-harness';

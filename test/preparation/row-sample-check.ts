@@ -1,4 +1,4 @@
-import { ARTIFACT_KINDS, artifactKeys } from '../../activities/preparation/preparation-artifacts';
+import { ARTIFACT_KINDS, artifactKeys } from '../../activities/prepared/preparation-artifacts';
 import type { DatabaseInspection } from '../../core/preparation/preparation-types';
 import { resolvePreparationConfig, resolvePreparationLimits } from '../../core/preparation/preparation-config';
 import type { TableProfile } from '../../core/profiling/column-profile';

@@ -10,7 +10,7 @@ import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { createLlmService } from '../../activities/llm/llm-service';
 import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
 import { vectorStoreFromEnv } from '../../activities/indexing/index-backends';
-import { sameEmbedder } from '../../activities/indexing/index-embedders';
+import { sameEmbedder } from '../../activities/embeddings/index-embedders';
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import { DecodexClient } from '../../cli/client';
 import { ALL_TASK_QUEUES, type TaskQueueName } from '../../core/task-queues';

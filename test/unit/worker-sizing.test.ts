@@ -1,5 +1,5 @@
 import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
-import { sameEmbedder } from '../../activities/indexing/index-embedders';
+import { sameEmbedder } from '../../activities/embeddings/index-embedders';
 import { NativeConnection } from '@temporalio/worker';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { DEFAULT_QUEUE_CONCURRENCY, DEFAULT_SQL_POOL_SIZE, workerSizingFromEnv } from '../../workers/worker-sizing';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { ArtifactStore } from '../../activities/artifacts/artifact-store';
 import { openMysqlArtifactStore } from '../../activities/artifacts/mysql-artifact-store';
-import { ARTIFACT_KINDS } from '../../activities/preparation/preparation-artifacts';
+import { ARTIFACT_KINDS } from '../../activities/prepared/preparation-artifacts';
 import { missingParts } from '../../activities/preparation/verify-prepared-version';
 import { QdrantVectorStore } from '../../activities/vectors/qdrant-vector-store';
 import { preparedDatabaseId } from '../../core/preparation/database-id';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
 import type { ArtifactStore } from '../../activities/artifacts/artifact-store';
-import { ARTIFACT_KINDS } from '../../activities/preparation/preparation-artifacts';
+import { ARTIFACT_KINDS } from '../../activities/prepared/preparation-artifacts';
 import { startBenchmark } from '../../cli/benchmark-client';
 import { DecodexClient } from '../../cli/client';
 import { startEmbeddedServer, type TemporalEndpoint } from '../../cli/temporal/embedded-server';

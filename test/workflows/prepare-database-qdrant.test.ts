@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
 import type { ArtifactStore } from '../../activities/artifacts/artifact-store';
 import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
-import { sameEmbedder } from '../../activities/indexing/index-embedders';
+import { sameEmbedder } from '../../activities/embeddings/index-embedders';
 import { DEFAULT_RETRIEVAL_OPTIONS, loadPreparedIndices, retrieveColumns, type RetrievedColumn } from '../../activities/linking/retrieve-columns';
 import { QdrantVectorStore } from '../../activities/vectors/qdrant-vector-store';
 import type { VectorStore } from '../../activities/vectors/vector-store';

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { Worker } from '@temporalio/worker';
 import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
 import type { ArtifactStore } from '../../activities/artifacts/artifact-store';
-import { ARTIFACT_KINDS } from '../../activities/preparation/preparation-artifacts';
+import { ARTIFACT_KINDS } from '../../activities/prepared/preparation-artifacts';
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import type { DisambiguationNote } from '../../core/exploration/pair-types';
 import { DATABASE } from '../../core/search-attributes';

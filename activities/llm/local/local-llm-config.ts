@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parsePositiveInteger } from '../config-values';
+import { parsePositiveInteger } from '../../../core/config-values';
+import { configError } from '../config-values';
 
 const MODELS_DIR = path.resolve(__dirname, '../../../.tools/models');
 
@@ -75,7 +76,7 @@ let processThreads: number | undefined;
 function positive(env: Env, suffix: string, fallback: number): number {
   const name = `${LOCAL_ENV_PREFIX}${suffix}`;
   const raw = env[name];
-  return raw === undefined || raw === '' ? fallback : parsePositiveInteger(raw, name);
+  return raw === undefined || raw === '' ? fallback : parsePositiveInteger(raw, name, configError);
 }
 
 export function loadLocalLlmConfig(env: Env): LocalLlmConfig {

@@ -3,9 +3,9 @@ import type { PreparationVersions } from '../../core/preparation/preparation-typ
 import type { ColumnProfile, TableProfile } from '../../core/profiling/column-profile';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { recentArtifacts } from '../artifacts/recent-artifacts';
-import type { StoredSchema } from './inspect-database';
+import type { StoredSchema } from '../../core/preparation/preparation-types';
 import { ARTIFACT_KINDS, artifactKeys } from './preparation-artifacts';
-import { requireArtifact } from './preparation-deps';
+import { requireArtifact } from '../artifacts/require-artifact';
 
 export interface PreparedProfiles {
   stored: StoredSchema;

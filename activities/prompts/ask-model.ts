@@ -1,10 +1,10 @@
 import type { LlmCallUsage } from '../../core/usage';
 import type { PromptAnswers } from '../../core/prompts/prompt-answers';
 import type { PromptName } from '../../core/prompts/prompt-catalog';
-import { renderPrompt } from '../prompts/render-prompt';
-import { toActivityFailure } from './errors';
-import type { JsonSchema } from './json-schema';
-import type { LlmCallRecord, LlmService } from './llm-service';
+import { renderPrompt } from './render-prompt';
+import { toActivityFailure } from '../llm/errors';
+import type { JsonSchema } from '../llm/json-schema';
+import type { LlmCallRecord, LlmService } from '../llm/llm-service';
 
 export interface ModelAnswer<T> {
   value: T;

@@ -1,5 +1,5 @@
 import type { ProfileTextStyle } from '../../core/indexing/profile-text-style';
-import type { Embedder } from '../embeddings/embedder';
+import type { Embedder } from './embedder';
 
 /**
  * The embedder of each index. They differ on purpose: the profile index is searched with a
