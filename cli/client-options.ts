@@ -11,6 +11,8 @@ export interface DecodexClientOptions extends TemporalConnectionSecurity {
   queuePrefix?: string;
   /** Refuse a SQLite path that names no SQLite file on this machine (default true). */
   checkDatabaseFiles?: boolean;
+  /** Told when a run's result is waited for and the server stopped answering (the wait goes on; cli/outlast-server-outage.ts). */
+  onServerOutage?: (error: string) => void;
 }
 
 export type ResolvedClientOptions = Required<Pick<DecodexClientOptions, 'address' | 'namespace' | 'queuePrefix' | 'checkDatabaseFiles'>> &

@@ -17,6 +17,7 @@ import { preparedDatabaseId } from '../core/preparation/database-id';
 import type { PrepareDatabaseInput, PrepareDatabaseResult } from '../core/preparation/preparation-types';
 import type { prepareDatabase } from '../workflows/prepare-database';
 import { resolveClientOptions, type DecodexClientOptions } from './client-options';
+import { outlastServerOutage } from './outlast-server-outage';
 
 export type { DecodexClientOptions } from './client-options';
 
@@ -47,6 +48,7 @@ export class DecodexClient {
     private readonly connection: Connection,
     private readonly queuePrefix: string,
     private readonly checkDatabaseFiles: boolean,
+    private readonly onServerOutage?: (error: string) => void,
   ) {}
 
   /**
@@ -60,7 +62,7 @@ export class DecodexClient {
     const resolved = resolveClientOptions(options);
     const connection = await Connection.connect({ address: resolved.address, tls: resolved.tls, apiKey: resolved.apiKey });
     const client = new Client({ connection, namespace: resolved.namespace });
-    return new DecodexClient(client, connection, resolved.queuePrefix, resolved.checkDatabaseFiles);
+    return new DecodexClient(client, connection, resolved.queuePrefix, resolved.checkDatabaseFiles, options.onServerOutage);
   }
 
   /** Starts a question workflow and returns at once; the run is visible in the Web UI. */
@@ -102,7 +104,20 @@ export class DecodexClient {
    * in the failure (core/unanswered-run.ts), which this unwraps.
    */
   answer(workflowId: string): Promise<AnswerQuestionResult> {
-    return awaitAnswer(this.client.workflow.getHandle<typeof answerQuestion>(workflowId).result());
+    return awaitAnswer(this.result<AnswerQuestionResult>(workflowId));
+  }
+
+  /**
+   * The result of any decodex run once it ended (across continue-as-new), waited for through a
+   * Temporal server outage of up to ten minutes (a restart): the run survives it, and so does the
+   * wait (cli/outlast-server-outage.ts). A question's is better read with `answer`.
+   */
+  result<T>(workflowId: string): Promise<T> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    return outlastServerOutage(() => handle.result() as Promise<T>, {
+      probe: () => this.client.workflowService.getSystemInfo({}),
+      onOutage: this.onServerOutage,
+    });
   }
 
   /**
@@ -131,7 +146,7 @@ export class DecodexClient {
   /** Prepares a database and waits for the result (a no-op when it is prepared and unchanged). */
   async prepare(input: PrepareDatabaseInput, options: { workflowId?: string } = {}): Promise<StartedPreparation & { result: PrepareDatabaseResult }> {
     const started = await this.startPreparation(input, options);
-    return { ...started, result: await started.handle.result() };
+    return { ...started, result: await this.result<PrepareDatabaseResult>(started.workflowId) };
   }
 
   /** The steps a run took so far (works while it runs and after it ended). */
