@@ -36,7 +36,8 @@ export function noticeMissingWorkers(
   return () => clearTimeout(timer);
 }
 
-async function unpolledQueues(client: DecodexClient, queues: TaskQueueName[], queuePrefix: string): Promise<string[]> {
+/** The names of `queues` (with the prefix) that no worker polls now. */
+export async function unpolledQueues(client: DecodexClient, queues: TaskQueueName[], queuePrefix: string): Promise<string[]> {
   const missing: string[] = [];
   for (const queue of queues) {
     const name = taskQueue(queue, queuePrefix);
