@@ -12,11 +12,19 @@ export function isServerUnreachable(err: unknown): boolean {
   return isGrpcServiceError(grpc) && UNREACHABLE.has(grpc.code);
 }
 
+/** In a word or two, as an operator reads it: the SDK's wrapper says only what failed, the gRPC details hold a stack of errors. */
+function outageReason(err: unknown): string {
+  const grpc = err instanceof ServiceError ? err.cause : err;
+  if (!isGrpcServiceError(grpc)) return 'unreachable';
+  if (grpc.code === 4) return 'no answer in time';
+  return /ECONNREFUSED/.test(grpc.details) ? 'connection refused' : 'unavailable';
+}
+
 export interface OutageOptions {
   /** A cheap call that succeeds once the server answers again (the client's GetSystemInfo). */
   probe: () => Promise<unknown>;
-  /** Told once per outage, when it starts (the caller may say it is waiting). */
-  onOutage?: (error: string) => void;
+  /** Told once per outage, when it starts, why (the caller may say it is waiting). */
+  onOutage?: (reason: string) => void;
   toleranceMs?: number;
   retryMs?: number;
 }
@@ -37,7 +45,7 @@ export async function outlastServerOutage<T>(wait: () => Promise<T>, options: Ou
       return await wait();
     } catch (err) {
       if (!isServerUnreachable(err)) throw err;
-      options.onOutage?.((err as Error).message);
+      options.onOutage?.(outageReason(err));
       const downSince = Date.now();
       // Until the server answers: each outage is measured on its own.
       while (
