@@ -10,6 +10,7 @@ import { mineRulesCommand } from './commands/mine-rules';
 import { pipelineCommand } from './commands/pipeline';
 import { prepareCommand } from './commands/prepare';
 import { serverCommand } from './commands/server';
+import { statusCommand } from './commands/status';
 import { workerCommand } from './commands/worker';
 
 /** Every subcommand, one file each under cli/commands/. */
@@ -17,6 +18,7 @@ export const COMMANDS: Command[] = [
   demoCommand,
   askCommand,
   serverCommand,
+  statusCommand,
   workerCommand,
   benchCommand,
   benchCompareCommand,
