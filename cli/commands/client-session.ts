@@ -157,7 +157,8 @@ export async function withClientSession<T>(
     interrupted = true;
     running.catch(() => {}); // its wait ends with the client closed below
     if (client && watched) await answerInterrupt(config, client, watched, first, Boolean(workers));
-    else log(`interrupted (${first}) before any run started`);
+    // A start under way at that moment may still have created a run: status lists it.
+    else log(`interrupted (${first}) while starting; a run started in that moment is listed by \`npx decodex status\``);
     throw new Interrupted(first);
   } finally {
     cancelNotice();
