@@ -16,7 +16,10 @@ import type { answerQuestion } from '../workflows/answer-question';
 import { preparedDatabaseId } from '../core/preparation/database-id';
 import type { PrepareDatabaseInput, PrepareDatabaseResult } from '../core/preparation/preparation-types';
 import type { prepareDatabase } from '../workflows/prepare-database';
-import type { TemporalConnectionSecurity } from './temporal/connection-options';
+import { resolveClientOptions, type DecodexClientOptions } from './client-options';
+import { outlastServerOutage } from './outlast-server-outage';
+
+export type { DecodexClientOptions } from './client-options';
 
 export interface StartedPreparation {
   workflowId: string;
@@ -33,7 +36,7 @@ export interface StartedQuestion {
 /**
  * The typed client services import to ask decodex questions:
  *
- *   const decodex = await DecodexClient.connect({ address: 'localhost:7233' });
+ *   const decodex = await DecodexClient.connect(); // TEMPORAL_ADDRESS, DECODEX_QUEUE_PREFIX, ... as the CLI reads them
  *   const { result } = await decodex.ask({ question, database: 'mysql://ro@db/shop' });
  *
  * `database` is normalised once here (cli/database-reference.ts); a URL holding a password is
@@ -45,20 +48,21 @@ export class DecodexClient {
     private readonly connection: Connection,
     private readonly queuePrefix: string,
     private readonly checkDatabaseFiles: boolean,
+    private readonly onServerOutage?: (error: string) => void,
   ) {}
 
   /**
-   * `tls` and `apiKey` reach a secured server (mTLS cluster, Temporal Cloud); a service may build
-   * them with `temporalConnectionSecurity` from the same TEMPORAL_* settings the CLI reads.
-   * `checkDatabaseFiles` (default true) refuses a SQLite path that names no SQLite file on this
-   * machine before a run starts; set it false when the workers read files this process cannot see.
+   * Connects as the CLI does: every option left out comes from the same environment
+   * (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, DECODEX_QUEUE_PREFIX, TEMPORAL_TLS_*, TEMPORAL_API_KEY;
+   * cli/client-options.ts). `checkDatabaseFiles` (default true) refuses a SQLite path that names no
+   * SQLite file on this machine before a run starts; set it false when the workers read files this
+   * process cannot see.
    */
-  static async connect(
-    options: { address: string; namespace?: string; queuePrefix?: string; checkDatabaseFiles?: boolean } & TemporalConnectionSecurity,
-  ): Promise<DecodexClient> {
-    const connection = await Connection.connect({ address: options.address, tls: options.tls, apiKey: options.apiKey });
-    const client = new Client({ connection, namespace: options.namespace ?? 'default' });
-    return new DecodexClient(client, connection, options.queuePrefix ?? '', options.checkDatabaseFiles ?? true);
+  static async connect(options: DecodexClientOptions = {}): Promise<DecodexClient> {
+    const resolved = resolveClientOptions(options);
+    const connection = await Connection.connect({ address: resolved.address, tls: resolved.tls, apiKey: resolved.apiKey });
+    const client = new Client({ connection, namespace: resolved.namespace });
+    return new DecodexClient(client, connection, resolved.queuePrefix, resolved.checkDatabaseFiles, options.onServerOutage);
   }
 
   /** Starts a question workflow and returns at once; the run is visible in the Web UI. */
@@ -100,7 +104,20 @@ export class DecodexClient {
    * in the failure (core/unanswered-run.ts), which this unwraps.
    */
   answer(workflowId: string): Promise<AnswerQuestionResult> {
-    return awaitAnswer(this.client.workflow.getHandle<typeof answerQuestion>(workflowId).result());
+    return awaitAnswer(this.result<AnswerQuestionResult>(workflowId));
+  }
+
+  /**
+   * The result of any decodex run once it ended (across continue-as-new), waited for through a
+   * Temporal server outage of up to ten minutes (a restart): the run survives it, and so does the
+   * wait (cli/outlast-server-outage.ts). A question's is better read with `answer`.
+   */
+  result<T>(workflowId: string): Promise<T> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    return outlastServerOutage(() => handle.result() as Promise<T>, {
+      probe: () => this.client.workflowService.getSystemInfo({}),
+      onOutage: this.onServerOutage,
+    });
   }
 
   /**
@@ -130,7 +147,7 @@ export class DecodexClient {
   /** Prepares a database and waits for the result (a no-op when it is prepared and unchanged). */
   async prepare(input: PrepareDatabaseInput, options: { workflowId?: string } = {}): Promise<StartedPreparation & { result: PrepareDatabaseResult }> {
     const started = await this.startPreparation(input, options);
-    return { ...started, result: await started.handle.result() };
+    return { ...started, result: await this.result<PrepareDatabaseResult>(started.workflowId) };
   }
 
   /** The steps a run took so far (works while it runs and after it ended). */

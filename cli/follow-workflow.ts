@@ -1,10 +1,11 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { QueryDefinition } from '@temporalio/common';
+import { outlastServerOutage } from './outlast-server-outage';
 
 /**
- * A long job's result (across continue-as-new), reporting its progress query's answer whenever
- * it changes (as `changed` compares). Between runs of a chain nothing answers the query; the next
- * poll will.
+ * A long job's result (across continue-as-new, and through a Temporal server restart), reporting
+ * its progress query's answer whenever it changes (as `key` compares). Between runs of a chain
+ * nothing answers the query; the next poll will.
  */
 export async function followWorkflow<R, P>(
   handle: WorkflowHandle,
@@ -24,7 +25,7 @@ export async function followWorkflow<R, P>(
     );
   }, options.pollMs);
   try {
-    return (await handle.result()) as R;
+    return (await outlastServerOutage(() => handle.result(), { probe: () => handle.client.workflowService.getSystemInfo({}) })) as R;
   } finally {
     clearInterval(timer);
   }

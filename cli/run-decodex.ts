@@ -4,10 +4,13 @@ import { benchCommand } from './commands/bench';
 import { benchCompareCommand } from './commands/bench-compare';
 import { buildKnowledgeCommand } from './commands/build-knowledge';
 import { log, UsageError, type Command } from './commands/command';
+import { Interrupted } from './commands/interrupt';
+import { followCommand } from './commands/follow';
 import { mineRulesCommand } from './commands/mine-rules';
 import { pipelineCommand } from './commands/pipeline';
 import { prepareCommand } from './commands/prepare';
 import { serverCommand } from './commands/server';
+import { statusCommand } from './commands/status';
 import { workerCommand } from './commands/worker';
 
 /** Every subcommand, one file each under cli/commands/. */
@@ -15,12 +18,14 @@ export const COMMANDS: Command[] = [
   demoCommand,
   askCommand,
   serverCommand,
+  statusCommand,
   workerCommand,
   benchCommand,
   benchCompareCommand,
   prepareCommand,
   mineRulesCommand,
   buildKnowledgeCommand,
+  followCommand,
   pipelineCommand,
 ];
 
@@ -72,6 +77,8 @@ export async function runDecodex(argv: string[]): Promise<number> {
   try {
     return await command.run(resolveRuntimeConfig(process.env, process.cwd()), rest);
   } catch (caught) {
+    // The session said what became of its run; the exit code tells the shell which signal ended it.
+    if (caught instanceof Interrupted) return caught.exitCode;
     const err = asUsageError(caught);
     if (!(err instanceof UsageError)) throw err;
     log(`${err.message}\n\n${commandHelp(command)}`);

@@ -51,6 +51,15 @@ export function readOnlyAccountPolicy(
   return value as ReadOnlyAccountPolicy;
 }
 
+/** DECODEX_MYSQL_TEMP_DISK_MB: the temp disk one MySQL/MariaDB statement may write, where the server lets a session bound it (default 256). */
+export function mysqlTempDiskBytes(env: Record<string, string | undefined>): number | undefined {
+  const value = env.DECODEX_MYSQL_TEMP_DISK_MB?.trim();
+  if (!value) return undefined;
+  const mb = Number(value);
+  if (!Number.isInteger(mb) || mb < 1) throw new Error(`DECODEX_MYSQL_TEMP_DISK_MB must be a whole number of megabytes (at least 1), got "${value}"`);
+  return mb * 2 ** 20;
+}
+
 /** Credentials a command hands to its own in-process worker: reference → password (never sent anywhere). */
 export type DatabasePasswords = ReadonlyMap<string, string>;
 
@@ -73,7 +82,7 @@ export async function buildActivityDeps(
   const sizing = workerSizingFromEnv(env, llmConfig);
   // The worker's own SQLite query processes, sized by DECODEX_SQL_POOL_SIZE (see worker-sizing.ts).
   const sqlitePool = sharedSqliteProcessPool(env, sizing.sqlPool.sqlite);
-  const mysql = { readOnlyAccount: readOnlyAccountPolicy(env), connectionLimit: sizing.sqlPool.mysql };
+  const mysql = { readOnlyAccount: readOnlyAccountPolicy(env), connectionLimit: sizing.sqlPool.mysql, maxTempDiskBytes: mysqlTempDiskBytes(env) };
   // PostgreSQL connections are sized like MySQL's: both hold one server connection per running statement.
   const postgres = { readOnlyAccount: readOnlyAccountPolicy(env, 'DECODEX_POSTGRES_ACCOUNT'), connectionLimit: sizing.sqlPool.mysql };
   const databases = new DatabaseRegistry((reference) => openTargetDatabase(connections.resolve(reference), { sqlite: { pool: sqlitePool }, mysql, postgres }));

@@ -1,4 +1,4 @@
-import { ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, CancelledFailure, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ExecuteSqlOutput } from '../core/question/sql-execution';
 import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult, type RunError } from '../core/answer-question-types';
 import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
@@ -29,6 +29,9 @@ import type { WorkingCandidate } from './answer/working-candidate';
  */
 export async function answerQuestion(input: AnswerQuestionInput): Promise<AnswerQuestionResult> {
   const result = await answerQuestionRun(input);
+  // A cancelled run's steps failed with the cancellation, and its stages fell back as from any
+  // failure: it ends Cancelled (as asked: `decodex ask` interrupted), not as an unanswered question.
+  if (CancellationScope.current().consideredCancelled) throw new CancelledFailure(`cancelled: ${result.outcome} so far`);
   // Unanswered shows as Failed in the Web UI's list; the result rides in the failure (core/unanswered-run.ts).
   if (result.outcome !== 'answered') throw unansweredFailure(result);
   return result;

@@ -2,7 +2,14 @@ import type { Connection as CoreConnection } from 'mysql2';
 import mysql, { type Pool, type PoolConnection } from 'mysql2/promise';
 import type { SqlRow } from '../../core/sql-value';
 import { StatisticsFromSql } from './statistics-delegate';
-import { accountPolicyOf, checkOnConnect, DEFAULT_MAX_RESULT_BYTES, maxResultBytesOf, type ServerDatabaseOptions } from './server-database-options';
+import {
+  accountPolicyOf,
+  checkOnConnect,
+  DEFAULT_MAX_RESULT_BYTES,
+  DEFAULT_MAX_TEMP_DISK_BYTES,
+  maxResultBytesOf,
+  type ServerDatabaseOptions,
+} from './server-database-options';
 import { redactDatabaseSpec } from '../../core/database-reference';
 import { parseMysqlUrl, type MysqlConnectionSettings } from './mysql-connection-url';
 import { readMysqlSchema } from './mysql-schema';
@@ -24,6 +31,7 @@ const INTERNAL_MAX_ROWS = 10_000_000;
 /** Server errors that mean "stopped by a time limit or KILL QUERY". */
 const INTERRUPTED_ERRNOS = new Set([1317 /* ER_QUERY_INTERRUPTED */, 1969 /* MariaDB max_statement_time */, 3024 /* MySQL max_execution_time */]);
 const ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION = 1792;
+const ER_RECORD_FILE_FULL = 1114;
 
 /**
  * A MySQL or MariaDB database as a TargetDatabase. Generated SQL passes the statement guard,
@@ -43,6 +51,7 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
   private readonly killPool: Pool;
   private readonly internalTimeoutMs: number;
   private readonly maxResultBytes: number;
+  private readonly maxTempDiskBytes: number;
   private server: Promise<MysqlServerInfo> | null = null;
   private closed = false;
 
@@ -86,6 +95,9 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
     this.killPool = mysql.createPool({ ...common, connectionLimit: 1 });
     this.internalTimeoutMs = options.internalTimeoutMs ?? 120_000;
     this.maxResultBytes = maxResultBytesOf(options);
+    this.maxTempDiskBytes = options.maxTempDiskBytes ?? DEFAULT_MAX_TEMP_DISK_BYTES;
+    if (!(Number.isSafeInteger(this.maxTempDiskBytes) && this.maxTempDiskBytes > 0))
+      throw new RangeError(`maxTempDiskBytes must be a positive integer, got ${options.maxTempDiskBytes}`);
   }
 
   schema(): Promise<SchemaInfo> {
@@ -126,7 +138,7 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
     const conn = await this.pool.getConnection();
     let reusable = false;
     try {
-      const settings = sessionSettingsSql(server, limits.timeoutMs, limits.maxRows);
+      const settings = sessionSettingsSql(server, limits.timeoutMs, limits.maxRows, this.maxTempDiskBytes);
       await conn.query(settings.sql, settings.values);
       if (statement.params.length) await conn.query(`SET ${statement.params.map((_, i) => `${mysqlRelationVariable(i)} = ?`).join(', ')}`, statement.params);
       await conn.query('START TRANSACTION READ ONLY');
@@ -139,7 +151,7 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
       return rows;
     } catch (err) {
       reusable = isServerError(err) && !INTERRUPTED_ERRNOS.has(err.errno);
-      throw translateError(err, limits.timeoutMs);
+      throw translateError(err, limits.timeoutMs, this.maxTempDiskBytes);
     } finally {
       await this.release(conn, reusable);
     }
@@ -181,9 +193,16 @@ function isServerError(err: unknown): err is Error & { errno: number } {
   return err instanceof Error && typeof (err as { errno?: unknown }).errno === 'number' && !(err as { fatal?: boolean }).fatal;
 }
 
-function translateError(err: unknown, timeoutMs: number): unknown {
+function translateError(err: unknown, timeoutMs: number, maxTempDiskBytes: number): unknown {
   if (!isServerError(err)) return err;
   if (INTERRUPTED_ERRNOS.has(err.errno)) return new QueryTimeout(timeoutMs);
+  if (err.errno === ER_RECORD_FILE_FULL && /temporary|#sql/i.test(err.message)) {
+    // Not the table of the user's data (the transaction is read-only): a temp table past tmp_disk_table_size.
+    return new Error(
+      `the statement needs more than ${Math.round(maxTempDiskBytes / 2 ** 20)} MB of temporary disk on the server (${err.message}; ` +
+        'the worker bounds it with DECODEX_MYSQL_TEMP_DISK_MB): filter or aggregate before sorting or grouping',
+    );
+  }
   if (err.errno === ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION) {
     return new ReadOnlyViolation(`rejected by the server inside the read-only transaction: ${err.message}`);
   }

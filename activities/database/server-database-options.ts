@@ -20,9 +20,16 @@ export interface ServerDatabaseOptions {
   readOnlyAccount?: ReadOnlyAccountPolicy;
   /** Where the warning goes; default: the process's stderr. */
   onAccountWarning?: (message: string) => void;
+  /**
+   * MySQL/MariaDB: bytes of temp disk one statement may write on the server, where the server
+   * lets a session say so (mysql-session.ts TEMP_DISK_VARIABLES). Default 256 MB; worker setting
+   * DECODEX_MYSQL_TEMP_DISK_MB.
+   */
+  maxTempDiskBytes?: number;
 }
 
 export const DEFAULT_MAX_RESULT_BYTES = 64 * 2 ** 20;
+export const DEFAULT_MAX_TEMP_DISK_BYTES = 256 * 2 ** 20;
 
 /** The options' byte bound, checked. */
 export function maxResultBytesOf(options: ServerDatabaseOptions): number {

@@ -77,6 +77,15 @@ function truncatedAnswer(role: string, settings: LlmSettings, completion: Comple
 
 export function createLlmService({ config, store, providerFor = providerForSettings, now = Date.now }: LlmServiceOptions): LlmService {
   const cache = createLlmCache(store);
+  /**
+   * Generations under way in this process, by cache key. An activity attempt that timed out
+   * (its heartbeats late on a loaded host) keeps generating: Temporal retries it, often on this
+   * same worker, while the first is still running. The retry joins that generation instead of
+   * asking the model again (a local model would run both at once on the same CPUs), and gets it
+   * from the cache once it is stored: the answer is saved by the generation itself, whether or
+   * not the attempt that started it is still waiting.
+   */
+  const inFlight = new Map<string, Promise<Answer>>();
   // One client per endpoint + key + timeout: SDK clients keep connection pools worth reusing.
   const providers = new Map<string, LlmProvider>();
   function providerOf(settings: LlmSettings): LlmProvider {
@@ -150,12 +159,23 @@ export function createLlmService({ config, store, providerFor = providerForSetti
         }
       }
 
-      const answer = await ask(settings, request);
-      await cache.save(key, { text: answer.text, usage: answer.usage, createdAt: new Date(now()).toISOString() });
+      let generation = inFlight.get(key);
+      const joined = generation !== undefined;
+      if (!generation) {
+        generation = ask(settings, request)
+          .then(async (answer) => {
+            await cache.save(key, { text: answer.text, usage: answer.usage, createdAt: new Date(now()).toISOString() });
+            return answer;
+          })
+          .finally(() => inFlight.delete(key));
+        inFlight.set(key, generation);
+      }
+      const answer = await generation;
       return {
         text: answer.text,
         ...(request.schema ? { value: answer.value as T } : {}),
-        record: record(answer.usage, answer.attempts, false),
+        // A joined call cost nothing more, like a cache hit: the first caller's record counts the tokens.
+        record: joined ? record({ promptTokens: 0, completionTokens: 0 }, 0, true) : record(answer.usage, answer.attempts, false),
       };
     },
   };

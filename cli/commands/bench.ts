@@ -17,6 +17,8 @@ import { loadWorkerLlmConfig, readConfigFile } from '../../workers/build-deps';
 import { startBenchmark, waitForBenchmark } from '../benchmark-client';
 import { defaultBenchmarkId } from '../benchmark-id';
 import { modelsByRole } from '../benchmark-models';
+import type { DecodexClient } from '../client';
+import type { WatchedRun } from '../detached-run';
 import { withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
 import { PIPELINE_OPTIONS, PIPELINE_USAGE, pipelineFromOptions } from './pipeline-options';
@@ -81,6 +83,7 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
       prices: { type: 'string' },
       json: { type: 'boolean' },
       'no-worker': { type: 'boolean' },
+      detach: { type: 'boolean' },
     },
   });
   if (!values.dataset) throw new UsageError('bench needs --dataset spider-dev | bird-dev | bird-mini-dev | <file.jsonl>');
@@ -123,13 +126,23 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
 
   // Gold as prediction asks no model: the offline queue (benchmark workflow, evaluation) is all it needs.
   const queues: TaskQueueName[] = gold ? ['offline'] : ALL_TASK_QUEUES;
-  return withClientSession(config, { noWorker: values['no-worker'], queues }, async (decodex) => {
+  const detach = values.detach;
+  return withClientSession(config, { noWorker: values['no-worker'] || detach, queues }, async (decodex, session) => {
     const handle = await startBenchmark(decodex.client, input, config.queuePrefix);
+    const run = { workflowId: handle.workflowId, runId: handle.firstExecutionRunId, what: `the benchmark ${benchmarkId}`, queues };
+    if (detach) return session.detach(run, values.json);
     log(`benchmark ${benchmarkId}\n  ${workflowUiLink(config, handle.workflowId, handle.firstExecutionRunId)}`);
-    const { summary, files } = await waitForBenchmark(decodex.client, handle.workflowId, (p) => log(`  ${p.done}/${p.total} evaluated, ${p.correct} correct`));
-    console.log(values.json ? JSON.stringify({ summary, files }, null, 2) : summaryLines(summary, { ...files }).join('\n'));
-    return gold ? goldSelfCheck(summary) : 0;
+    // Ctrl-C stops watching: the benchmark keeps its finished questions and resumes.
+    session.watch(run, 'detach');
+    return printBenchmark(decodex, run, values.json, gold);
   });
+}
+
+/** Waits for a benchmark, reporting progress, and prints its summary as `bench` does (gold as prediction: the self-check's exit code). */
+export async function printBenchmark(decodex: DecodexClient, run: WatchedRun, json: boolean | undefined, gold = false): Promise<number> {
+  const { summary, files } = await waitForBenchmark(decodex.client, run.workflowId, (p) => log(`  ${p.done}/${p.total} evaluated, ${p.correct} correct`));
+  console.log(json ? JSON.stringify({ summary, files }, null, 2) : summaryLines(summary, { ...files }).join('\n'));
+  return gold ? goldSelfCheck(summary) : 0;
 }
 
 /**
@@ -156,6 +169,6 @@ export const benchCommand: Command = {
   usage:
     `bench --dataset spider-dev|bird-dev|bird-mini-dev|<file.jsonl> ${PIPELINE_USAGE} [--limit N] [--sample N [--seed S]] [--gold-as-prediction]\n` +
     '        [--databases DIR | postgres://user@host:port/{db_id} | mysql://user@host:port/{db_id}] [--evaluator bird|spider] [--ves N]\n' +
-    '        [--timeout-ms MS] [--concurrency N] [--out DIR] [--id ID | --fresh] [--prices FILE] [--json]',
+    '        [--timeout-ms MS] [--concurrency N] [--out DIR] [--id ID | --fresh] [--prices FILE] [--json] [--no-worker] [--detach]',
   run: bench,
 };

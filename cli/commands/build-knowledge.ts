@@ -14,6 +14,8 @@ import type { buildFewShotIndex } from '../../workflows/build-few-shot-index';
 import { decompositionKbProgressQuery, progressQuery } from '../../workflows/queries';
 import { ProgressBar } from '../progress-bar';
 import { nonNegativeInt } from './bench';
+import type { DecodexClient } from '../client';
+import type { WatchedRun } from '../detached-run';
 import { withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
 
@@ -41,24 +43,14 @@ async function buildKnowledge(config: RuntimeConfig, args: string[]): Promise<nu
       id: { type: 'string' },
       json: { type: 'boolean' },
       'no-worker': { type: 'boolean' },
+      detach: { type: 'boolean' },
     },
   });
   const root = datasetsRoot(process.env);
   const queues: TaskQueueName[] = kind === 'few-shot' ? ['offline'] : ALL_TASK_QUEUES;
-  return withClientSession(config, { noWorker: values['no-worker'], queues }, async (decodex) => {
+  const detach = values.detach;
+  return withClientSession(config, { noWorker: values['no-worker'] || detach, queues }, async (decodex, session) => {
     const client = decodex.client;
-    const bar = new ProgressBar();
-    const follow = async <T>(result: Promise<T>, poll: () => Promise<{ step: string; done: number; total: number } | null>): Promise<T> => {
-      let finished = false;
-      void result.finally(() => (finished = true)).catch(() => {});
-      while (!finished) {
-        await Promise.race([result.catch(() => undefined), sleep(1000)]);
-        const p = await poll().catch(() => null);
-        if (p) bar.update(p);
-      }
-      bar.finish();
-      return result;
-    };
     if (kind === 'few-shot') {
       const input: BuildFewShotIndexInput = { sources: values.sources!.split(',').map((s) => s.trim()), datasetsRoot: root, pageSize: 1_000, pagesPerRun: 20 };
       const workflowId = values.id ?? `few-shot-index-${input.sources.join('+')}`;
@@ -69,10 +61,11 @@ async function buildKnowledge(config: RuntimeConfig, args: string[]): Promise<nu
         args: [input],
         staticSummary: `few-shot index from ${input.sources.join(', ')}`,
       });
+      const run = { workflowId, runId: handle.firstExecutionRunId, what: `the few-shot index job ${workflowId}`, queues };
+      if (detach) return session.detach(run, values.json);
       log(`few-shot index job ${workflowId}\n  ${workflowUiLink(config, workflowId, handle.firstExecutionRunId)}`);
-      const result = await follow(handle.result(), () => handle.query(progressQuery));
-      console.log(values.json ? JSON.stringify(result, null, 2) : `few-shot index: ${result.examples} examples in ${result.collection}`);
-      return 0;
+      session.watch(run, 'detach');
+      return printFewShotIndex(decodex, run, values.json);
     }
     settingsForRole(loadWorkerLlmConfig(config, process.env), 'generator');
     const dataset = values.dataset!.endsWith('.jsonl') ? path.resolve(values.dataset!) : values.dataset!;
@@ -102,19 +95,51 @@ async function buildKnowledge(config: RuntimeConfig, args: string[]): Promise<nu
       args: [input],
       staticSummary: `decomposition knowledge base from ${input.sample.size} ${dataset} questions`,
     });
+    const run = { workflowId: input.jobId, runId: handle.firstExecutionRunId, what: `the decomposition knowledge base job ${input.jobId}`, queues };
+    if (detach) return session.detach(run, values.json);
     log(`decomposition knowledge base job ${input.jobId}\n  ${workflowUiLink(config, input.jobId, handle.firstExecutionRunId)}`);
-    const result = await follow(handle.result(), async () => {
-      const p = await handle.query(decompositionKbProgressQuery);
-      return { step: p.phase, done: p.done, total: p.total };
-    });
-    const p = result.progress;
-    console.log(
-      values.json
-        ? JSON.stringify(result, null, 2)
-        : `status: ${result.status}${result.stoppedBy ? ` (${result.stoppedBy})` : ''}\nquestions: ${p.done}/${p.total}; stored ${p.stored}, wrong ${p.wrong}, without a DAG ${p.withoutDag}\nspent: ${p.llmCalls} paid LLM calls, ${p.tokens} tokens`,
-    );
-    return result.status === 'completed' ? 0 : 1;
+    // Ctrl-C stops watching: the job keeps what it built and resumes.
+    session.watch(run, 'detach');
+    return printDecompositionKnowledge(decodex, run, values.json);
   });
+}
+
+/** A job's result with a progress bar fed by `poll` once a second. */
+async function withProgress<T>(result: Promise<T>, poll: () => Promise<{ step: string; done: number; total: number } | null>): Promise<T> {
+  const bar = new ProgressBar();
+  let finished = false;
+  void result.finally(() => (finished = true)).catch(() => {});
+  while (!finished) {
+    await Promise.race([result.catch(() => undefined), sleep(1000)]);
+    const p = await poll().catch(() => null);
+    if (p) bar.update(p);
+  }
+  bar.finish();
+  return result;
+}
+
+/** Waits for a few-shot index job and prints what it built, as `build-knowledge few-shot` does. */
+export async function printFewShotIndex(decodex: DecodexClient, run: WatchedRun, json: boolean | undefined): Promise<number> {
+  const handle = decodex.client.workflow.getHandle<typeof buildFewShotIndex>(run.workflowId);
+  const result = await withProgress(decodex.result<Awaited<ReturnType<typeof buildFewShotIndex>>>(run.workflowId), () => handle.query(progressQuery));
+  console.log(json ? JSON.stringify(result, null, 2) : `few-shot index: ${result.examples} examples in ${result.collection}`);
+  return 0;
+}
+
+/** Waits for a decomposition knowledge base job and prints its result, as `build-knowledge decompositions` does. */
+export async function printDecompositionKnowledge(decodex: DecodexClient, run: WatchedRun, json: boolean | undefined): Promise<number> {
+  const handle = decodex.client.workflow.getHandle<typeof buildDecompositionKnowledge>(run.workflowId);
+  const result = await withProgress(decodex.result<Awaited<ReturnType<typeof buildDecompositionKnowledge>>>(run.workflowId), async () => {
+    const p = await handle.query(decompositionKbProgressQuery);
+    return { step: p.phase, done: p.done, total: p.total };
+  });
+  const p = result.progress;
+  console.log(
+    json
+      ? JSON.stringify(result, null, 2)
+      : `status: ${result.status}${result.stoppedBy ? ` (${result.stoppedBy})` : ''}\nquestions: ${p.done}/${p.total}; stored ${p.stored}, wrong ${p.wrong}, without a DAG ${p.withoutDag}\nspent: ${p.llmCalls} paid LLM calls, ${p.tokens} tokens`,
+  );
+  return result.status === 'completed' ? 0 : 1;
 }
 
 export const buildKnowledgeCommand: Command = {
@@ -126,6 +151,6 @@ export const buildKnowledgeCommand: Command = {
   ],
   usage:
     'build-knowledge few-shot [--sources spider-train,bird-train] | decompositions [--dataset spider-train|<file.jsonl>] [--sample N] [--seed S] [--preset P]\n' +
-    '        [--max-tokens N] [--max-calls N] [--concurrency N] [--id ID] [--json]',
+    '        [--max-tokens N] [--max-calls N] [--concurrency N] [--id ID] [--json] [--no-worker] [--detach]',
   run: buildKnowledge,
 };

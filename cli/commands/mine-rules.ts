@@ -12,6 +12,8 @@ import { modelsByRole } from '../benchmark-models';
 import { startMining, waitForMining } from '../mining-client';
 import { ProgressBar } from '../progress-bar';
 import { loadPrices, nonNegativeInt } from './bench';
+import type { DecodexClient } from '../client';
+import type { WatchedRun } from '../detached-run';
 import { withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
 import { PIPELINE_OPTIONS, PIPELINE_USAGE, pipelineFromOptions } from './pipeline-options';
@@ -42,6 +44,7 @@ async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<numb
       id: { type: 'string' },
       json: { type: 'boolean' },
       'no-worker': { type: 'boolean' },
+      detach: { type: 'boolean' },
     },
   });
   const llmConfig = loadWorkerLlmConfig(config, process.env);
@@ -85,34 +88,44 @@ async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<numb
     throw new UsageError((err as Error).message);
   }
 
-  return withClientSession(config, { noWorker: values['no-worker'], queues: ALL_TASK_QUEUES }, async (decodex) => {
+  const detach = values.detach;
+  return withClientSession(config, { noWorker: values['no-worker'] || detach, queues: ALL_TASK_QUEUES }, async (decodex, session) => {
     const handle = await startMining(decodex.client, input, config.queuePrefix);
+    const run = { workflowId: jobId, runId: handle.firstExecutionRunId, what: `the mining job ${jobId}`, queues: ALL_TASK_QUEUES };
+    if (detach) return session.detach(run, values.json);
     log(`mining job ${jobId}\n  ${workflowUiLink(config, handle.workflowId, handle.firstExecutionRunId)}`);
-    const bar = new ProgressBar();
-    let examplesSaid = false;
-    const result: MineRulesResult = await waitForMining(decodex.client, jobId, (p) => {
-      // Said once, first: whether the few-shot index holds the questions being mined, and what is excluded.
-      if (p.examples && !examplesSaid) log(`  examples: ${p.examples}`);
-      examplesSaid ||= !!p.examples;
-      bar.update(p.phase === 'mining' ? { step: 'mining', done: p.done, total: p.total } : { step: p.phase, done: p.phase === 'done' ? 1 : 0, total: 1 });
-    });
-    bar.finish();
-    const p = result.progress;
-    if (values.json) console.log(JSON.stringify(result, null, 2));
-    else
-      console.log(
-        [
-          `status: ${result.status}${result.stoppedBy ? ` (${result.stoppedBy}; run the same command with a larger budget to resume)` : ''}`,
-          `questions mined: ${p.done}/${p.total}${p.failedQuestions ? ` (${p.failedQuestions} failed: ${p.lastFailure})` : ''}`,
-          ...(p.examples ? [`examples: ${p.examples}`] : []),
-          `failures: ${p.failures}, database-agnostic: ${p.agnosticFailures}, groups: ${p.groups}, dominant: ${p.dominantGroups}`,
-          `rules: ${result.rules.length}${result.rulesVersion ? ` (published as ${result.rulesVersion})` : ''}`,
-          ...result.rules.map((r) => `  [${r.id}] ${r.gist}`),
-          `spent: ${p.llmCalls} paid LLM calls, ${p.tokens} tokens${p.costUsd === null ? '' : `, $${p.costUsd.toFixed(4)}`}`,
-        ].join('\n'),
-      );
-    return result.status === 'completed' ? 0 : 1;
+    // Ctrl-C stops watching: the job keeps what it mined and resumes.
+    session.watch(run, 'detach');
+    return printMining(decodex, run, values.json);
   });
+}
+
+/** Waits for a mining job with a progress bar and prints its result as `mine-rules` does; exit code 0 when it completed. */
+export async function printMining(decodex: DecodexClient, run: WatchedRun, json: boolean | undefined): Promise<number> {
+  const bar = new ProgressBar();
+  let examplesSaid = false;
+  const result: MineRulesResult = await waitForMining(decodex.client, run.workflowId, (p) => {
+    // Said once, first: whether the few-shot index holds the questions being mined, and what is excluded.
+    if (p.examples && !examplesSaid) log(`  examples: ${p.examples}`);
+    examplesSaid ||= !!p.examples;
+    bar.update(p.phase === 'mining' ? { step: 'mining', done: p.done, total: p.total } : { step: p.phase, done: p.phase === 'done' ? 1 : 0, total: 1 });
+  });
+  bar.finish();
+  const p = result.progress;
+  if (json) console.log(JSON.stringify(result, null, 2));
+  else
+    console.log(
+      [
+        `status: ${result.status}${result.stoppedBy ? ` (${result.stoppedBy}; run the same command with a larger budget to resume)` : ''}`,
+        `questions mined: ${p.done}/${p.total}${p.failedQuestions ? ` (${p.failedQuestions} failed: ${p.lastFailure})` : ''}`,
+        ...(p.examples ? [`examples: ${p.examples}`] : []),
+        `failures: ${p.failures}, database-agnostic: ${p.agnosticFailures}, groups: ${p.groups}, dominant: ${p.dominantGroups}`,
+        `rules: ${result.rules.length}${result.rulesVersion ? ` (published as ${result.rulesVersion})` : ''}`,
+        ...result.rules.map((r) => `  [${r.id}] ${r.gist}`),
+        `spent: ${p.llmCalls} paid LLM calls, ${p.tokens} tokens${p.costUsd === null ? '' : `, $${p.costUsd.toFixed(4)}`}`,
+      ].join('\n'),
+    );
+  return result.status === 'completed' ? 0 : 1;
 }
 
 export const mineRulesCommand: Command = {
@@ -120,6 +133,6 @@ export const mineRulesCommand: Command = {
   examples: ['npx decodex mine-rules --sample 100 --max-calls 500', 'npx decodex mine-rules --dataset my-train.jsonl --sample 50 --preset dextersql --json'],
   usage:
     `mine-rules [--dataset spider-train|<file.jsonl>] [--sample N] [--seed S] [--databases a,b] ${PIPELINE_USAGE}\n` +
-    '        [--batch-size N] [--min-group-size N] [--max-tokens N] [--max-calls N] [--max-cost USD --prices FILE] [--concurrency N] [--id ID] [--json]',
+    '        [--batch-size N] [--min-group-size N] [--max-tokens N] [--max-calls N] [--max-cost USD --prices FILE] [--concurrency N] [--id ID] [--json] [--no-worker] [--detach]',
   run: mineRulesCli,
 };

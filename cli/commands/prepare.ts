@@ -9,6 +9,8 @@ import { PREPARATION_TASK_QUEUES } from '../../core/task-queues';
 import { loadWorkerLlmConfig } from '../../workers/build-deps';
 import { ProgressBar } from '../progress-bar';
 import { formatRunFailure, resultOrFailure } from '../run-failure';
+import type { DecodexClient } from '../client';
+import type { WatchedRun } from '../detached-run';
 import { databaseForCommand, withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
 
@@ -25,10 +27,11 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
       json: { type: 'boolean' },
       'no-worker': { type: 'boolean' },
       'no-llm': { type: 'boolean' },
+      detach: { type: 'boolean' },
     },
   });
   if (!values.db) throw new UsageError('prepare needs --db <sqlite path | mysql://user:pass@host:port/db | postgres://user:pass@host:port/db>');
-  const { database, databasePasswords } = databaseForCommand(config, values.db, values['no-worker']);
+  const { database, databasePasswords } = databaseForCommand(config, values.db, values['no-worker'], values.detach);
   const documentation = values.docs ? path.resolve(values.docs) : undefined;
   const useLlm = !values['no-llm'];
   if (useLlm) {
@@ -36,29 +39,38 @@ async function prepare(config: RuntimeConfig, args: string[]): Promise<number> {
     for (const role of EXPLORATION_ROLES) settingsForRole(llmConfig, role);
   }
 
-  return withClientSession(config, { noWorker: values['no-worker'], queues: PREPARATION_TASK_QUEUES, databasePasswords }, async (client) => {
+  const detach = values.detach;
+  return withClientSession(config, { noWorker: values['no-worker'] || detach, queues: PREPARATION_TASK_QUEUES, databasePasswords }, async (client, session) => {
     const started = await client.startPreparation({ database, documentation, force: values.force, config: { exploration: { useLlm } } });
-    const link = workflowUiLink(config, started.workflowId, started.runId);
-    log(`preparing ${database}\n  ${link}`);
-    const bar = new ProgressBar();
-    let finished = false;
-    const outcome = started.handle.result().finally(() => (finished = true));
-    while (!finished) {
-      await Promise.race([outcome.catch(() => undefined), sleep(500)]);
-      if (!finished) bar.update(await client.progress(started.workflowId).catch(() => ({ step: 'starting', done: 0, total: 1 })));
-    }
-    const run = await resultOrFailure(outcome);
-    // The final state, so even a run shorter than one poll shows a finished bar.
-    bar.update(await client.progress(started.workflowId).catch(() => ({ step: 'done', done: 1, total: 1 })));
-    bar.finish();
-    if (!run.ok) {
-      console.log(formatRunFailure(run.error, { workflowId: started.workflowId, uiLink: link }, values.json));
-      return 1;
-    }
-    const result = run.value;
-    console.log(values.json ? JSON.stringify({ workflowId: started.workflowId, uiLink: link, ...result }, null, 2) : formatPreparation(result, link));
-    return result.status === 'budget_exhausted' ? 1 : 0;
+    const run = { workflowId: started.workflowId, runId: started.runId, what: `the preparation of ${database}`, queues: PREPARATION_TASK_QUEUES };
+    if (detach) return session.detach(run, values.json);
+    log(`preparing ${database}\n  ${workflowUiLink(config, started.workflowId, started.runId)}`);
+    // Ctrl-C stops watching, not the preparation: it resumes where it is, and says so.
+    session.watch(run, 'detach');
+    return printPreparation(config, client, run, values.json);
   });
+}
+
+/** Waits for a preparation with a progress bar and prints its result as `prepare` does; exit code 1 when it failed or its budget ended it. */
+export async function printPreparation(config: RuntimeConfig, client: DecodexClient, run: WatchedRun, json: boolean | undefined): Promise<number> {
+  const link = workflowUiLink(config, run.workflowId, run.runId);
+  const bar = new ProgressBar();
+  let finished = false;
+  const outcome = client.result<PrepareDatabaseResult>(run.workflowId).finally(() => (finished = true));
+  while (!finished) {
+    await Promise.race([outcome.catch(() => undefined), sleep(500)]);
+    if (!finished) bar.update(await client.progress(run.workflowId).catch(() => ({ step: 'starting', done: 0, total: 1 })));
+  }
+  const result = await resultOrFailure(outcome);
+  // The final state, so even a run shorter than one poll shows a finished bar.
+  bar.update(await client.progress(run.workflowId).catch(() => ({ step: 'done', done: 1, total: 1 })));
+  bar.finish();
+  if (!result.ok) {
+    console.log(formatRunFailure(result.error, { workflowId: run.workflowId, uiLink: link }, json));
+    return 1;
+  }
+  console.log(json ? JSON.stringify({ workflowId: run.workflowId, uiLink: link, ...result.value }, null, 2) : formatPreparation(result.value, link));
+  return result.value.status === 'budget_exhausted' ? 1 : 0;
 }
 
 export function formatPreparation(r: PrepareDatabaseResult, link: string): string {
@@ -82,7 +94,8 @@ export const prepareCommand: Command = {
     'npx decodex prepare --db mysql://reader:secret@localhost:3306/shop --docs docs/ --force',
     'npx decodex prepare --db postgres://reader:secret@localhost:5432/shop   # COMMENT ON tables and columns is the documentation',
     'npx decodex prepare --db shop.sqlite --no-llm   # statistics and indices only, no model',
+    'npx decodex prepare --db shop --detach   # a decodex worker prepares it; npx decodex follow prepare-<id> waits for it',
   ],
-  usage: 'prepare --db <sqlite path | mysql://url | postgres://url> [--docs <folder|file>] [--force] [--no-llm] [--json] [--no-worker]',
+  usage: 'prepare --db <sqlite path | mysql://url | postgres://url> [--docs <folder|file>] [--force] [--no-llm] [--json] [--no-worker] [--detach]',
   run: prepare,
 };

@@ -81,6 +81,29 @@ describe('LLM service over the scripted LLM', () => {
     expect(llm.requests[0].model).toBe('scripted-judge');
   });
 
+  it('a retry of a call still being generated (its attempt timed out) joins that generation: the model is asked once', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    llm.setRules([{ name: 'slow', when: () => true, reply: async () => (await held, '{"sql": "SELECT 1"}') }]);
+    const service = createLlmService({ config, store });
+    const request = { role: 'generator', messages: ask('How many singers are on file?'), schema: SQL_SCHEMA };
+    // The first attempt: its worker keeps generating after Temporal gave up on it.
+    const first = service.call(request);
+    while (llm.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    const retry = service.call(request);
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    const [a, b] = await Promise.all([first, retry]);
+    expect(llm.requests).toHaveLength(1);
+    expect(b.value).toEqual(a.value);
+    expect(a.record).toMatchObject({ cacheHit: false, attempts: 1 });
+    expect(b.record).toMatchObject({ cacheHit: true, attempts: 0, promptTokens: 0, completionTokens: 0 });
+    // Stored by the generation itself: a later retry, on any worker of the store, is a cache hit.
+    const later = await createLlmService({ config, store }).call(request);
+    expect(later.record.cacheHit).toBe(true);
+    expect(llm.requests).toHaveLength(1);
+  });
+
   it('returns a structured answer, repaired and validated', async () => {
     const service = createLlmService({ config, store });
     const result = await service.call<{ sql: string }>({ role: 'generator', messages: ask('How many singers are on file?'), schema: SQL_SCHEMA });

@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+
+const root = path.resolve(__dirname, '../..');
+
+/** The restricted-import errors ESLint reports for `code` as if it were the file at `filePath`. */
+async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
+  const eslint = new ESLint({ cwd: root });
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, filePath) });
+  return result.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+}
+
+/** Every .ts file under the layers, repository-relative, and the repository files each imports. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const walk = (dir: string): string[] =>
+    readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
+  const files = ['core', 'activities', 'workflows', 'workers', 'cli', 'bench', 'scripts', 'devkit'].flatMap(walk);
+  const known = new Set(files);
+  for (const file of files) {
+    const specs = [...readFileSync(path.join(root, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)].map((m) => m[1]);
+    const targets = specs
+      .map((spec) => path.normalize(path.join(path.dirname(file), spec)))
+      .flatMap((t) => [`${t}.ts`, path.join(t, 'index.ts')].filter((c) => known.has(c)).slice(0, 1));
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+describe('the layers hold (README "Architecture")', () => {
+  // One deliberate violation per boundary: if a rule is switched off or loosened, its case fails.
+  it.each([
+    ['core/x.ts', "import { openDatabase } from '../activities/database/open-database';", /core\/ is below/],
+    ['activities/linking/x.ts', "import { answerQuestion } from '../../workflows/answer-question';", /activities\/ is below/],
+    ['workflows/answer/x.ts', "import type { SqliteDatabase } from '../../activities/database/sqlite-database';", /only the activity interfaces/],
+    ['workflows/answer/x.ts', "import { createLinkingActivities } from '../../activities/linking/linking-activities';", /activity types only/],
+    ['workflows/answer/x.ts', "import { readFileSync } from 'node:fs';", /deterministic/],
+    ['workers/x.ts', "import { runCli } from '../cli/main';", /workers\/ is below/],
+    ['cli/x.ts', "import { main } from '../bench/accuracy';", /cli\/ is below/],
+    ['bench/x.ts', "import { startScriptedLlm } from '../test/scripted-llm/server';", /bench\/ is below/],
+    ['scripts/x.ts', "import { until } from '../test/support/until';", /scripts\/ is below/],
+    ['devkit/x.ts', "import { until } from '../test/support/until';", /devkit\/ is below/],
+  ])('%s: %s is refused', async (file, code, message) => {
+    const errors = await boundaryErrors(file, code);
+    expect(errors).toEqual([expect.stringMatching(message)]);
+  });
+
+  it.each([
+    ['workflows/answer/x.ts', "import type { LinkingActivities } from '../../activities/linking/linking-activities';"],
+    ['workflows/answer/x.ts', "import type { QuestionContext } from '../../core/question/question-context';"],
+    ['bench/x.ts', "import { startScriptedLlm } from '../devkit/scripted-llm/server';"],
+    ['cli/x.ts', "import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';"],
+  ])('%s: %s is allowed', async (file, code) => {
+    expect(await boundaryErrors(file, code)).toEqual([]);
+  });
+
+  it('has no import circle between files', () => {
+    const graph = importGraph();
+    const state = new Map<string, 'open' | 'done'>();
+    const circles: string[] = [];
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        circles.push([...trail.slice(trail.indexOf(file)), file].join(' → '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(circles).toEqual([]);
+  });
+
+  it('imports between activity folders point one way', () => {
+    const folder = (file: string) => file.split(path.sep)[1];
+    const pairs = new Set<string>();
+    for (const [file, targets] of importGraph()) {
+      if (!file.startsWith(`activities${path.sep}`)) continue;
+      for (const target of targets) {
+        if (target.startsWith(`activities${path.sep}`) && target.split(path.sep).length > 2 && folder(target) !== folder(file)) pairs.add(`${folder(file)} → ${folder(target)}`);
+      }
+    }
+    const both = [...pairs].filter((p) => pairs.has(p.split(' → ').reverse().join(' → ')));
+    expect(both).toEqual([]);
+  });
+});

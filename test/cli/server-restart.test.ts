@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DecodexClient } from '../../cli/client';
+import { startEmbeddedServer, type TemporalEndpoint } from '../../cli/temporal/embedded-server';
+import { resolveRuntimeConfig } from '../../core/runtime-config';
+import { startScriptedLlm, type ScriptedLlm, type ScriptRule } from '../scripted-llm/server';
+import { spiderDatabasePath } from '../support/datasets';
+import { freePort } from '../support/free-port';
+import { childEnv } from '../support/run-cli';
+import { scriptedPipeline } from '../support/scripted-pipeline';
+
+const ROOT = path.resolve(__dirname, '../..');
+/** As long as the issue's outage: past the SDK's own ~20 s of retries, which once ended `ask` with "Failed to get Workflow execution history". */
+const OUTAGE_MS = 30_000;
+
+/** Rules whose answers wait until `open()`: the questions are mid-call when the server goes away. */
+function gated(rules: ScriptRule[]): { rules: ScriptRule[]; open(): void } {
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  return { rules: rules.map((r) => ({ ...r, reply: async (p) => (await gate, r.reply(p)) })), open: () => open() };
+}
+
+/**
+ * The Temporal dev server (persisting to its SQLite file, as `decodex server` runs it) stops for
+ * 30 s while `decodex ask` and a DecodexClient wait for answers: both get them once it is back,
+ * and `ask` says nothing misleading meanwhile (no "No worker polls", no failure).
+ */
+describe('a Temporal server restart during a question', () => {
+  let llm: ScriptedLlm;
+  let server: TemporalEndpoint | undefined;
+  afterAll(async () => {
+    await server?.stop?.();
+    await llm?.close();
+  });
+
+  it('ask and DecodexClient.ask print the answer once the server is back', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'decodex-restart-'));
+    const serverEnv = { DECODEX_HOME: home, DECODEX_TEMPORAL_PORT: String(await freePort()), DECODEX_UI_PORT: String(await freePort()) };
+    const config = resolveRuntimeConfig(serverEnv, process.cwd());
+    server = await startEmbeddedServer(config);
+
+    const viaCli = 'How many singers are on file?';
+    const viaClient = 'How many concerts are on file?';
+    const gate = gated(
+      scriptedPipeline(
+        new Map([
+          [viaCli, 'SELECT count(*) FROM singer'],
+          [viaClient, 'SELECT count(*) FROM concert'],
+        ]),
+      ),
+    );
+    llm = await startScriptedLlm({ rules: gate.rules });
+    const queuePrefix = `restart${process.pid}.`;
+    const env = {
+      DECODEX_HOME: home,
+      TEMPORAL_ADDRESS: server.address,
+      DECODEX_QUEUE_PREFIX: queuePrefix,
+      DECODEX_EMBEDDER: 'hashed',
+      DECODEX_LLM_BASE_URL: llm.baseUrl,
+      DECODEX_LLM_MODEL: 'scripted',
+      DECODEX_LLM_API_KEY: 'test-key',
+    };
+    const ask = spawn(process.execPath, ['bin/decodex.js', 'ask', '--db', spiderDatabasePath('concert_singer'), viaCli], {
+      cwd: ROOT,
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    ask.stdout.on('data', (d) => (stdout += d));
+    ask.stderr.on('data', (d) => (stderr += d));
+    const askEnded = new Promise<number | null>((resolve) => ask.once('exit', (code) => resolve(code)));
+    try {
+      // The client's question goes to the same queues, served by the ask process's workers.
+      const client = await DecodexClient.connect({ address: server.address, queuePrefix });
+      const started = Date.now();
+      while (!/started answer-/.test(stderr) && Date.now() - started < 90_000) await new Promise((r) => setTimeout(r, 200));
+      const clientAnswer = client.ask({ question: viaClient, database: spiderDatabasePath('concert_singer') });
+      // Both questions are waiting on the model when the server goes away.
+      while (new Set(llm.requests.map((r) => r.prompt?.user.includes('concerts'))).size < 2 && Date.now() - started < 90_000)
+        await new Promise((r) => setTimeout(r, 200));
+
+      await server.stop!();
+      await new Promise((r) => setTimeout(r, OUTAGE_MS));
+      server = await startEmbeddedServer(config);
+      gate.open();
+
+      const { result } = await clientAnswer;
+      expect(result.outcome).toBe('answered');
+      expect(result.rows).toEqual([[6]]);
+      await client.close();
+      expect(await askEnded).toBe(0);
+      expect(stdout).toMatch(/outcome: answered/);
+      expect(stdout).toMatch(/count\(\*\)\s*\n\s*-+\s*\n\s*6\b/);
+      expect(stderr).toMatch(/the Temporal server at \S+ does not answer .*; waiting for it/);
+      expect(stderr).not.toMatch(/No worker polls|Failed to get|Error/);
+    } finally {
+      ask.kill('SIGKILL');
+    }
+  }, 180_000);
+});
