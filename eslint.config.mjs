@@ -1,10 +1,48 @@
-// Lint rules that keep the architecture honest (DESIGN.md "Shape"):
-// - workflows are deterministic sandboxed code: they may import activity *types* only;
-// - core/ is pure code shared by both sides: it never imports activities/ or cli/.
+// Lint rules that keep the architecture honest (README "Architecture"). The layers, lowest first:
+//   core ← activities ← workflows, workers ← cli ← bench, scripts   (devkit: test tools; test: tests)
+// A layer imports only from layers to its left. Besides:
+// - workflows are deterministic sandboxed code: from activities they import the activity
+//   interfaces' types only (`*-activities.ts`); their data types come from core/;
+// - core/ is pure code shared by both sides.
+// test/architecture/layers.test.ts lints a deliberate violation of each rule, so none can be
+// switched off unnoticed, and checks what ESLint cannot: no import circles, one-way stage folders.
 import tseslint from 'typescript-eslint';
 
+const LAYERS = {
+  core: ['activities', 'workflows', 'workers', 'cli', 'bench', 'scripts', 'devkit', 'test'],
+  activities: ['workflows', 'workers', 'cli', 'bench', 'scripts', 'devkit', 'test'],
+  workflows: ['workers', 'cli', 'bench', 'scripts', 'devkit', 'test'],
+  workers: ['cli', 'bench', 'scripts', 'devkit', 'test'],
+  cli: ['bench', 'scripts', 'devkit', 'test'],
+  bench: ['test'],
+  scripts: ['test'],
+  devkit: ['bench', 'scripts', 'test'],
+};
+
+/** `folder` may not import any of `above` (each a top-level folder of the repository). */
+function layer(folder, above, extra = []) {
+  return {
+    files: [`${folder}/**/*.ts`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...extra,
+            {
+              // Relative paths only: cli/commands/bench.ts is not the bench/ folder.
+              group: above.flatMap((a) => [1, 2, 3, 4].flatMap((up) => [`${'../'.repeat(up)}${a}`, `${'../'.repeat(up)}${a}/**`])),
+              message: `${folder}/ is below ${above.join(', ')}: it may not import them (README "Architecture")`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.tools/**', '.decodex/**', 'coverage/**', 'bin/**'] },
+  { ignores: ['node_modules/**', '.tools/**', '.decodex/**', 'coverage/**', 'bin/**', 'test/architecture/fixtures/**'] },
   {
     files: ['**/*.ts'],
     languageOptions: { parser: tseslint.parser, parserOptions: { sourceType: 'module' } },
@@ -16,32 +54,19 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { args: 'none', ignoreRestSiblings: true, caughtErrors: 'none' }],
     },
   },
-  {
-    files: ['workflows/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'workflows import activity types only (import type ...)' },
-            { group: ['**/cli', '**/cli/**', 'node:*', 'fs', 'path', 'os'], message: 'workflows are deterministic: no cli or Node modules' },
-          ],
-        },
-      ],
+  layer('core', LAYERS.core),
+  layer('activities', LAYERS.activities),
+  layer('workflows', LAYERS.workflows, [
+    {
+      group: ['**/activities/**', '!**/activities/**/*-activities'],
+      message: 'workflows import only the activity interfaces (*-activities.ts) from activities/; data types live in core/',
     },
-  },
-  {
-    files: ['core/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/activities', '**/activities/**'], message: 'core/ is pure shared code: move the type into core/ instead' },
-            { group: ['**/cli', '**/cli/**', '**/workers/**', '**/workflows/**'], message: 'core/ must not depend on cli/, workers/ or workflows/' },
-          ],
-        },
-      ],
-    },
-  },
+    { group: ['**/activities/**/*-activities'], allowTypeImports: true, message: 'workflows import activity types only (import type ...)' },
+    { group: ['node:*', 'fs', 'path', 'os', 'child_process'], message: 'workflows are deterministic: no Node modules' },
+  ]),
+  layer('workers', LAYERS.workers),
+  layer('cli', LAYERS.cli),
+  layer('bench', LAYERS.bench),
+  layer('scripts', LAYERS.scripts),
+  layer('devkit', LAYERS.devkit),
 );

@@ -16,10 +16,10 @@ import path from 'node:path';
 import { bundleBenchWorkflows, startBenchTemporal } from './bench-temporal';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { SubQuestionDag } from '../core/dag/sub-question-dag';
-import { startScriptedLlm, type ScriptPrompt, type ScriptedLlm } from '../test/scripted-llm/server';
-import { createThrombosis } from '../test/support/appendix-d-databases';
-import { scriptedDag } from '../test/support/scripted-dag';
-import { startWorkerSet } from '../test/support/test-workers';
+import { startScriptedLlm, type ScriptPrompt, type ScriptedLlm } from '../devkit/scripted-llm/server';
+import { createThrombosis } from '../devkit/appendix-d-databases';
+import { scriptedDag } from '../devkit/scripted-dag';
+import { startWorkerSet } from '../devkit/test-workers';
 import { DecodexClient } from '../cli/client';
 
 const LLM_MS = 200;

@@ -29,7 +29,7 @@ import { datasetsRoot } from '../core/datasets/datasets-root';
 import { DEFAULT_PREPARATION_CONFIG, PROFILE_INDEX_TEXTS, type ProfileIndexText } from '../core/preparation/preparation-config';
 import { linkingScore } from '../core/evaluation/schema-linking';
 import { createSqlAnalyzer, type SchemaHint, type SqlAnalyzer } from '../core/sql-analysis';
-import { startPreparationHarness } from '../test/preparation/preparation-harness';
+import { startPreparationHarness } from '../devkit/preparation-harness';
 import { EXTRA_LINKING_DATASETS, LINKING_DATASETS, linkingQuestions, type LinkingDataset } from './linking-questions';
 
 const EMBEDDERS = ['hashed', 'minilm'] as const;

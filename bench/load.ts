@@ -43,7 +43,7 @@ import { createLlmService } from '../activities/llm/llm-service';
 import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
 import { DecodexClient } from '../cli/client';
 import { ALL_TASK_QUEUES } from '../core/task-queues';
-import { spiderDatabasePath, spiderDev } from '../test/support/datasets';
+import { spiderDatabasePath, spiderDev } from '../devkit/datasets';
 import { createWorkers } from '../workers/create-workers';
 import { percentile } from '../core/benchmark/percentiles';
 import { startBenchTemporal } from './bench-temporal';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatServerUrl, parseServerUrl } from '../core/database-reference';
-import { withPostgres } from '../test/support/postgres-state';
-import { findPostgresBinaries, startPostgres } from '../test/support/postgres';
-import { loadSpiderIntoPostgres } from '../test/support/spider-to-postgres';
+import { withPostgres } from '../devkit/postgres-state';
+import { findPostgresBinaries, startPostgres } from '../devkit/postgres';
+import { loadSpiderIntoPostgres } from '../devkit/spider-to-postgres';
 
 /** The role decodex reads with: SELECT on every table, nothing else (README, "A read-only PostgreSQL account"). */
 const READER = 'decodex_bench_reader';
@@ -22,8 +22,8 @@ export interface PostgresSpiderServer {
 
 /**
  * A throw-away PostgreSQL server from Debian's packages, as the tests start one
- * (test/support/postgres.ts), holding a copy of each Spider database under its db_id
- * (test/support/spider-to-postgres.ts), read by a SELECT-only role.
+ * (devkit/postgres.ts), holding a copy of each Spider database under its db_id
+ * (devkit/spider-to-postgres.ts), read by a SELECT-only role.
  */
 export async function startPostgresSpiderServer(files: { dbId: string; file: string }[]): Promise<PostgresSpiderServer> {
   const binaries = findPostgresBinaries();

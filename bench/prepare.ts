@@ -1,7 +1,7 @@
 /**
  * The offline preparation (DexterSQL §3.1.1–3.1.3) of every shipped Spider database, through
  * the real `prepareDatabase` workflow on a real Temporal dev server, with in-process workers
- * and the scripted LLM standing in for triage and notes (test/support/scripted-exploration-rules,
+ * and the scripted LLM standing in for triage and notes (devkit/scripted-exploration-rules,
  * served from a process of its own, as a model server would be).
  *
  *   npm run bench:prepare [-- --limit 20] [--parallel 8] [--only formula_1] [--with-llm] [--engine postgres]

@@ -27,10 +27,10 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import mysql from 'mysql2/promise';
 import { LLM_CACHE_KIND } from '../activities/llm/llm-cache';
 import { DecodexClient } from '../cli/client';
-import { spiderDatabasePath, spiderDev, type SpiderQuestion } from '../test/support/datasets';
-import { startMariaDb } from '../test/support/mariadb';
-import { findQdrantBinary, startQdrant, type RunningQdrant } from '../test/support/qdrant';
-import { startWorkerProcess, type WorkerProcess } from '../test/support/worker-process';
+import { spiderDatabasePath, spiderDev, type SpiderQuestion } from '../devkit/datasets';
+import { startMariaDb } from '../devkit/mariadb';
+import { findQdrantBinary, startQdrant, type RunningQdrant } from '../devkit/qdrant';
+import { startWorkerProcess, type WorkerProcess } from '../devkit/worker-process';
 import { causeChain, startBenchTemporal } from './bench-temporal';
 import { childPids, commandOf, cpuSeconds } from './process-stats';
 

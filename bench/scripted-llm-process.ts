@@ -3,8 +3,8 @@
  * server runs outside the worker, so its memory and CPU must not be counted as decodex's.
  * Prints its base URL on the first line of stdout, exits when stdin closes.
  *
- * Default: the exploration roles (test/support/scripted-exploration-rules), for preparation.
- * `--pipeline <file>`: the online roles (test/support/scripted-pipeline) answering the questions
+ * Default: the exploration roles (devkit/scripted-exploration-rules), for preparation.
+ * `--pipeline <file>`: the online roles (devkit/scripted-pipeline) answering the questions
  * of a JSON file `{ "<question>": "<sql>" }`; then, when stdin closes, one more line is printed
  * before exiting: `served: {"<question>": <ms>}`, the time the server spent on each question's
  * requests (from arrival to the end of the answer), i.e. what the asker waited on the model.
@@ -12,9 +12,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { startScriptedLlm, type RecordedRequest } from '../test/scripted-llm/server';
-import { scriptedExplorationRules } from '../test/support/scripted-exploration-rules';
-import { questionIn, scriptedPipeline } from '../test/support/scripted-pipeline';
+import { startScriptedLlm, type RecordedRequest } from '../devkit/scripted-llm/server';
+import { scriptedExplorationRules } from '../devkit/scripted-exploration-rules';
+import { questionIn, scriptedPipeline } from '../devkit/scripted-pipeline';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { pipeline: { type: 'string' }, 'latency-ms': { type: 'string' } } });

@@ -33,8 +33,8 @@ import { datasetsRoot } from '../core/datasets/datasets-root';
 import { mapWithConcurrency } from '../core/map-with-concurrency';
 import { PRESET_NAMES } from '../core/pipeline/pipeline-config';
 import { ALL_TASK_QUEUES } from '../core/task-queues';
-import { startScriptedLlm } from '../test/scripted-llm/server';
-import { questionIn, scriptedPipeline } from '../test/support/scripted-pipeline';
+import { startScriptedLlm } from '../devkit/scripted-llm/server';
+import { questionIn, scriptedPipeline } from '../devkit/scripted-pipeline';
 import { createWorkers } from '../workers/create-workers';
 
 function option(name: string, fallback: string): string {

@@ -21,7 +21,7 @@ import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store
 import { QdrantVectorStore } from '../activities/vectors/qdrant-vector-store';
 import type { VectorPoint } from '../activities/vectors/vector-store';
 import { percentile } from '../core/benchmark/percentiles';
-import { findQdrantBinary, startQdrant } from '../test/support/qdrant';
+import { findQdrantBinary, startQdrant } from '../devkit/qdrant';
 import { ExactTopK } from './exact-top-k';
 import { peakRssKib, rssKib } from './process-stats';
 import { waitUntilIndexed } from './qdrant-indexed';

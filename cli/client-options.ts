@@ -1,5 +1,6 @@
 import { resolveRuntimeConfig } from '../core/runtime-config';
-import { temporalConnectionSecurity, type TemporalConnectionSecurity } from './temporal/connection-options';
+import { temporalConnectionSecurity } from './temporal/connection-options';
+import type { TemporalConnectionSecurity } from '../core/temporal-endpoint';
 
 /** What `DecodexClient.connect` takes; every option left out is read from the environment as the CLI reads it. */
 export interface DecodexClientOptions extends TemporalConnectionSecurity {

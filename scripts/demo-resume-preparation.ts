@@ -27,11 +27,11 @@ import type { PrepareDatabaseInput } from '../core/preparation/preparation-types
 import type { ProfileTablesOutput } from '../activities/profiling/profile-tables';
 import { ALL_SEARCH_ATTRIBUTES } from '../core/search-attributes';
 import { createWorkers } from '../workers/create-workers';
-import { startScriptedLlm } from '../test/scripted-llm/server';
-import { activityRecords } from '../test/support/activity-history';
-import { scriptedExplorationRules } from '../test/support/scripted-exploration-rules';
-import { createSyntheticDatabase } from '../test/support/synthetic-database';
-import { startWorkerProcess } from '../test/support/worker-process';
+import { startScriptedLlm } from '../devkit/scripted-llm/server';
+import { activityRecords } from '../devkit/activity-history';
+import { scriptedExplorationRules } from '../devkit/scripted-exploration-rules';
+import { createSyntheticDatabase } from '../devkit/synthetic-database';
+import { startWorkerProcess } from '../devkit/worker-process';
 
 const TABLES = 8;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,12 +2,12 @@ import { parseArgs } from 'node:util';
 import { shippedSpiderDatabases } from '../bench/spider-database-files';
 import { redactDatabaseSpec } from '../core/database-reference';
 import { datasetsRoot } from '../core/datasets/datasets-root';
-import { loadSpiderIntoPostgres } from '../test/support/spider-to-postgres';
+import { loadSpiderIntoPostgres } from '../devkit/spider-to-postgres';
 
 /**
  * Copies every Spider database that ships with data into a PostgreSQL server, one database per
  * db_id named exactly as it (cre_Doc_Template_Mgt keeps its capitals), tables and columns
- * lower-cased and typed from their values as the tests load them (test/support/spider-to-postgres.ts),
+ * lower-cased and typed from their values as the tests load them (devkit/spider-to-postgres.ts),
  * so that
  *
  *   npx tsx scripts/load-spider-into-postgres.ts postgres://postgres@127.0.0.1:5432/postgres [--reader decodex_reader] [--only a,b]

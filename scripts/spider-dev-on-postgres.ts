@@ -4,10 +4,10 @@ import { readGoldFile } from '../activities/benchmark/datasets/dataset-files';
 import { PostgresDatabase } from '../activities/database/postgres-database';
 import { SqliteDatabase } from '../activities/database/sqlite-database';
 import { SqliteProcessPool } from '../activities/database/sqlite-process-pool';
-import { sameRowMultiset } from '../test/database/same-rows';
-import { DATASETS, spiderDatabasePath } from '../test/support/datasets';
-import { findPostgresBinaries, startPostgres } from '../test/support/postgres';
-import { loadSpiderIntoPostgres } from '../test/support/spider-to-postgres';
+import { sameRowMultiset } from '../devkit/same-rows';
+import { DATASETS, spiderDatabasePath } from '../devkit/datasets';
+import { findPostgresBinaries, startPostgres } from '../devkit/postgres';
+import { loadSpiderIntoPostgres } from '../devkit/spider-to-postgres';
 
 /**
  * How much of Spider dev's gold SQL PostgreSQL accepts, and whether what it accepts answers as

@@ -1,5 +1,5 @@
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import type { TemporalEndpoint } from '../cli/temporal/embedded-server';
+import type { TemporalEndpoint } from '../core/temporal-endpoint';
 import type { RuntimeConfig } from '../core/runtime-config';
 import type { TaskQueueName } from '../core/task-queues';
 import { buildActivityDeps, type DatabasePasswords } from './build-deps';

@@ -1,13 +1,7 @@
 import { postgresAggregateForms } from './postgres-aggregates';
 import { quoteIdentifier } from './sql-identifiers';
 import type { Dialect } from '../../core/database/schema-types';
-
-/** How preparation aggregates one column: what it counts distinct, groups by and selects DISTINCT, and its MIN and MAX (`NULL` where there are none). */
-export interface AggregateForms {
-  value: string;
-  min: string;
-  max: string;
-}
+import type { AggregateForms } from '../../core/database/aggregate-forms';
 
 /**
  * The forms of the column `name` of declared type `type`. SQLite and MySQL order and compare any

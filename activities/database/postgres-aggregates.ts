@@ -1,4 +1,4 @@
-import type { AggregateForms } from './aggregate-forms';
+import type { AggregateForms } from '../../core/database/aggregate-forms';
 
 /**
  * PostgreSQL's MIN and MAX exist for these types only (pg_aggregate; varchar reaches text's);

@@ -1,7 +1,8 @@
 import type { SqlValue } from '../../core/sql-value';
 import type { CountedValue } from '../../core/profiling/column-profile';
 import type { ColumnCardinality } from '../../core/profiling/build-column-profile';
-import { aggregateForms, type AggregateForms } from '../database/aggregate-forms';
+import { aggregateForms } from '../database/aggregate-forms';
+import type { AggregateForms } from '../../core/database/aggregate-forms';
 import type { TargetDatabase } from '../database/target-database';
 import type { ColumnInfo } from '../../core/database/schema-types';
 

@@ -4,7 +4,8 @@ import { loadDatabaseConnections, type DatabasePasswords } from '../../workers/b
 import { runWorkers, type RunningWorkers } from '../../workers/run-workers';
 import { DecodexTemporalLogger } from '../../workers/temporal-logger';
 import { DecodexClient } from '../client';
-import { ensureTemporal, type TemporalEndpoint } from '../temporal/embedded-server';
+import { ensureTemporal } from '../temporal/embedded-server';
+import type { TemporalEndpoint } from '../../core/temporal-endpoint';
 import { detachedNotice, type WatchedRun } from '../detached-run';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
 import { credentialsSetting, normalizeDatabaseSpec } from '../database-reference';

@@ -1,12 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { TLSConfig } from '@temporalio/client';
+import type { TemporalConnectionSecurity } from '../../core/temporal-endpoint';
 import type { RuntimeConfig, TemporalSecurity } from '../../core/runtime-config';
-
-/** What both Temporal connections (the client's and the workers' native one) take besides the address. */
-export interface TemporalConnectionSecurity {
-  tls?: TLSConfig;
-  apiKey?: string;
-}
 
 /** The TLS material and API key of `security`, files read now (on the worker or CLI host), with errors naming the setting. */
 export function temporalConnectionSecurity(security: TemporalSecurity): TemporalConnectionSecurity {

@@ -4,21 +4,11 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { ALL_SEARCH_ATTRIBUTES, devServerSearchAttributeArgs } from '../../core/search-attributes';
 import type { RuntimeConfig } from '../../core/runtime-config';
-import { configuredTemporal, type TemporalConnectionSecurity } from './connection-options';
+import type { TemporalEndpoint } from '../../core/temporal-endpoint';
+import { configuredTemporal } from './connection-options';
 import { findTemporalCli } from './find-temporal-cli';
 import { isProcessAlive } from './process-alive';
 import { embeddedServerPids, portAcceptsConnections, serverDatabaseFile } from './running-server';
-
-export interface TemporalEndpoint extends TemporalConnectionSecurity {
-  address: string;
-  namespace: string;
-  /** Set when this process started the server in the foreground; stopping it is then our job. */
-  stop?: () => Promise<void>;
-  /** Set with `stop`: settles when the foreground server exits, stopped by us or not. */
-  exited?: Promise<void>;
-  /** Set when this process started the server in the background, where it keeps running. */
-  backgroundPid?: number;
-}
 
 export interface StartOptions {
   /**

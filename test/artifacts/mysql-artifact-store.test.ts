@@ -1,7 +1,7 @@
 import mysql from 'mysql2/promise';
 import { artifactStoreFromEnv } from '../../activities/artifacts/artifact-store-from-env';
 import { openMysqlArtifactStore } from '../../activities/artifacts/mysql-artifact-store';
-import { createTestDatabase, testMysqlUrl } from '../support/mariadb';
+import { createTestDatabase, testMysqlUrl } from '../../devkit/mariadb';
 import { describeArtifactStoreContract } from './artifact-store.contract';
 
 const serverUrl = testMysqlUrl();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadBirdDescriptions } from '../../activities/benchmark/datasets/bird-descriptions';
 import { loadDataset } from '../../activities/benchmark/datasets/load-dataset';
 import { parseCsv } from '../../core/datasets/csv';
-import { DATASETS, spiderDatabasePath, spiderDev } from '../support/datasets';
+import { DATASETS, spiderDatabasePath, spiderDev } from '../../devkit/datasets';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'decodex-datasets-'));
 

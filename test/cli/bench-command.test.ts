@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from '../support/run-cli';
+import { runCli } from '../../devkit/run-cli';
 
 describe('decodex bench', () => {
   it('gold as prediction: name: value lines, 100% of executable questions, reports written', async () => {

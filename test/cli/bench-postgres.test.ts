@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { withPostgres } from '../support/postgres-state';
+import { withPostgres } from '../../devkit/postgres-state';
 import { describeWithPostgres } from '../support/postgres-tests';
-import { runCli } from '../support/run-cli';
-import { loadSpiderIntoPostgres } from '../support/spider-to-postgres';
+import { runCli } from '../../devkit/run-cli';
+import { loadSpiderIntoPostgres } from '../../devkit/spider-to-postgres';
 import { devGoldSql, spiderDbPath } from '../database/spider-files';
 
 /** Spider dev's first 50 questions: 45 over concert_singer, then 5 over pets_1 (read from the dataset, never quoted here). */

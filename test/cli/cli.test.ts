@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath } from '../support/datasets';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { runCli } from '../support/run-cli';
+import { startScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { runCli } from '../../devkit/run-cli';
 
 describe('the decodex command', () => {
   const home = () => mkdtempSync(path.join(os.tmpdir(), 'decodex-cli-'));

@@ -1,5 +1,5 @@
 import { COMMANDS, commandHelp, runDecodex } from '../../cli/run-decodex';
-import { runCli } from '../support/run-cli';
+import { runCli } from '../../devkit/run-cli';
 
 /** Runs the command line in this process and keeps what it printed. */
 async function capture(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

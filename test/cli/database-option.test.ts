@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DecodexClient } from '../../cli/client';
-import { spiderDatabasePath } from '../support/datasets';
-import { runCli } from '../support/run-cli';
-import { UNUSED_LLM_ENV } from '../support/test-workers';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { runCli } from '../../devkit/run-cli';
+import { UNUSED_LLM_ENV } from '../../devkit/test-workers';
 
 /** A --db that no worker could open is refused at once, before a server, a worker or a workflow starts. */
 describe('a database that cannot be opened', () => {

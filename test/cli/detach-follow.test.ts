@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath } from '../support/datasets';
-import { runCli } from '../support/run-cli';
-import { scriptedPipeline } from '../support/scripted-pipeline';
+import { startScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { runCli } from '../../devkit/run-cli';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
 
 /** `ask --detach` starts the question and returns; `follow` comes back to it, runs a worker, and prints the answer as `ask` would. */
 test('ask --detach prints the run id and how to follow it; follow waits for it and prints the answer', async () => {

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { resolveRuntimeConfig } from '../../core/runtime-config';
 import { ensureTemporal, serverIsReady, serverPidFile, startEmbeddedServer, stopBackgroundServer } from '../../cli/temporal/embedded-server';
 import { embeddedServerPids } from '../../cli/temporal/running-server';
-import { freePort } from '../support/free-port';
-import { runCli } from '../support/run-cli';
+import { freePort } from '../../devkit/free-port';
+import { runCli } from '../../devkit/run-cli';
 import { until } from '../support/until';
 
 /** A home of its own on free ports, as the environment of a `decodex` process and as its resolved configuration. */

@@ -3,12 +3,12 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { startScriptedLlm, type ScriptedLlm, type ScriptRule } from '../scripted-llm/server';
-import { spiderDatabasePath } from '../support/datasets';
+import { startScriptedLlm, type ScriptedLlm, type ScriptRule } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath } from '../../devkit/datasets';
 import { createRunningExampleDatabase } from '../support/running-example-database';
-import { childEnv, runCli } from '../support/run-cli';
-import { scriptedExplorationRules } from '../support/scripted-exploration-rules';
-import { scriptedPipeline } from '../support/scripted-pipeline';
+import { childEnv, runCli } from '../../devkit/run-cli';
+import { scriptedExplorationRules } from '../../devkit/scripted-exploration-rules';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
 
 const ROOT = path.resolve(__dirname, '../..');
 

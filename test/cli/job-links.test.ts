@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { miningTrainingItems, writeTrainingJsonl } from '../support/mining-training-set';
-import { cliStderrUntil } from '../support/run-cli';
-import { UNUSED_LLM_ENV } from '../support/test-workers';
+import { cliStderrUntil } from '../../devkit/run-cli';
+import { UNUSED_LLM_ENV } from '../../devkit/test-workers';
 
 const LINK = /http:\/\/localhost:8233\/namespaces\/default\/workflows\/([^/\s]+)\/([^/\s]+)\/history/;
 

@@ -1,11 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
 import { miningTrainingItems, writeTrainingJsonl } from '../support/mining-training-set';
-import { FAILURE_KINDS, scriptedMiningRules } from '../support/scripted-mining';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { runCli } from '../support/run-cli';
+import { FAILURE_KINDS, scriptedMiningRules } from '../../devkit/scripted-mining';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { runCli } from '../../devkit/run-cli';
 
 /** `decodex mine-rules` as a user runs it: its own process and worker, the scripted LLM over HTTP. */
 describe('decodex mine-rules', () => {

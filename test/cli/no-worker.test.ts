@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spiderDatabasePath } from '../support/datasets';
-import { UNUSED_LLM_ENV } from '../support/test-workers';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { UNUSED_LLM_ENV } from '../../devkit/test-workers';
 
 const DECODEX = path.resolve(__dirname, '../../bin/decodex.js');
 

@@ -1,4 +1,4 @@
-import { runCli } from '../support/run-cli';
+import { runCli } from '../../devkit/run-cli';
 
 /** `decodex pipeline` prints the configuration a run would use; it needs no server. */
 describe('decodex pipeline', () => {

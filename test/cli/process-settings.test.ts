@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { childEnv } from '../support/run-cli';
+import { childEnv } from '../../devkit/run-cli';
 
 /**
  * `decodex` starts Node through bin/decodex-node, which sets glibc's malloc arenas and threshold

@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import os from 'node:os';
 import path from 'node:path';
 import { ensureSampleDatabase } from '../../cli/sample-database';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { runNodeScript } from '../support/run-cli';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { runNodeScript } from '../../devkit/run-cli';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { startWorkerProcess, type WorkerProcess } from '../../devkit/worker-process';
 
 const ROOT = path.resolve(__dirname, '../..');
 

@@ -3,13 +3,14 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DecodexClient } from '../../cli/client';
-import { startEmbeddedServer, type TemporalEndpoint } from '../../cli/temporal/embedded-server';
+import { startEmbeddedServer } from '../../cli/temporal/embedded-server';
+import type { TemporalEndpoint } from '../../core/temporal-endpoint';
 import { resolveRuntimeConfig } from '../../core/runtime-config';
-import { startScriptedLlm, type ScriptedLlm, type ScriptRule } from '../scripted-llm/server';
-import { spiderDatabasePath } from '../support/datasets';
-import { freePort } from '../support/free-port';
-import { childEnv } from '../support/run-cli';
-import { scriptedPipeline } from '../support/scripted-pipeline';
+import { startScriptedLlm, type ScriptedLlm, type ScriptRule } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { freePort } from '../../devkit/free-port';
+import { childEnv } from '../../devkit/run-cli';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** As long as the issue's outage: past the SDK's own ~20 s of retries, which once ended `ask` with "Failed to get Workflow execution history". */

@@ -1,12 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startScriptedLlm, type ScriptedLlm, type ScriptRule } from '../scripted-llm/server';
-import { spiderDatabasePath } from '../support/datasets';
-import { freePort } from '../support/free-port';
-import { runCli } from '../support/run-cli';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { startScriptedLlm, type ScriptedLlm, type ScriptRule } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { freePort } from '../../devkit/free-port';
+import { runCli } from '../../devkit/run-cli';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { startTestStack, type TestStack } from '../../devkit/test-workers';
 import { until } from '../support/until';
 
 /** Rules whose answers for `held` wait until `open()`: that question is running while the test looks. */

@@ -8,7 +8,7 @@ import { configuredTemporal, temporalConnectionSecurity } from '../../cli/tempor
 import { resolveRuntimeConfig } from '../../core/runtime-config';
 import { PREPARATION_TASK_QUEUES } from '../../core/task-queues';
 import { runWorkers } from '../../workers/run-workers';
-import { spiderDatabasePath } from '../support/datasets';
+import { spiderDatabasePath } from '../../devkit/datasets';
 import { startMtlsProxy, type MtlsProxy } from '../support/mtls-proxy';
 import { startGrpcRefuser } from '../support/grpc-refuser';
 

@@ -4,10 +4,10 @@ import { SqliteDatabase } from '../../activities/database/sqlite-database';
 import { SqliteProcessPool } from '../../activities/database/sqlite-process-pool';
 import { QueryTimeout, type ExecuteOptions } from '../../activities/database/target-database';
 import { encodeSqlValue, type SqlValue } from '../../core/sql-value';
-import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
+import { startMariaDb, type RunningMariaDb } from '../../devkit/mariadb';
 import { loadSpiderDatabase, type LoadedSpiderDatabase } from '../support/spider-to-mysql';
 import { expectEachRefused } from './expect-refused';
-import { sameRowMultiset } from './same-rows';
+import { sameRowMultiset } from '../../devkit/same-rows';
 import { expectSameTableStatistics } from './same-statistics';
 import { devGoldSql, spiderDbPath, storageClassCounter } from './spider-files';
 

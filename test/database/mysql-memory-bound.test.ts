@@ -1,7 +1,7 @@
 import mysql from 'mysql2/promise';
 import { MysqlDatabase } from '../../activities/database/mysql-database';
 import { QueryOutOfMemory } from '../../activities/database/target-database';
-import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
+import { startMariaDb, type RunningMariaDb } from '../../devkit/mariadb';
 
 const MAX_RESULT_MB = 32;
 

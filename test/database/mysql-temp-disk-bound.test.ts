@@ -1,6 +1,6 @@
 import mysql from 'mysql2/promise';
 import { MysqlDatabase } from '../../activities/database/mysql-database';
-import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
+import { startMariaDb, type RunningMariaDb } from '../../devkit/mariadb';
 
 const TEMP_DISK_MB = 16;
 const ROWS = 20_000;

@@ -7,8 +7,8 @@ import { Client } from 'pg';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import type { NamedRelation } from '../../activities/database/named-relations';
 import type { TargetDatabase } from '../../activities/database/target-database';
-import { createThrombosis } from '../support/appendix-d-databases';
-import { testMysqlUrl } from '../support/mariadb';
+import { createThrombosis } from '../../devkit/appendix-d-databases';
+import { testMysqlUrl } from '../../devkit/mariadb';
 import { describeWithPostgres } from '../support/postgres-tests';
 
 /**

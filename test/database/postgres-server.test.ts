@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { describeWithPostgres } from '../support/postgres-tests';
-import { findPostgresBinaries } from '../support/postgres';
+import { findPostgresBinaries } from '../../devkit/postgres';
 
 describeWithPostgres('the PostgreSQL test server', (server) => {
   test('answers on its port as the superuser, from the Debian packages or POSTGRES_BIN', async () => {

@@ -4,10 +4,10 @@ import { SqliteProcessPool } from '../../activities/database/sqlite-process-pool
 import { QueryTimeout, ReadOnlyViolation, type ExecuteOptions } from '../../activities/database/target-database';
 import { encodeSqlValue } from '../../core/sql-value';
 import { describeWithPostgres } from '../support/postgres-tests';
-import { tableChecksums, withPostgres } from '../support/postgres-state';
-import { loadSpiderIntoPostgres, type LoadedPostgresDatabase } from '../support/spider-to-postgres';
+import { tableChecksums, withPostgres } from '../../devkit/postgres-state';
+import { loadSpiderIntoPostgres, type LoadedPostgresDatabase } from '../../devkit/spider-to-postgres';
 import { expectEachRefused } from './expect-refused';
-import { sameRowMultiset } from './same-rows';
+import { sameRowMultiset } from '../../devkit/same-rows';
 import { expectSameTableStatistics } from './same-statistics';
 import { devGoldSql, spiderDbPath, storageClassCounter } from './spider-files';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DATASETS } from '../support/datasets';
+import { DATASETS } from '../../devkit/datasets';
 import { assertReadOnlySql } from '../../activities/database/read-only-guard';
 import { ReadOnlyViolation } from '../../activities/database/target-database';
 import type { Dialect } from '../../core/database/schema-types';

@@ -1,6 +1,6 @@
 import type { TargetDatabase } from '../../activities/database/target-database';
 import type { TableInfo } from '../../core/database/schema-types';
-import { sameValue } from './same-rows';
+import { sameValue } from '../../devkit/same-rows';
 
 type StorageClasses = (table: string, column: string) => number;
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 
-import { DATASETS, spiderDatabasePath } from '../support/datasets';
+import { DATASETS, spiderDatabasePath } from '../../devkit/datasets';
 
 export const SPIDER_DIR = path.join(DATASETS, 'spider');
 export const spiderDbPath = spiderDatabasePath;

@@ -1,6 +1,6 @@
 import { rewriteMisreadString } from '../../activities/database/sqlite-legacy-strings';
 import { openTargetDatabase } from '../../activities/database/open-database';
-import { spiderDatabasePath } from '../support/datasets';
+import { spiderDatabasePath } from '../../devkit/datasets';
 
 const misread = (value: string) => `no such column: "${value}" - should this be a string literal in single-quotes?`;
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { EmbeddingError } from '../../activities/embeddings/embedding-error';
 import { MINILM_MODEL_FILE, MiniLmEmbedder } from '../../activities/embeddings/minilm-embedder';
-import { runNodeScript } from '../support/run-cli';
+import { runNodeScript } from '../../devkit/run-cli';
 import type { MiniLmChildOutput } from './minilm-embedder-child';
 
 const cosine = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * b[i], 0);

@@ -1,7 +1,7 @@
 import { EmbeddingError } from '../../activities/embeddings/embedding-error';
 import { OpenAiEmbedder } from '../../activities/embeddings/openai-embedder';
-import { hashEmbedding } from '../scripted-llm/hash-embedding';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
+import { hashEmbedding } from '../../devkit/scripted-llm/hash-embedding';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
 
 describe('OpenAiEmbedder against the scripted OpenAI-protocol server', () => {
   let server: ScriptedLlm;

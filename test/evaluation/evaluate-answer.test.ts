@@ -4,7 +4,7 @@ import { evaluateAnswer } from '../../activities/evaluation/evaluate-answer';
 import type { EvaluationSettings, PredictionForEvaluation } from '../../core/benchmark/benchmark-types';
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import { emptyUsage } from '../../core/usage';
-import { spiderDatabasePath } from '../support/datasets';
+import { spiderDatabasePath } from '../../devkit/datasets';
 
 describe('evaluating one answer: EX, UB-EX over candidates, VES timing, linking recall', () => {
   const path = spiderDatabasePath('concert_singer');

@@ -7,7 +7,7 @@ import type { TargetDatabase } from '../../activities/database/target-database';
 import { evaluateBirdPair } from '../../activities/evaluation/evaluate-bird-pair';
 import { evaluateSpiderPair } from '../../activities/evaluation/evaluate-spider-pair';
 import { executeForEvaluation } from '../../activities/evaluation/execute-for-evaluation';
-import { spiderDatabasePath } from '../support/datasets';
+import { spiderDatabasePath } from '../../devkit/datasets';
 
 /**
  * Every rule of the two official evaluators, pinned with real result sets of Spider databases

@@ -1,5 +1,5 @@
 import { spiderHardness } from '../../core/evaluation/spider-hardness';
-import { spiderDev } from '../support/datasets';
+import { spiderDev } from '../../devkit/datasets';
 
 describe('Spider hardness levels', () => {
   it('gives the published dev counts: easy 248, medium 446, hard 174, extra 166', () => {

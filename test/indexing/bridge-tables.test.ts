@@ -1,7 +1,7 @@
 import { loadPreparedIndices, retrieveColumns, DEFAULT_RETRIEVAL_OPTIONS, type PreparedIndices } from '../../activities/linking/retrieve-columns';
 import { bridgeJoins } from '../../core/indexing/bridge-tables';
-import { startPreparationHarness, type PreparationHarness } from '../preparation/preparation-harness';
-import { spiderDatabasePath } from '../support/datasets';
+import { startPreparationHarness, type PreparationHarness } from '../../devkit/preparation-harness';
+import { spiderDatabasePath } from '../../devkit/datasets';
 
 /**
  * Spider's concert_singer: `singer_in_concert` (Singer_ID → singer, concert_ID → concert) is the

@@ -16,8 +16,8 @@ import { DECOMPOSITION_KB_DEFAULTS, type BuildDecompositionKbInput } from '../..
 import { taskQueue } from '../../core/task-queues';
 import { createWorkers } from '../../workers/create-workers';
 import type { buildDecompositionKnowledge } from '../../workflows/build-decomposition-knowledge';
-import { DATASETS, spiderDatabasePath } from '../support/datasets';
-import { quietRuntime, UNUSED_LLM_ENV } from '../support/test-workers';
+import { DATASETS, spiderDatabasePath } from '../../devkit/datasets';
+import { quietRuntime, UNUSED_LLM_ENV } from '../../devkit/test-workers';
 import { STUB_ANSWERS } from './fixtures/stub-answer-workflow';
 
 /**

@@ -5,8 +5,8 @@ import { loadFewShotManifest, retrieveFewShotExamples } from '../../activities/k
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import { taskQueue } from '../../core/task-queues';
 import type { buildFewShotIndex } from '../../workflows/build-few-shot-index';
-import { DATASETS } from '../support/datasets';
-import { startTestStack, UNUSED_LLM_ENV, type TestStack } from '../support/test-workers';
+import { DATASETS } from '../../devkit/datasets';
+import { startTestStack, UNUSED_LLM_ENV, type TestStack } from '../../devkit/test-workers';
 
 const train = JSON.parse(readFileSync(path.join(DATASETS, 'spider-syn', 'train_spider.json'), 'utf8')) as {
   db_id: string;

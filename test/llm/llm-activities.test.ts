@@ -5,7 +5,7 @@ import { LlmError, failureTypeOf, toActivityFailure } from '../../activities/llm
 import { createLlmActivities, type CallLlmInput, type CallLlmOutput } from '../../activities/llm/llm-activities';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { createLlmService } from '../../activities/llm/llm-service';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
 
 describe('toActivityFailure', () => {
   it.each([

@@ -9,8 +9,8 @@ import { LLM_CACHE_KIND } from '../../activities/llm/llm-cache';
 import { loadLlmConfig, type LlmConfig } from '../../activities/llm/llm-config';
 import type { ChatMessage } from '../../activities/llm/llm-provider';
 import { createLlmService } from '../../activities/llm/llm-service';
-import { countTokens } from '../scripted-llm/protocol';
-import { startScriptedLlm, type ScriptedLlm, type ScriptRule } from '../scripted-llm/server';
+import { countTokens } from '../../devkit/scripted-llm/protocol';
+import { startScriptedLlm, type ScriptedLlm, type ScriptRule } from '../../devkit/scripted-llm/server';
 
 const SQL_SCHEMA: JsonSchema = { type: 'object', properties: { sql: { type: 'string' } }, required: ['sql'], additionalProperties: false };
 const REPAIR_MARK = 'does not match the required JSON format';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { TINY_TEST_MODEL } from '../../activities/llm/local/local-llm-config';
-import { runNodeScript } from '../support/run-cli';
+import { runNodeScript } from '../../devkit/run-cli';
 
 /**
  * Heartbeats of a model call are sent from the worker's event loop (activity-heartbeat.ts

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { validateJson } from '../../activities/llm/json-schema';
 import { TINY_TEST_MODEL } from '../../activities/llm/local/local-llm-config';
-import { runNodeScript } from '../support/run-cli';
+import { runNodeScript } from '../../devkit/run-cli';
 import type { ChildCall } from './local-model-child';
 import { ROLES } from '../../core/prompts/prompt-catalog';
 

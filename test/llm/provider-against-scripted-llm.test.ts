@@ -2,7 +2,7 @@ import { LlmError, type LlmErrorKind } from '../../activities/llm/errors';
 import type { LlmSettings } from '../../activities/llm/llm-config';
 import type { CompletionRequest } from '../../activities/llm/llm-provider';
 import { providerForSettings } from '../../activities/llm/provider-for-settings';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
 
 /** The real openai / @anthropic-ai/sdk clients, over HTTP, against the scripted LLM. */
 

@@ -6,7 +6,7 @@ import type { JsonSchema } from '../../activities/llm/json-schema';
 import { LLM_CACHE_KIND } from '../../activities/llm/llm-cache';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { createLlmService } from '../../activities/llm/llm-service';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
 
 const SQL_SCHEMA: JsonSchema = { type: 'object', properties: { sql: { type: 'string' } }, required: ['sql'], additionalProperties: false };
 /** A model caught in a loop: its answer never closes before the token cap. */

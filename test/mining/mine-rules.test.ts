@@ -9,12 +9,12 @@ import { startMining, waitForMining } from '../../cli/mining-client';
 import type { CorrectionRule } from '../../core/knowledge/knowledge-types';
 import { MINING_DEFAULTS, type MineRulesInput, type MiningProgress } from '../../core/mining/mining-types';
 import { miningProgressQuery } from '../../workflows/queries';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { DATASETS, spiderDatabasePath } from '../support/datasets';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { DATASETS, spiderDatabasePath } from '../../devkit/datasets';
 import { miningTrainingItems, PLANTED_RATIOS, writeTrainingJsonl } from '../support/mining-training-set';
-import { FAILURE_KINDS, scriptedMiningRules } from '../support/scripted-mining';
-import { questionIn, scriptedPipeline } from '../support/scripted-pipeline';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { FAILURE_KINDS, scriptedMiningRules } from '../../devkit/scripted-mining';
+import { questionIn, scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { startTestStack, type TestStack } from '../../devkit/test-workers';
 
 /**
  * DexterSQL's rule creator end to end on a real Spider training subset (two real training

@@ -1,11 +1,11 @@
 import mysql from 'mysql2/promise';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import { PairStatistics } from '../../activities/exploration/pair-statistics';
-import { spiderDatabasePath } from '../support/datasets';
+import { spiderDatabasePath } from '../../devkit/datasets';
 import { createRunningExampleDatabase, RUNNING_EXAMPLE } from '../support/running-example-database';
-import { testMysqlUrl } from '../support/mariadb';
+import { testMysqlUrl } from '../../devkit/mariadb';
 import { loadSpiderDatabase } from '../support/spider-to-mysql';
-import { startPreparationHarness, type PreparationHarness } from './preparation-harness';
+import { startPreparationHarness, type PreparationHarness } from '../../devkit/preparation-harness';
 import { expectReproducibleRowSample } from './row-sample-check';
 
 /**

@@ -7,9 +7,9 @@ import { ARTIFACT_KINDS, artifactKeys } from '../../activities/prepared/preparat
 import { createPreparationActivities } from '../../activities/preparation/preparation-activities';
 import type { PairEvidence } from '../../core/exploration/pair-types';
 import { resolvePreparationLimits } from '../../core/preparation/preparation-config';
-import { spiderDatabasePath } from '../support/datasets';
+import { spiderDatabasePath } from '../../devkit/datasets';
 import { createRunningExampleDatabase, RUNNING_EXAMPLE } from '../support/running-example-database';
-import { startPreparationHarness, type PreparationHarness } from './preparation-harness';
+import { startPreparationHarness, type PreparationHarness } from '../../devkit/preparation-harness';
 
 /**
  * Deep investigation (DexterSQL §3.1.3 Step 3) against statistics computed here, independently:

@@ -3,12 +3,12 @@ import type { TargetDatabase } from '../../activities/database/target-database';
 import { PairStatistics } from '../../activities/exploration/pair-statistics';
 import { ARTIFACT_KINDS, artifactKeys } from '../../activities/prepared/preparation-artifacts';
 import type { TableProfile } from '../../core/profiling/column-profile';
-import { spiderDatabasePath } from '../support/datasets';
-import { withPostgres } from '../support/postgres-state';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { withPostgres } from '../../devkit/postgres-state';
 import { describeWithPostgres } from '../support/postgres-tests';
 import { createRunningExampleDatabase, RUNNING_EXAMPLE } from '../support/running-example-database';
-import { loadSpiderIntoPostgres } from '../support/spider-to-postgres';
-import { startPreparationHarness, type PreparationHarness } from './preparation-harness';
+import { loadSpiderIntoPostgres } from '../../devkit/spider-to-postgres';
+import { startPreparationHarness, type PreparationHarness } from '../../devkit/preparation-harness';
 import { expectReproducibleRowSample } from './row-sample-check';
 
 /**

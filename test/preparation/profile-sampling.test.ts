@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { ARTIFACT_KINDS, artifactKeys } from '../../activities/prepared/preparation-artifacts';
 import { resolvePreparationConfig, resolvePreparationLimits } from '../../core/preparation/preparation-config';
 import type { TableProfile } from '../../core/profiling/column-profile';
-import { startPreparationHarness, type PreparationHarness } from './preparation-harness';
+import { startPreparationHarness, type PreparationHarness } from '../../devkit/preparation-harness';
 
 /**
  * Profiles as DexterSQL builds them (§3.1.1), on a real SQLite file: the sample is drawn at

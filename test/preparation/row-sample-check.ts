@@ -2,7 +2,7 @@ import { ARTIFACT_KINDS, artifactKeys } from '../../activities/prepared/preparat
 import type { DatabaseInspection } from '../../core/preparation/preparation-types';
 import { resolvePreparationConfig, resolvePreparationLimits } from '../../core/preparation/preparation-config';
 import type { TableProfile } from '../../core/profiling/column-profile';
-import type { PreparationHarness } from './preparation-harness';
+import type { PreparationHarness } from '../../devkit/preparation-harness';
 
 /**
  * For a server engine's table `item` (ids 1..5000, a `code` column of 5000 distinct values):

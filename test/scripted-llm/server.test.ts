@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
-import { faultPicker } from './faults';
-import { startScriptedLlm, type ScriptedLlm } from './server';
+import { faultPicker } from '../../devkit/scripted-llm/faults';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
 
 describe('scripted LLM test server', () => {
   let llm: ScriptedLlm;

@@ -7,10 +7,10 @@ import { assertPromptFits } from '../../activities/llm/local/context-fit';
 import { TINY_TEST_MODEL } from '../../activities/llm/local/local-llm-config';
 import type { SchemaInfo } from '../../core/database/schema-types';
 import { renderSchemaDdl, renderSchemaOutline } from '../../core/schema-text';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { runNodeScript } from '../support/run-cli';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { runNodeScript } from '../../devkit/run-cli';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { startTestStack, type TestStack } from '../../devkit/test-workers';
 
 /**
  * Issue 12, point 6: bad input gets a clear, early answer. An empty database ends before any model

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { boundRowBytes } from '../../core/result-bytes';
-import { runCli } from '../support/run-cli';
+import { runCli } from '../../devkit/run-cli';
 import { startScriptedStack, type ScriptedStack } from '../support/scripted-stack';
-import type { TestStack } from '../support/test-workers';
+import type { TestStack } from '../../devkit/test-workers';
 
 /**
  * Issue 12, point 2: results are bounded in bytes, not only rows. 200 rows of 12,000 characters

@@ -7,8 +7,8 @@ import { createDatabaseActivities } from '../../activities/database/database-act
 import { DatabaseRegistry } from '../../activities/database/database-registry';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import { sharedSqliteProcessPool } from '../../activities/database/sqlite-process-pool';
-import { spiderDatabasePath } from '../support/datasets';
-import { testMysqlUrl } from '../support/mariadb';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { testMysqlUrl } from '../../devkit/mariadb';
 import { loadSpiderDatabase } from '../support/spider-to-mysql';
 import { runHostileCorpus, type HostileStatement } from './run-hostile-corpus';
 

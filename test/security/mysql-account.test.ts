@@ -1,6 +1,6 @@
 import mysql from 'mysql2/promise';
 import { MysqlDatabase } from '../../activities/database/mysql-database';
-import { testMysqlUrl } from '../support/mariadb';
+import { testMysqlUrl } from '../../devkit/mariadb';
 
 /**
  * Issue 12, points 7 and 8 on a real MariaDB: a pooled connection's session state (user

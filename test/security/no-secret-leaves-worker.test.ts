@@ -2,11 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
 import { historyText } from '../support/history-text';
-import { testMysqlUrl } from '../support/mariadb';
-import { runCli, type CliRun } from '../support/run-cli';
-import { scriptedPipeline } from '../support/scripted-pipeline';
+import { testMysqlUrl } from '../../devkit/mariadb';
+import { runCli, type CliRun } from '../../devkit/run-cli';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
 
 /**
  * Issue 12, point 1: a MySQL password given to `decodex` never leaves the worker. A real MariaDB

@@ -1,7 +1,7 @@
 import { DatabaseConnections } from '../../activities/database/database-connections';
 import { PostgresDatabase } from '../../activities/database/postgres-database';
-import { PASSWORD_ROLE } from '../support/postgres';
-import { withPostgres } from '../support/postgres-state';
+import { PASSWORD_ROLE } from '../../devkit/postgres';
+import { withPostgres } from '../../devkit/postgres-state';
 import { describeWithPostgres } from '../support/postgres-tests';
 
 /**

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { createDatabaseActivities } from '../../activities/database/database-activities';
 import { DatabaseRegistry } from '../../activities/database/database-registry';
 import { openTargetDatabase } from '../../activities/database/open-database';
-import { spiderDatabasePath } from '../support/datasets';
-import { findPostgresBinaries, startPostgres, type RunningPostgres } from '../support/postgres';
-import { dataDirectoryFiles, serverState, tableChecksums, withPostgres } from '../support/postgres-state';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { findPostgresBinaries, startPostgres, type RunningPostgres } from '../../devkit/postgres';
+import { dataDirectoryFiles, serverState, tableChecksums, withPostgres } from '../../devkit/postgres-state';
 import { describeWithPostgres } from '../support/postgres-tests';
-import { loadSpiderIntoPostgres } from '../support/spider-to-postgres';
+import { loadSpiderIntoPostgres } from '../../devkit/spider-to-postgres';
 import { runHostileCorpus, type HostileStatement } from './run-hostile-corpus';
 
 /**

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { escapeForTerminal } from '../../cli/terminal-text';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { runCli } from '../support/run-cli';
-import { scriptedPipeline } from '../support/scripted-pipeline';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { runCli } from '../../devkit/run-cli';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
 
 /**
  * Issue 12, point 9: output that cannot hurt a terminal. Data holding escape sequences (retitle,

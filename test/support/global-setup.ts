@@ -5,9 +5,9 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { findTemporalCli } from '../../cli/temporal/find-temporal-cli';
 import { ALL_SEARCH_ATTRIBUTES } from '../../core/search-attributes';
-import { startMariaDb } from './mariadb';
-import { findPostgresBinaries, startPostgres } from './postgres';
-import { findQdrantBinary, startQdrant } from './qdrant';
+import { startMariaDb } from '../../devkit/mariadb';
+import { findPostgresBinaries, startPostgres } from '../../devkit/postgres';
+import { findQdrantBinary, startQdrant } from '../../devkit/qdrant';
 
 /**
  * Once per test run: one real Temporal dev server (the pinned CLI, nothing downloaded), one

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DATASETS, spiderDatabasePath } from './datasets';
+import { DATASETS, spiderDatabasePath } from '../../devkit/datasets';
 
 /**
  * A small real Spider training subset for mining tests: real train questions of two training

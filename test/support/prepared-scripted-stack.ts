@@ -1,5 +1,5 @@
-import type { ScriptedLlm } from '../scripted-llm/server';
-import { startTestStack, type TestStack } from './test-workers';
+import type { ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { startTestStack, type TestStack } from '../../devkit/test-workers';
 
 /**
  * Workers whose model is the scripted LLM, with `database` prepared by the (scripted) explorator

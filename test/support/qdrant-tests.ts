@@ -1,5 +1,5 @@
 import { describeWithService } from './describe-with-service';
-import { findQdrantBinary } from './qdrant';
+import { findQdrantBinary } from '../../devkit/qdrant';
 
 /**
  * What a Qdrant test needs: `server`, the shared one global-setup started (or an external one

@@ -1,6 +1,6 @@
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { scriptedPipeline } from './scripted-pipeline';
-import { startTestStack, type TestStack } from './test-workers';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { startTestStack, type TestStack } from '../../devkit/test-workers';
 
 export interface ScriptedStack {
   llm: ScriptedLlm;

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import mysql, { type Connection } from 'mysql2/promise';
 import { quoteIdentifier } from '../../activities/database/sql-identifiers';
 import type { ForeignKeyInfo, TableInfo } from '../../core/database/schema-types';
-import { readSqliteFileSchema, sqliteColumnKind, tryDdl } from './spider-copy';
+import { readSqliteFileSchema, sqliteColumnKind, tryDdl } from '../../devkit/spider-copy';
 
 export interface LoadedSpiderDatabase {
   /** `mysql://.../<database>`: the server URL with the new database as its path. */

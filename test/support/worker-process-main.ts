@@ -4,7 +4,7 @@
  * Configuration arrives as JSON in DECODEX_TEST_WORKER_SETUP; prints "ready" once it polls.
  */
 import { writeSync } from 'node:fs';
-import { quietRuntime, startWorkerSet, type WorkerSetOptions } from './test-workers';
+import { quietRuntime, startWorkerSet, type WorkerSetOptions } from '../../devkit/test-workers';
 
 async function main(): Promise<void> {
   const { llmEnv, options } = JSON.parse(process.env.DECODEX_TEST_WORKER_SETUP!) as { llmEnv: Record<string, string>; options: WorkerSetOptions };

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { WorkerSetOptions } from './test-workers';
-import { startUntilReady, type WorkerProcess } from './worker-process';
+import type { WorkerSetOptions } from '../../devkit/test-workers';
+import { startUntilReady, type WorkerProcess } from '../../devkit/worker-process';
 
 /**
  * A worker set (test-workers.ts: the test's prebuilt workflow bundle, the LLM env it is given) in

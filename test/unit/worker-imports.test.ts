@@ -1,4 +1,4 @@
-import { runNodeScript } from '../support/run-cli';
+import { runNodeScript } from '../../devkit/run-cli';
 
 /**
  * What a worker process loads just by importing the activities: node-sql-parser's grammars

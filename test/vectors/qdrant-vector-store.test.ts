@@ -4,7 +4,7 @@ import { toQdrantFilter } from '../../activities/vectors/qdrant-filter';
 import { qdrantPointId } from '../../activities/vectors/qdrant-point-id';
 import { QDRANT_ORIGINAL_ID_KEY, QdrantVectorStore } from '../../activities/vectors/qdrant-vector-store';
 import { VectorStoreError, VectorStoreUnavailableError } from '../../activities/vectors/vector-store';
-import { freePort } from '../support/free-port';
+import { freePort } from '../../devkit/free-port';
 import { describeWithQdrant } from '../support/qdrant-tests';
 import { describeVectorStoreContract } from './vector-store.contract';
 

@@ -11,12 +11,12 @@ import { storeDecompositionExamples } from '../../activities/knowledge/decomposi
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import { formatResult } from '../../cli/print-result';
 import { REFINEMENTS } from '../../core/search-attributes';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { activityRecords } from '../support/activity-history';
-import { createFormula1, createThrombosis, expectedThrombosisRatio } from '../support/appendix-d-databases';
-import { scriptedDag, type ScriptedDagOptions } from '../support/scripted-dag';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { activityRecords } from '../../devkit/activity-history';
+import { createFormula1, createThrombosis, expectedThrombosisRatio } from '../../devkit/appendix-d-databases';
+import { scriptedDag, type ScriptedDagOptions } from '../../devkit/scripted-dag';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { startTestStack, type TestStack } from '../../devkit/test-workers';
 
 /**
  * DecoSearch's complex route end to end (real Temporal dev server, real SQLite, scripted LLM):

@@ -1,11 +1,11 @@
 import type { AnswerQuestionResult } from '../../core/answer-question-types';
-import type { ScriptRule } from '../scripted-llm/server';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath, spiderDev } from '../support/datasets';
-import { scriptedExplorationRules } from '../support/scripted-exploration-rules';
-import { scriptedPipeline } from '../support/scripted-pipeline';
+import type { ScriptRule } from '../../devkit/scripted-llm/server';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath, spiderDev } from '../../devkit/datasets';
+import { scriptedExplorationRules } from '../../devkit/scripted-exploration-rules';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
 import { startPreparedScriptedStack } from '../support/prepared-scripted-stack';
-import type { TestStack } from '../support/test-workers';
+import type { TestStack } from '../../devkit/test-workers';
 
 /**
  * Small models degrade, they do not fail: when one role's answer is unusable even after the

@@ -1,10 +1,10 @@
 import mysql from 'mysql2/promise';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath, spiderDev } from '../support/datasets';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { testMysqlUrl } from '../support/mariadb';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath, spiderDev } from '../../devkit/datasets';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { testMysqlUrl } from '../../devkit/mariadb';
 import { loadSpiderDatabase } from '../support/spider-to-mysql';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { startTestStack, type TestStack } from '../../devkit/test-workers';
 
 /**
  * The whole default pipeline over MariaDB (the server global-setup starts): the first question

@@ -8,12 +8,12 @@ import type { AnswerQuestionResult } from '../../core/answer-question-types';
 import type { PipelineOverrides } from '../../core/pipeline/pipeline-config';
 import { taskQueue } from '../../core/task-queues';
 import { sqlValueKey, encodeSqlValue } from '../../core/sql-value';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath, spiderDev } from '../support/datasets';
-import { scriptedExplorationRules } from '../support/scripted-exploration-rules';
-import { scriptedPipeline, type ScriptedPipelineOptions } from '../support/scripted-pipeline';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath, spiderDev } from '../../devkit/datasets';
+import { scriptedExplorationRules } from '../../devkit/scripted-exploration-rules';
+import { scriptedPipeline, type ScriptedPipelineOptions } from '../../devkit/scripted-pipeline';
 import { startPreparedScriptedStack } from '../support/prepared-scripted-stack';
-import type { TestStack } from '../support/test-workers';
+import type { TestStack } from '../../devkit/test-workers';
 
 /**
  * The online pipeline end to end on a real Spider database, a real Temporal dev server and the

@@ -1,10 +1,10 @@
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath, spiderDev } from '../support/datasets';
-import { tableChecksums } from '../support/postgres-state';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath, spiderDev } from '../../devkit/datasets';
+import { tableChecksums } from '../../devkit/postgres-state';
 import { describeWithPostgres } from '../support/postgres-tests';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { loadSpiderIntoPostgres } from '../support/spider-to-postgres';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { loadSpiderIntoPostgres } from '../../devkit/spider-to-postgres';
+import { startTestStack, type TestStack } from '../../devkit/test-workers';
 
 /**
  * The whole default pipeline over PostgreSQL (the server global-setup starts), as over MariaDB:

@@ -8,10 +8,10 @@ import { DecodexClient } from '../../cli/client';
 import Database from 'better-sqlite3';
 import { DATABASE, OUTCOME, ROUTE, TOKENS } from '../../core/search-attributes';
 import { sqlValueKey, encodeSqlValue } from '../../core/sql-value';
-import { startScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath, spiderDev } from '../support/datasets';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { startScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath, spiderDev } from '../../devkit/datasets';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { startTestStack, type TestStack } from '../../devkit/test-workers';
 
 /** Rows of the gold SQL read directly with better-sqlite3, as order-insensitive keys. */
 function goldRows(dbPath: string, sql: string): string[] {

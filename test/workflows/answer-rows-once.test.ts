@@ -7,7 +7,7 @@ import { createDatabaseActivities } from '../../activities/database/database-act
 import { DatabaseRegistry } from '../../activities/database/database-registry';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import { startScriptedStack, type ScriptedStack } from '../support/scripted-stack';
-import type { TestStack } from '../support/test-workers';
+import type { TestStack } from '../../devkit/test-workers';
 
 /**
  * The chosen SQL runs once: with one candidate (preset quick), its diagnosis reads the rows

@@ -1,7 +1,7 @@
-import { startScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath } from '../support/datasets';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { startTestStack } from '../support/test-workers';
+import { startScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { startTestStack } from '../../devkit/test-workers';
 
 /**
  * hybrid's spelling fix: a candidate naming a column the database does not know, where the schema

@@ -1,7 +1,7 @@
-import { startScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath } from '../support/datasets';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { startTestStack } from '../support/test-workers';
+import { startScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { startTestStack } from '../../devkit/test-workers';
 
 /**
  * Retries never outlive the question: a model that fails every call with a retryable error (500)

@@ -6,10 +6,10 @@ import { benchmarkStore } from '../../activities/benchmark/benchmark-store';
 import { LLM_CACHE_KIND } from '../../activities/llm/llm-cache';
 import { startBenchmark, waitForBenchmark } from '../../cli/benchmark-client';
 import type { RunBenchmarkInput } from '../../core/benchmark/benchmark-types';
-import { startScriptedLlm } from '../scripted-llm/server';
-import { DATASETS, spiderDev } from '../support/datasets';
-import { questionIn, scriptedPipeline } from '../support/scripted-pipeline';
-import { startTestStack } from '../support/test-workers';
+import { startScriptedLlm } from '../../devkit/scripted-llm/server';
+import { DATASETS, spiderDev } from '../../devkit/datasets';
+import { questionIn, scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { startTestStack } from '../../devkit/test-workers';
 import { until } from '../support/until';
 
 describe('a benchmark stopped mid-run', () => {

@@ -7,11 +7,11 @@ import { missingParts } from '../../activities/preparation/verify-prepared-versi
 import { QdrantVectorStore } from '../../activities/vectors/qdrant-vector-store';
 import { preparedDatabaseId } from '../../core/preparation/database-id';
 import type { PrepareDatabaseResult, PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
-import { startPreparationHarness } from '../preparation/preparation-harness';
-import { spiderDatabasePath } from '../support/datasets';
-import { createTestDatabase, type TestDatabase } from '../support/mariadb';
+import { startPreparationHarness } from '../../devkit/preparation-harness';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { createTestDatabase, type TestDatabase } from '../../devkit/mariadb';
 import { describeWithQdrant } from '../support/qdrant-tests';
-import { startTestStack, UNUSED_LLM_ENV, type TestStack } from '../support/test-workers';
+import { startTestStack, UNUSED_LLM_ENV, type TestStack } from '../../devkit/test-workers';
 
 const NO_LLM = { exploration: { useLlm: false } };
 /** Another profile configuration: another profile version, so every family's version differs. */

@@ -5,11 +5,11 @@ import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { DecodexClient } from '../../cli/client';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath } from '../support/datasets';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { stopProcess } from '../support/stop-process';
-import { startWorkerProcess } from '../support/worker-process';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { stopProcess } from '../../devkit/stop-process';
+import { startWorkerProcess } from '../../devkit/worker-process';
 
 const QUESTION = 'How many singers are there, counted the slow way?';
 /** A few seconds of SQLite work, then the right answer: long enough to kill its worker mid-query. */

@@ -1,9 +1,9 @@
 import { sqlValueKey, encodeSqlValue } from '../../core/sql-value';
 import Database from 'better-sqlite3';
-import { startScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath, spiderDev } from '../support/datasets';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { startTestStack } from '../support/test-workers';
+import { startScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath, spiderDev } from '../../devkit/datasets';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { startTestStack } from '../../devkit/test-workers';
 
 const CLASSIFIED = /^Llm(RateLimited|Server|Timeout|Connection|Malformed)/;
 

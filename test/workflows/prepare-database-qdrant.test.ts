@@ -6,10 +6,10 @@ import { sameEmbedder } from '../../activities/embeddings/index-embedders';
 import { DEFAULT_RETRIEVAL_OPTIONS, loadPreparedIndices, retrieveColumns, type RetrievedColumn } from '../../activities/linking/retrieve-columns';
 import { QdrantVectorStore } from '../../activities/vectors/qdrant-vector-store';
 import type { VectorStore } from '../../activities/vectors/vector-store';
-import { startPreparationHarness, type PreparationHarness } from '../preparation/preparation-harness';
-import { spiderDatabasePath, spiderDev } from '../support/datasets';
+import { startPreparationHarness, type PreparationHarness } from '../../devkit/preparation-harness';
+import { spiderDatabasePath, spiderDev } from '../../devkit/datasets';
 import { describeWithQdrant } from '../support/qdrant-tests';
-import { startTestStack, UNUSED_LLM_ENV, type TestStack } from '../support/test-workers';
+import { startTestStack, UNUSED_LLM_ENV, type TestStack } from '../../devkit/test-workers';
 
 /** Small, mid-sized (thousands of city and country names) and key-heavy Spider databases. */
 const DATABASES = ['concert_singer', 'world_1', 'car_1'];

@@ -9,13 +9,13 @@ import { ARTIFACT_KINDS } from '../../activities/prepared/preparation-artifacts'
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import type { DisambiguationNote } from '../../core/exploration/pair-types';
 import { DATABASE } from '../../core/search-attributes';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath } from '../support/datasets';
-import { runCli } from '../support/run-cli';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { runCli } from '../../devkit/run-cli';
 import { createRunningExampleDatabase } from '../support/running-example-database';
-import { scriptedExplorationRules } from '../support/scripted-exploration-rules';
-import { startTestStack, type TestStack } from '../support/test-workers';
-import { activityRecords } from '../support/activity-history';
+import { scriptedExplorationRules } from '../../devkit/scripted-exploration-rules';
+import { startTestStack, type TestStack } from '../../devkit/test-workers';
+import { activityRecords } from '../../devkit/activity-history';
 
 describe('prepareDatabase on a real Temporal dev server', () => {
   let llm: ScriptedLlm;

@@ -6,12 +6,12 @@ import { ARTIFACT_KINDS, artifactKeys } from '../../activities/prepared/preparat
 import { resolvePreparationLimits } from '../../core/preparation/preparation-config';
 import type { TableProfile } from '../../core/profiling/column-profile';
 import type { ProfileTablesOutput } from '../../activities/profiling/profile-tables';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { activityRecords } from '../support/activity-history';
-import { scriptedExplorationRules } from '../support/scripted-exploration-rules';
-import { createSyntheticDatabase } from '../support/synthetic-database';
-import { startTestStack, type TestStack } from '../support/test-workers';
-import { startPreparationHarness, type PreparationHarness } from '../preparation/preparation-harness';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { activityRecords } from '../../devkit/activity-history';
+import { scriptedExplorationRules } from '../../devkit/scripted-exploration-rules';
+import { createSyntheticDatabase } from '../../devkit/synthetic-database';
+import { startTestStack, type TestStack } from '../../devkit/test-workers';
+import { startPreparationHarness, type PreparationHarness } from '../../devkit/preparation-harness';
 
 /**
  * Long preparations survive interruptions without redoing finished work: a retried

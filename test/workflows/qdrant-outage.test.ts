@@ -4,12 +4,12 @@ import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import Database from 'better-sqlite3';
 import { QdrantVectorStore } from '../../activities/vectors/qdrant-vector-store';
-import { startPreparationHarness, type PreparationHarness } from '../preparation/preparation-harness';
+import { startPreparationHarness, type PreparationHarness } from '../../devkit/preparation-harness';
 import { describeWithQdrant } from '../support/qdrant-tests';
-import { startQdrant, type RunningQdrant } from '../support/qdrant';
-import { createSyntheticDatabase } from '../support/synthetic-database';
-import { startTestStack, UNUSED_LLM_ENV, type TestStack } from '../support/test-workers';
-import { activityRecords } from '../support/activity-history';
+import { startQdrant, type RunningQdrant } from '../../devkit/qdrant';
+import { createSyntheticDatabase } from '../../devkit/synthetic-database';
+import { startTestStack, UNUSED_LLM_ENV, type TestStack } from '../../devkit/test-workers';
+import { activityRecords } from '../../devkit/activity-history';
 
 const PREFIX = 'outage_';
 

@@ -6,10 +6,10 @@ import { Worker } from '@temporalio/worker';
 import { startBenchmark, waitForBenchmark } from '../../cli/benchmark-client';
 import type { BenchmarkReport } from '../../activities/benchmark/write-benchmark-report';
 import type { RunBenchmarkInput } from '../../core/benchmark/benchmark-types';
-import { startScriptedLlm } from '../scripted-llm/server';
-import { DATASETS, spiderDev } from '../support/datasets';
-import { scriptedPipeline } from '../support/scripted-pipeline';
-import { startTestStack, type TestStack } from '../support/test-workers';
+import { startScriptedLlm } from '../../devkit/scripted-llm/server';
+import { DATASETS, spiderDev } from '../../devkit/datasets';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { startTestStack, type TestStack } from '../../devkit/test-workers';
 
 describe('runBenchmark over Spider dev with the scripted LLM answering the gold SQL', () => {
   const LIMIT = 40;

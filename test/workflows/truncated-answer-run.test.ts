@@ -1,6 +1,6 @@
-import { startScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath } from '../support/datasets';
-import { startTestStack } from '../support/test-workers';
+import { startScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { startTestStack } from '../../devkit/test-workers';
 
 /** A model stuck in a loop ends a question as a truncated answer, with the tokens it burnt in the usage and the trace. */
 test('a question whose SQL answer is cut off at the token cap ends as LlmTruncated, its tokens counted', async () => {

@@ -5,13 +5,13 @@ import path from 'node:path';
 import { DecodexClient } from '../../cli/client';
 import { QdrantVectorStore } from '../../activities/vectors/qdrant-vector-store';
 import type { AnswerQuestionResult } from '../../core/answer-question-types';
-import { startScriptedLlm, type ScriptedLlm } from '../scripted-llm/server';
-import { spiderDatabasePath, spiderDev } from '../support/datasets';
-import { createTestDatabase, testMysqlUrl, type TestDatabase } from '../support/mariadb';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath, spiderDev } from '../../devkit/datasets';
+import { createTestDatabase, testMysqlUrl, type TestDatabase } from '../../devkit/mariadb';
 import { describeWithQdrant } from '../support/qdrant-tests';
-import { scriptedPipeline } from '../support/scripted-pipeline';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
 import { loadSpiderDatabase } from '../support/spider-to-mysql';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
+import { startWorkerProcess, type WorkerProcess } from '../../devkit/worker-process';
 
 /** What retrieval and linking chose, comparable across runs. */
 const linked = (r: AnswerQuestionResult) => ({

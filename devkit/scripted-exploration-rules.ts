@@ -1,4 +1,4 @@
-import type { ScriptRule } from '../scripted-llm/server';
+import type { ScriptRule } from './scripted-llm/server';
 
 /**
  * Scripted stand-ins for the exploration models (tests and benchmarks only, never the product):

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { childEnv } from './run-cli';
 import { stopProcess } from './stop-process';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 
 export interface WorkerProcess {
   pid: number;

@@ -1,9 +1,9 @@
 /** What the loaders that copy a Spider SQLite database into another engine share. */
 import type Database from 'better-sqlite3';
-import { quoteIdentifier } from '../../activities/database/sql-identifiers';
-import { readSqliteSchema } from '../../activities/database/sqlite-schema';
-import type { SchemaInfo } from '../../core/database/schema-types';
-import { encodeSqlValue } from '../../core/sql-value';
+import { quoteIdentifier } from '../activities/database/sql-identifiers';
+import { readSqliteSchema } from '../activities/database/sqlite-schema';
+import type { SchemaInfo } from '../core/database/schema-types';
+import { encodeSqlValue } from '../core/sql-value';
 
 export type Kind = 'integer' | 'real' | 'text' | 'blob';
 

@@ -8,7 +8,7 @@ export interface CliRun {
   ms: number;
 }
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 
 /** Exactly `env`, plus what any child needs to run (PATH, HOME) and where the test data lives when this run was told (DECODEX_DATASETS). */
 export function childEnv(env: Record<string, string>): Record<string, string> {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { datasetsRoot } from '../../core/datasets/datasets-root';
+import { datasetsRoot } from '../core/datasets/datasets-root';
 
 /** Benchmark data is read in place (DECODEX_DATASETS), never copied into the repo. */
 export const DATASETS = datasetsRoot();

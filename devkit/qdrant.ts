@@ -6,7 +6,7 @@ import { freePort } from './free-port';
 import { stopProcess } from './stop-process';
 
 /** The repository root: `../shared/bin/qdrant` is resolved from here, as the datasets are. */
-const REPO_ROOT = path.resolve(__dirname, '../..');
+const REPO_ROOT = path.resolve(__dirname, '..');
 
 export type QdrantBinary = { path: string } | { missing: string };
 

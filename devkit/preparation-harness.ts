@@ -1,24 +1,24 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
-import type { ArtifactStore } from '../../activities/artifacts/artifact-store';
-import { DatabaseRegistry } from '../../activities/database/database-registry';
-import { openTargetDatabase } from '../../activities/database/open-database';
-import { HashedEmbedder } from '../../activities/embeddings/hashed-embedder';
-import { createPreparationActivities, type PreparationActivities } from '../../activities/preparation/preparation-activities';
-import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
-import type { CandidatePair, PairEvidence } from '../../core/exploration/pair-types';
+import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
+import type { ArtifactStore } from '../activities/artifacts/artifact-store';
+import { DatabaseRegistry } from '../activities/database/database-registry';
+import { openTargetDatabase } from '../activities/database/open-database';
+import { HashedEmbedder } from '../activities/embeddings/hashed-embedder';
+import { createPreparationActivities, type PreparationActivities } from '../activities/preparation/preparation-activities';
+import { EmbeddedVectorStore } from '../activities/vectors/embedded-vector-store';
+import type { CandidatePair, PairEvidence } from '../core/exploration/pair-types';
 import {
   resolvePreparationConfig,
   resolvePreparationLimits,
   type PreparationConfig,
   type PreparationConfigOverrides,
-} from '../../core/preparation/preparation-config';
-import type { DatabaseInspection, PreparedDatabaseManifest } from '../../core/preparation/preparation-types';
-import { sameEmbedder, type IndexEmbedders } from '../../activities/embeddings/index-embedders';
-import type { VectorStore } from '../../activities/vectors/vector-store';
-import { collectionNames } from '../../activities/prepared/preparation-artifacts';
+} from '../core/preparation/preparation-config';
+import type { DatabaseInspection, PreparedDatabaseManifest } from '../core/preparation/preparation-types';
+import { sameEmbedder, type IndexEmbedders } from '../activities/embeddings/index-embedders';
+import type { VectorStore } from '../activities/vectors/vector-store';
+import { collectionNames } from '../activities/prepared/preparation-artifacts';
 
 /**
  * The offline activities called directly, without Temporal (their logic, not their

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
-import { quoteIdentifier } from '../../activities/database/sql-identifiers';
-import type { ForeignKeyInfo, TableInfo } from '../../core/database/schema-types';
+import { quoteIdentifier } from '../activities/database/sql-identifiers';
+import type { ForeignKeyInfo, TableInfo } from '../core/database/schema-types';
 import { readSqliteFileSchema, sqliteColumnKind, tryDdl } from './spider-copy';
 
 export interface LoadedPostgresDatabase {

@@ -1,4 +1,4 @@
-import { isBigIntValue, type SqlRow, type SqlValue } from '../../core/sql-value';
+import { isBigIntValue, type SqlRow, type SqlValue } from '../core/sql-value';
 
 /**
  * Value equality across engines: numbers compare numerically (MariaDB returns AVG and integer

@@ -1,4 +1,4 @@
-import type { ScriptPrompt, ScriptRule } from '../scripted-llm/server';
+import type { ScriptPrompt, ScriptRule } from './scripted-llm/server';
 
 /**
  * A scripted stand-in for every role of the online pipeline (tests only, never the product):

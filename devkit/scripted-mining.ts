@@ -1,4 +1,4 @@
-import type { ScriptPrompt, ScriptRule } from '../scripted-llm/server';
+import type { ScriptPrompt, ScriptRule } from './scripted-llm/server';
 
 /**
  * A scripted rule creator (tests and demos only, never the product): it answers the five mining

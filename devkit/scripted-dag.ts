@@ -1,4 +1,4 @@
-import type { ScriptPrompt, ScriptRule } from '../scripted-llm/server';
+import type { ScriptPrompt, ScriptRule } from './scripted-llm/server';
 import { questionIn } from './scripted-pipeline';
 
 /**
