@@ -78,20 +78,9 @@ async function correctOne(run: QuestionRun, candidate: WorkingCandidate): Promis
       run.runner.note(STAGE, 'reviseSql', `revise ${candidate.path}`, { skipped: run.budget.stoppedBy?.message ?? 'refinement budget reached' });
       break;
     }
-    const ctx = run.ctx;
-    const revised = await run.runner
-      .paidStep(
-        {
-          stage: STAGE,
-          name: 'reviseSql',
-          summary: `revise ${candidate.path} (round ${round}): ${candidate.diagnosis.findings.map((f) => f.check).join(', ') || 'no finding (every candidate is revised)'}`,
-          llmCalls: 1,
-        },
-        (o) => run.llm.reviseSql.executeWithOptions(o, [{ ctx, attempts }]),
-        (r) => ({ outcome: r.sql, detail: { reasoning: r.reasoning } }),
-      )
-      .catch(() => null);
-    if (!revised) break;
+    const revised = await askRevision(run, candidate, attempts, round);
+    // Refused by the budget or failed: either way the step's trace event says which, and no later round does better.
+    if (revised === 'refused' || revised === 'failed') break;
     const trial: WorkingCandidate = { ...candidate, sql: revised.sql };
     const diagnosis = await diagnose(run, trial, `${candidate.path} revision ${round}`);
     attempts.push({ sql: revised.sql, findings: diagnosis.findings });
@@ -108,6 +97,32 @@ async function correctOne(run: QuestionRun, candidate: WorkingCandidate): Promis
     }
   }
   if (rules && run.knowledge.correctionRules > 0) await applyRules(run, candidate);
+}
+
+/** One revision by the model: its SQL, or why there is none ('refused': the budget; 'failed': the call). */
+async function askRevision(
+  run: QuestionRun,
+  candidate: WorkingCandidate,
+  attempts: { sql: string; findings: Finding[] }[],
+  round: number,
+): Promise<{ sql: string } | 'refused' | 'failed'> {
+  const ctx = run.ctx;
+  const findings = candidate.diagnosis?.findings ?? [];
+  try {
+    const revised = await run.runner.paidStep(
+      {
+        stage: STAGE,
+        name: 'reviseSql',
+        summary: `revise ${candidate.path} (round ${round}): ${findings.map((f) => f.check).join(', ') || 'no finding (every candidate is revised)'}`,
+        llmCalls: 1,
+      },
+      (o) => run.llm.reviseSql.executeWithOptions(o, [{ ctx, attempts }]),
+      (r) => ({ outcome: r.sql, detail: { reasoning: r.reasoning } }),
+    );
+    return revised ?? 'refused';
+  } catch {
+    return 'failed';
+  }
 }
 
 /** Rewrites plain code is sure of, one after another (each misspelt name is one round). */
