@@ -31,7 +31,9 @@ export async function openTargetDatabase(spec: string, options: OpenDatabaseOpti
     return PostgresDatabase.connect(spec, options.postgres);
   }
   assertSqliteFile(spec);
-  return new SqliteDatabase(spec, options.sqlite);
+  const db = new SqliteDatabase(spec, options.sqlite);
+  await db.assertReadable();
+  return db;
 }
 
 function assertSqliteFile(file: string): void {

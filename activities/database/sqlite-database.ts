@@ -74,6 +74,19 @@ export class SqliteDatabase extends StatisticsFromSql implements TargetDatabase 
     }
   }
 
+  /**
+   * A file with SQLite's header can still be no database (corrupt, encrypted, truncated): SQLite
+   * opens it lazily and fails at the first read. Reading the schema table once here makes such a
+   * file a failure to open (which no retry fixes), not an error of every step after it.
+   */
+  async assertReadable(): Promise<void> {
+    try {
+      await this.internalQuery('SELECT count(*) FROM sqlite_master');
+    } catch (err) {
+      throw new Error(`${this.path} is not a readable SQLite database: ${(err as Error).message}`);
+    }
+  }
+
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
     this.checkOpen();
     checkExecuteOptions(options);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseMysqlUrl } from '../../activities/database/mysql-connection-url';
 import { redactDatabaseSpec } from '../../core/database-reference';
 import { isMissingDatabase } from '../../activities/database/missing-database';
+import { DatabaseRegistry } from '../../activities/database/database-registry';
 import { openTargetDatabase } from '../../activities/database/open-database';
 import { sharedSqliteProcessPool } from '../../activities/database/sqlite-process-pool';
 import { describeWithPostgres } from '../support/postgres-tests';
@@ -30,6 +31,15 @@ test('a missing file, a directory, an empty file and a non-SQLite file are refus
   await expect(openTargetDatabase(path.join(dir, 'empty.sqlite'))).rejects.toThrow(/is not a SQLite database/);
   writeFileSync(path.join(dir, 'notes.txt'), 'SELECT 1; -- hello, this is not a database');
   await expect(openTargetDatabase(path.join(dir, 'notes.txt'))).rejects.toThrow(/is not a SQLite database/);
+});
+
+test("a file with SQLite's header but no database behind it fails to open, at once and for good", async () => {
+  const file = path.join(tempDir('corrupt'), 'corrupt.sqlite');
+  writeFileSync(file, Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4096, 0xff)]));
+  await expect(openTargetDatabase(file)).rejects.toThrow(/corrupt\.sqlite is not a readable SQLite database: .*(not a database|malformed)/);
+  // Activities open through the registry: the failure is non-retryable, so a run fails in one attempt.
+  const registry = new DatabaseRegistry((spec) => openTargetDatabase(spec));
+  await expect(registry.openOrFail(file)).rejects.toMatchObject({ type: 'DatabaseUnavailable', nonRetryable: true });
 });
 
 test('MySQL URLs: parsed, both schemes, password never shown', async () => {
