@@ -96,6 +96,8 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
   const prices = loadPrices(config, values.prices);
 
   const dataset = values.dataset.endsWith('.jsonl') ? path.resolve(values.dataset) : values.dataset;
+  if (dataset.endsWith('.jsonl') && values.databases !== undefined)
+    throw new UsageError("--databases applies to spider-dev, bird-dev and bird-mini-dev; a JSONL dataset names each question's database itself");
   // Each named dataset's official rules; a JSONL file is scored by BIRD's unless --evaluator says otherwise.
   const evaluator = (values.evaluator as EvaluatorName | undefined) ?? (dataset === 'spider-dev' ? 'spider' : 'bird');
   const base: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'> = {

@@ -35,4 +35,12 @@ describe('decodex bench', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--dataset/);
   });
+
+  it('refuses --databases with a JSONL dataset, which names its databases itself, instead of ignoring it', async () => {
+    const run = await runCli(['bench', '--dataset', 'mine.jsonl', '--gold-as-prediction', '--databases', '/tmp'], {
+      DECODEX_HOME: mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-cli-')),
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--databases applies to spider-dev, bird-dev and bird-mini-dev/);
+  });
 });
