@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ArtifactStore } from '../artifacts/artifact-store';
+import { ArtifactLockTimeout, type ArtifactStore } from '../artifacts/artifact-store';
 import type { JsonSchema } from './json-schema';
 import type { LlmSettings } from './llm-config';
 import type { ChatMessage, TokenUsage } from './llm-provider';
@@ -45,11 +45,26 @@ export function llmCacheKey({ settings, messages, schema }: CacheKeyParts): stri
   return createHash('sha256').update(canonicalJson(content)).digest('hex');
 }
 
-/** The content-addressed LLM cache: reruns of the same prompt are reproducible and free. */
+/**
+ * The content-addressed LLM cache: reruns of the same prompt are reproducible and free.
+ * `exclusive` runs a generation while holding the entry's lock in the store, which every worker
+ * sharing it respects: a retry of the same call on another worker waits for the first generation
+ * and then finds its answer stored, instead of asking the model a second time. A lock held past
+ * `waitMs` (its holder stuck or very slow) is given up on and the work runs anyway: a second
+ * generation costs less than a failed call.
+ */
 export function createLlmCache(store: ArtifactStore) {
   return {
     lookup: (key: string) => store.get<CachedCompletion>(LLM_CACHE_KIND, key),
     save: (key: string, entry: CachedCompletion) => store.put(LLM_CACHE_KIND, key, entry),
+    exclusive: async <T>(key: string, waitMs: number, work: () => Promise<T>): Promise<T> => {
+      try {
+        return await store.withLock(`${LLM_CACHE_KIND}:${key}`, waitMs, work);
+      } catch (err) {
+        if (err instanceof ArtifactLockTimeout) return work();
+        throw err;
+      }
+    },
   };
 }
 

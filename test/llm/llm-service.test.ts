@@ -104,6 +104,31 @@ describe('LLM service over the scripted LLM', () => {
     expect(llm.requests).toHaveLength(1);
   });
 
+  it('a retry on another worker while the first still generates waits for it under the store lock: the model is asked once', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    llm.setRules([{ name: 'slow', when: () => true, reply: async () => (await held, '{"sql": "SELECT 2"}') }]);
+    // Two workers: two services, each with its own handle on the shared store file (as two processes have).
+    const otherStore = openSqliteArtifactStore(join(dir, 'artifacts.db'));
+    try {
+      const request = { role: 'generator', messages: ask('Which singers are from France?'), schema: SQL_SCHEMA };
+      const first = createLlmService({ config, store }).call(request);
+      while (llm.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+      const retry = createLlmService({ config, store: otherStore }).call(request);
+      await new Promise((r) => setTimeout(r, 300));
+      // The retry waits on the lock; it has not reached the model.
+      expect(llm.requests).toHaveLength(1);
+      release();
+      const [a, b] = await Promise.all([first, retry]);
+      expect(llm.requests).toHaveLength(1);
+      expect(b.value).toEqual(a.value);
+      expect(a.record).toMatchObject({ cacheHit: false, attempts: 1 });
+      expect(b.record).toMatchObject({ cacheHit: true, promptTokens: 0, completionTokens: 0 });
+    } finally {
+      await otherStore.close();
+    }
+  });
+
   it('returns a structured answer, repaired and validated', async () => {
     const service = createLlmService({ config, store });
     const result = await service.call<{ sql: string }>({ role: 'generator', messages: ask('How many singers are on file?'), schema: SQL_SCHEMA });
