@@ -6,16 +6,16 @@ import type { TableProfile } from '../../core/profiling/column-profile';
 import { spiderDatabasePath } from '../../devkit/datasets';
 import { withPostgres } from '../../devkit/postgres-state';
 import { describeWithPostgres } from '../support/postgres-tests';
-import { createRunningExampleDatabase, RUNNING_EXAMPLE } from '../support/running-example-database';
 import { loadSpiderIntoPostgres } from '../../devkit/spider-to-postgres';
 import { startPreparationHarness, type PreparationHarness } from '../../devkit/preparation-harness';
 import { expectReproducibleRowSample } from './row-sample-check';
 
 /**
- * The profiler's and the explorator's SQL on PostgreSQL (the server global-setup starts): the
- * same pairs and statistics as on SQLite, a content fingerprint from SQL, a reproducible row
- * sample, and COMMENT ON as the developer's documentation. The loader lower-cases names (see
- * spider-to-postgres.ts), so pairs are named in lower case.
+ * What is PostgreSQL's own in the profiler's and the explorator's SQL (the server global-setup
+ * starts): types it will not compare, a reproducible row sample, and COMMENT ON as the
+ * developer's documentation. What every server engine shares is in
+ * server-engine-preparation.test.ts. The loader lower-cases names (see spider-to-postgres.ts), so
+ * pairs are named in lower case.
  */
 describeWithPostgres('preparation on PostgreSQL', (server) => {
   let harness: PreparationHarness;
@@ -31,31 +31,6 @@ describeWithPostgres('preparation on PostgreSQL', (server) => {
     });
     return server().url.replace(/\/postgres$/, `/${name}`);
   };
-
-  it("measures the running example's pair as on SQLite, with a SQL content fingerprint", async () => {
-    const loaded = await loadSpiderIntoPostgres(createRunningExampleDatabase(harness.dir), server().url, { database: 'prep_running_example' });
-    const { inspection, evidence: e } = await harness.measure(loaded.url, 'examination.diagnosis~patient.diagnosis');
-    expect(inspection.fingerprint).toMatch(/^postgres:[0-9a-f]{32}$/);
-    expect(e.join!.pathText).toBe('patient.id = examination.id');
-    expect(e.join!.coverage).toBeCloseTo(RUNNING_EXAMPLE.expected.coverage, 6);
-    expect(e.join!.fanout).toBeCloseTo(RUNNING_EXAMPLE.expected.fanout, 6);
-    expect(e.join!.agreement).toBeCloseTo(RUNNING_EXAMPLE.expected.agreement, 6);
-    expect(e.overlap.jaccard).toBe(1);
-  });
-
-  it('gives the same statistics as SQLite on a Spider pair', async () => {
-    const file = spiderDatabasePath('insurance_policies');
-    const loaded = await loadSpiderIntoPostgres(file, server().url, { database: 'prep_insurance_policies' });
-    const onPostgres = (await harness.measure(loaded.url, 'claims.date_claim_settled~settlements.date_claim_settled')).evidence;
-    const onSqlite = (await harness.measure(file, 'Claims.Date_Claim_Settled~Settlements.Date_Claim_Settled')).evidence;
-    expect(onPostgres.join).toMatchObject({
-      coverage: onSqlite.join!.coverage,
-      fanout: onSqlite.join!.fanout,
-      agreement: onSqlite.join!.agreement,
-      joinedRows: onSqlite.join!.joinedRows,
-    });
-    expect(onPostgres.overlap).toEqual(onSqlite.overlap);
-  });
 
   it('measures an integer column against a text column holding the same numbers, which PostgreSQL will not compare directly', async () => {
     // concert_singer: stadium.stadium_id is an integer, concert.stadium_id text ('1', '2', ...).

@@ -13,6 +13,10 @@ import { loadSpiderDatabase } from './spider-to-mysql';
  */
 export interface ServerEngine {
   name: string;
+  /** The target database's dialect (what its content fingerprints start with). */
+  dialect: 'mysql' | 'postgres';
+  /** A Spider identifier as the loader names it on this server (PostgreSQL's copies are lower-cased). */
+  identifier: (name: string) => string;
   /** `describe` when the engine's test server runs (else skipped, or failed under CI=true, saying why). */
   describe: (title: string, body: () => void) => void;
   /** Copies the Spider SQLite file into a database of the server; its URL. */
@@ -40,6 +44,8 @@ let postgresUrl = '';
 export const SERVER_ENGINES: ServerEngine[] = [
   {
     name: 'MariaDB',
+    dialect: 'mysql',
+    identifier: (name) => name,
     // global-setup always starts MariaDB (or fails saying why).
     describe: (title, body) => describe(title, body),
     loadSpider: async (file, database) => (await loadSpiderDatabase(file, testMysqlUrl(), { database })).url,
@@ -48,6 +54,8 @@ export const SERVER_ENGINES: ServerEngine[] = [
   },
   {
     name: 'PostgreSQL',
+    dialect: 'postgres',
+    identifier: (name) => name.toLowerCase(),
     describe: (title, body) =>
       describeWithPostgres(title, (server) => {
         beforeAll(() => {
