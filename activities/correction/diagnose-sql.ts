@@ -29,6 +29,8 @@ export interface DiagnoseSqlInput {
    * of the question), so a run with one candidate does not execute its SQL a second time.
    */
   answer?: ResultByteLimits & { maxRows: number };
+  /** Also run the checks that hold the query against the question (`correction.questionChecks`); absent in workflows started before it existed. */
+  questionChecks?: boolean;
 }
 
 const PREVIEW_ROWS = 5;
@@ -49,7 +51,9 @@ function preview(rows: SqlRow[]): SqlRow[] {
 export async function diagnoseSql(deps: { databases: DatabaseRegistry; store: ArtifactStore }, input: DiagnoseSqlInput): Promise<Diagnosis> {
   const db = await deps.databases.openOrFail(input.ctx.database);
   const { schema } = await loadSchema(deps, input.ctx);
-  const analysis = (await sharedSqlAnalyzer()).analyze(input.sql, input.ctx.dialect, schemaHintOf(schema));
+  const analyzer = await sharedSqlAnalyzer();
+  const analyze = (sql: string) => analyzer.analyze(sql, input.ctx.dialect, schemaHintOf(schema));
+  const analysis = analyze(input.sql);
   let execution: CheckInput['execution'];
   let answer: AnswerRows | undefined;
   try {
@@ -63,7 +67,7 @@ export async function diagnoseSql(deps: { databases: DatabaseRegistry; store: Ar
     const kind = err instanceof QueryTimeout ? 'timeout' : err instanceof ReadOnlyViolation ? 'read_only_violation' : 'sql_error';
     execution = { ok: false, kind, message: (err as Error).message };
   }
-  const findings = runChecks({ question: input.ctx.question, sql: input.sql, schema, analysis, execution });
+  const findings = runChecks({ question: input.ctx.question, sql: input.sql, schema, analysis, analyze, execution }, { questionChecks: input.questionChecks });
   return {
     findings,
     execution: execution.ok

@@ -111,6 +111,13 @@ export interface CorrectionConfig {
    * three rounds running. `hybrid` does it; the paper presets do not.
    */
   spellingFixes: boolean;
+  /**
+   * Also run the checks that hold a query that runs against the question's words: a table joined
+   * for nothing the question names (an inner join then drops and repeats rows), an id returned
+   * where no id is asked. Not in the papers: they are the commonest mistakes of a 1.5B model once
+   * its SQL runs (README, "Accuracy with the local model"). `hybrid` runs them.
+   */
+  questionChecks: boolean;
 }
 
 export interface SelectionConfig {
@@ -156,7 +163,7 @@ const DEXTERSQL: Sections = {
   judging: { enabled: false },
   decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
   generation: { paths: ['dependency-tree', 'few-shot', 'divide-and-conquer'] },
-  correction: { enabled: true, reviseOn: 'always', maxRevisions: 1, rules: true, spellingFixes: false },
+  correction: { enabled: true, reviseOn: 'always', maxRevisions: 1, rules: true, spellingFixes: false, questionChecks: false },
   selection: { enabled: true, confidenceThreshold: 0.6, tournamentSize: 3 },
 };
 
@@ -174,7 +181,7 @@ export const PRESETS = {
     judging: { enabled: true },
     decomposition: DECOSEARCH_DECOMPOSITION,
     generation: { paths: ['direct'] },
-    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 3, rules: false, spellingFixes: false },
+    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 3, rules: false, spellingFixes: false, questionChecks: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
   /**
@@ -188,7 +195,7 @@ export const PRESETS = {
     judging: { enabled: false },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
     generation: { paths: ['direct'] },
-    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false, spellingFixes: false },
+    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false, spellingFixes: false, questionChecks: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
   /**
@@ -203,7 +210,7 @@ export const PRESETS = {
     judging: { enabled: true },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, refineOn: 'errors-and-empty', retryRejected: true, temperature: 0 },
     generation: { paths: ['direct', 'dependency-tree', 'few-shot', 'divide-and-conquer'] },
-    correction: { ...DEXTERSQL.correction, reviseOn: 'all-findings', spellingFixes: true },
+    correction: { ...DEXTERSQL.correction, reviseOn: 'all-findings', spellingFixes: true, questionChecks: true },
   },
 } satisfies Record<string, Sections>;
 

@@ -20,6 +20,7 @@ const input = (over: Partial<CheckInput>): CheckInput => ({
   sql: "SELECT Name FROM singer WHERE Country = 'France'",
   schema,
   analysis: parsed,
+  analyze: () => parsed,
   execution: { ok: true, columns: ['Name'], rows: [['Ann']], truncated: false },
   ...over,
 });

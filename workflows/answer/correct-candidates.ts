@@ -19,7 +19,15 @@ export function diagnose(run: QuestionRun, candidate: WorkingCandidate, label: s
     { stage, name: 'diagnoseSql', summary: `diagnose ${label}: parse, run read-only, checks` },
     (o) =>
       run.online.diagnoseSql.executeWithOptions(o, [
-        { ctx, sql: candidate.sql, timeoutMs: run.limits.sqlTimeoutMs, maxRows: DIAGNOSIS_MAX_ROWS, maxCellBytes, ...answer },
+        {
+          ctx,
+          sql: candidate.sql,
+          timeoutMs: run.limits.sqlTimeoutMs,
+          maxRows: DIAGNOSIS_MAX_ROWS,
+          maxCellBytes,
+          ...answer,
+          ...(run.config.correction.questionChecks ? { questionChecks: true } : {}),
+        },
       ]),
     (d) => ({
       outcome: `${d.execution.ok ? `${d.execution.rowCount} rows` : `error: ${d.execution.error}`}${d.findings.length ? `; ${d.findings.map((f) => f.check).join(', ')}` : '; no findings'}`,

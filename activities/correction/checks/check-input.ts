@@ -8,5 +8,7 @@ export interface CheckInput {
   sql: string;
   schema: SchemaInfo;
   analysis: SqlAnalysis;
+  /** The same analyzer, schema and dialect, for a variant of the query a check builds. */
+  analyze: (sql: string) => SqlAnalysis;
   execution: { ok: true; columns: string[]; rows: SqlRow[]; truncated: boolean } | { ok: false; kind: string; message: string };
 }

@@ -1,0 +1,80 @@
+import type { Finding } from '../../../core/correction/finding';
+import type { SchemaInfo } from '../../../core/database/schema-types';
+import type { CheckInput } from './check-input';
+import { mentions, nameWords, questionWords } from './question-words';
+import { withoutJoinConditions } from './without-join-conditions';
+
+/** Counting and grouping read a join's rows without naming its columns ("how many loans per book"). */
+const COUNTS_OR_GROUPS = /\bcount\s*\(|\bgroup\s+by\b/i;
+const idLike = (column: string) => /(^|_)(id|code|no|num)$/i.test(column) || /[a-z](ID|Id|Code|No|Num)$/.test(column);
+
+/**
+ * A table joined only to be joined: outside its ON condition the query reads none of its columns,
+ * it links no two other tables of the query, and the question names nothing of it. Small models
+ * join every table the schema links to the ones they need (singers joined with their concerts to
+ * list singers), and an inner join then drops the rows without a match and repeats those with
+ * several, so lists, sums and extremes come out wrong. Only a warning: "singers who have
+ * performed" needs the join, and its question says so.
+ */
+export function unusedJoin(input: CheckInput): Finding | null {
+  if (!input.execution.ok || !input.analysis.ok || input.analysis.tables.length < 2 || COUNTS_OR_GROUPS.test(input.sql)) return null;
+  const tables = input.analysis.tables;
+  const stripped = withoutJoinConditions(input.sql, input.schema.dialect);
+  const beside = stripped === null ? null : input.analyze(stripped);
+  if (!beside?.ok) return null;
+  const read = (table: string) => beside.columns.some((c) => c.table?.toLowerCase() === table.toLowerCase() || (c.table === null && hasColumn(input.schema, table, c.column)));
+  const joinedOnly = tables.filter((t) => !read(t) && linkedTables(input.schema, t, tables) < 2);
+  // Every table only joined (`SELECT count(*) FROM a JOIN b ON …`): the pairs may be the point.
+  if (joinedOnly.length === 0 || joinedOnly.length === tables.length) return null;
+  const words = questionWords(input.question);
+  const unnamed = joinedOnly.filter((table) => {
+    const own = ownWords(table, tables);
+    return own.length > 0 && !own.some((w) => mentions(words, w));
+  });
+  if (!unnamed.length) return null;
+  const several = unnamed.length > 1;
+  return {
+    check: 'unused-join',
+    severity: 'warning',
+    message:
+      `the query joins ${unnamed.join(', ')} but reads nothing from ${several ? 'them' : 'it'} beyond the join, and the question does not mention ${several ? 'them' : 'it'}; ` +
+      'an inner join keeps only rows with a match there and repeats rows with several matches: remove the join unless the question needs it',
+  };
+}
+
+function hasColumn(schema: SchemaInfo, table: string, column: string): boolean {
+  const t = schema.tables.find((x) => x.name.toLowerCase() === table.toLowerCase());
+  return column === '*' || Boolean(t?.columns.some((c) => c.name.toLowerCase() === column.toLowerCase()));
+}
+
+/**
+ * How many other tables of the query a table is linked with: by a declared foreign key (either
+ * way), or by an id-like column both have (a link the schema does not declare).
+ */
+function linkedTables(schema: SchemaInfo, table: string, tables: readonly string[]): number {
+  const lower = table.toLowerCase();
+  const info = (name: string) => schema.tables.find((t) => t.name.toLowerCase() === name.toLowerCase());
+  const ids = (name: string) => new Set((info(name)?.columns ?? []).map((c) => c.name).filter(idLike).map((c) => c.toLowerCase()));
+  const own = ids(table);
+  let linked = 0;
+  for (const other of tables) {
+    const o = other.toLowerCase();
+    if (o === lower) continue;
+    const declared = schema.tables.some((t) =>
+      t.foreignKeys.some((fk) => (fk.fromTable.toLowerCase() === lower && fk.toTable.toLowerCase() === o) || (fk.fromTable.toLowerCase() === o && fk.toTable.toLowerCase() === lower)),
+    );
+    if (declared || [...ids(other)].some((c) => own.has(c))) linked++;
+  }
+  return linked;
+}
+
+/** The words of a table's name that the other tables of the query do not have (`singer_in_concert` beside `singer` → concert). */
+function ownWords(table: string, tables: readonly string[]): string[] {
+  let rest = table;
+  for (const other of tables) {
+    if (other.toLowerCase() === table.toLowerCase() || other.length < 3) continue;
+    rest = rest.replace(new RegExp(other.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ');
+  }
+  const others = new Set(tables.filter((t) => t.toLowerCase() !== table.toLowerCase()).flatMap(nameWords));
+  return nameWords(rest).filter((w) => !others.has(w));
+}

@@ -1,0 +1,83 @@
+import type { CheckInput } from '../../activities/correction/checks/check-input';
+import { runChecks } from '../../activities/correction/checks';
+import { schemaHintOf, sharedSqlAnalyzer } from '../../activities/sql/shared-analyzer';
+import type { SchemaInfo, TableInfo } from '../../core/database/schema-types';
+import { withoutJoinConditions } from '../../activities/correction/checks/without-join-conditions';
+
+// A library written for this test: authors write books, members borrow them (loan links both).
+const table = (name: string, columns: string[], primaryKey: string[], foreignKeys: TableInfo['foreignKeys'] = []): TableInfo => ({
+  name,
+  columns: columns.map((c) => ({ name: c, type: 'TEXT', nullable: true, primaryKey: primaryKey.includes(c) })),
+  primaryKey,
+  foreignKeys,
+});
+const library: SchemaInfo = {
+  dialect: 'sqlite',
+  tables: [
+    table('author', ['author_id', 'name', 'born'], ['author_id']),
+    table('book', ['BookID', 'title', 'author_id', 'pages'], ['BookID'], [{ fromTable: 'book', fromColumns: ['author_id'], toTable: 'author', toColumns: ['author_id'] }]),
+    table('member', ['member_id', 'name'], ['member_id']),
+    table('book_loan', ['loan_id', 'BookID', 'member_id', 'due'], ['loan_id'], [
+      { fromTable: 'book_loan', fromColumns: ['BookID'], toTable: 'book', toColumns: ['BookID'] },
+      { fromTable: 'book_loan', fromColumns: ['member_id'], toTable: 'member', toColumns: ['member_id'] },
+    ]),
+  ],
+};
+
+/** The findings of the question checks for a query that ran and returned `columns`. */
+async function questionFindings(question: string, sql: string, columns: string[], questionChecks = true): Promise<string[]> {
+  const analyzer = await sharedSqlAnalyzer();
+  const analyze = (text: string) => analyzer.analyze(text, 'sqlite', schemaHintOf(library));
+  const analysis = analyze(sql);
+  expect(analysis.ok).toBe(true);
+  const input: CheckInput = { question, sql, schema: library, analysis, analyze, execution: { ok: true, columns, rows: [columns.map(() => 'x')], truncated: false } };
+  return runChecks(input, { questionChecks }).map((f) => f.check);
+}
+
+describe('checks that hold a query against its question (correction.questionChecks)', () => {
+  it('warns about a table joined for nothing the question names, and only then', async () => {
+    const longest = 'SELECT T1.title FROM book AS T1 JOIN book_loan AS T2 ON T1.BookID = T2.BookID ORDER BY T1.pages DESC LIMIT 1';
+    expect(await questionFindings('What is the title of the longest book?', longest, ['title'])).toEqual(['unused-join']);
+    // The question names the loans: the join keeps only books that were lent, as asked.
+    expect(await questionFindings('What is the title of the longest book that was ever on loan?', longest, ['title'])).toEqual([]);
+    // A column of the joined table is read: the join does work.
+    const due = 'SELECT T1.title FROM book AS T1 JOIN book_loan AS T2 ON T1.BookID = T2.BookID ORDER BY T2.due LIMIT 1';
+    expect(await questionFindings('Which book is due first?', due, ['title'])).toEqual([]);
+    // Only joined tables, nothing else read: the matched pairs may be the point.
+    expect(await questionFindings('Count them.', 'SELECT count(*) FROM book AS T1 JOIN author AS T2 ON T1.author_id = T2.author_id', ['count(*)'])).toEqual([]);
+    // Off (the paper presets): not run.
+    expect(await questionFindings('What is the title of the longest book?', longest, ['title'], false)).toEqual([]);
+  });
+
+  it("judges a table's own words, not those it shares with the tables beside it", async () => {
+    // `book_loan` beside `book`: only "loan" is its own, and "book" in the question does not count.
+    const sql = 'SELECT T1.title FROM book AS T1 JOIN book_loan AS T2 ON T1.BookID = T2.BookID';
+    expect(await questionFindings('List every book title.', sql, ['title'])).toEqual(['unused-join']);
+    expect(await questionFindings('List the titles of loaned books.', sql, ['title'])).toEqual([]);
+  });
+
+  it('warns about an id returned where the question asks for no id', async () => {
+    const sql = 'SELECT T2.member_id FROM book_loan AS T1 JOIN member AS T2 ON T1.member_id = T2.member_id ORDER BY T1.due LIMIT 1';
+    expect(await questionFindings('Which member has the earliest due date on a loan?', sql, ['member_id'])).toEqual(['id-for-name']);
+    expect(await questionFindings('Give the id of the member with the earliest due date on a loan.', sql, ['member_id'])).toEqual([]);
+    expect(await questionFindings('Which member_id has the earliest due date on a loan?', sql, ['member_id'])).toEqual([]);
+    // Camel-case ids count; words that merely end in "id" do not.
+    expect(await questionFindings('Which book is the longest?', 'SELECT BookID FROM book ORDER BY pages DESC LIMIT 1', ['BookID'])).toEqual(['id-for-name']);
+    expect(await questionFindings('Which book is the longest?', 'SELECT title AS paid FROM book ORDER BY pages DESC LIMIT 1', ['paid'])).toEqual([]);
+  });
+
+  it('cuts join conditions out of a query, whatever they hold, and nothing else', () => {
+    const cut = (sql: string) => withoutJoinConditions(sql, 'sqlite')?.replace(/\s+/g, ' ').trim();
+    expect(cut('SELECT a.x FROM a JOIN b ON a.id = b.aid WHERE b.y = 1')).toBe('SELECT a.x FROM a JOIN b WHERE b.y = 1');
+    // Parentheses, a subquery and a string that reads like SQL stay inside the condition they belong to.
+    expect(cut("SELECT a.x FROM a JOIN b ON (a.id = b.aid AND b.k IN (SELECT k FROM c WHERE c.t = ' ON x WHERE ')) ORDER BY a.x")).toBe(
+      'SELECT a.x FROM a JOIN b ORDER BY a.x',
+    );
+    // Each of several joins, and a join inside a subquery, which ends at its closing parenthesis.
+    expect(cut('SELECT * FROM a JOIN b ON a.i = b.i LEFT JOIN c ON c.j = b.j WHERE a.z IN (SELECT y FROM d JOIN e ON d.k = e.k)')).toBe(
+      'SELECT * FROM a JOIN b LEFT JOIN c WHERE a.z IN (SELECT y FROM d JOIN e )',
+    );
+    expect(cut("SELECT 'ON' FROM a")).toBe("SELECT 'ON' FROM a");
+    expect(withoutJoinConditions("SELECT 'unterminated FROM a", 'sqlite')).toBeNull();
+  });
+});
