@@ -22,6 +22,13 @@
  * LLM cache, so an interrupted question replays its earlier calls for free. seconds_per_question
  * is the wall time of the questions as they ran; a question resumed from the cache looks faster.
  *
+ * Training knowledge: DexterSQL's few-shot path needs solved training examples, so before the
+ * configurations run, the few-shot index is built in the home from `--few-shot` (default
+ * spider-train; `--few-shot ''` for none), and the benchmark ids say which. Mined correction rules
+ * and DecoSearch's decomposition knowledge base are not built: each means answering hundreds of
+ * training questions with the model (hours on a CPU), so `dextersql` runs without rules and the
+ * decomposer without retrieved examples; both stages say so in every trace.
+ *
  * Slow (a CPU model answering hundreds of questions): run it in the background. The model's
  * threads come from DECODEX_LLM_LOCAL_THREADS (default: cores - 1).
  *
@@ -34,7 +41,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Client } from '@temporalio/client';
 import { startBenchTemporal } from './bench-temporal';
+import { FEW_SHOT_SOURCES } from '../activities/knowledge/few-shot-sources';
+import type { BuildFewShotIndexInput } from '../core/knowledge/few-shot-job-types';
+import { taskQueue } from '../core/task-queues';
+import type { buildFewShotIndex } from '../workflows/build-few-shot-index';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
 import { benchmarkStore } from '../activities/benchmark/benchmark-store';
 import { loadLlmConfig, settingsForRole, type LlmConfig } from '../activities/llm/llm-config';
@@ -72,7 +84,7 @@ function parseConfiguration(spec: string): Configuration {
 }
 
 /** The benchmark of one configuration on the sample: its label, input and id (the same every run, so it resumes). */
-function benchmarkOf(configuration: Configuration, sample: { size: number; seed: number }, llmConfig: LlmConfig) {
+function benchmarkOf(configuration: Configuration, sample: { size: number; seed: number }, llmConfig: LlmConfig, fewShot: string[]) {
   const label = pipelineLabel(configuration);
   const base: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'> = {
     dataset: 'spider-dev',
@@ -87,7 +99,9 @@ function benchmarkOf(configuration: Configuration, sample: { size: number; seed:
     label,
     roleModels: modelsByRole(llmConfig),
   };
-  return { label, base, benchmarkId: `accuracy-${defaultBenchmarkId(base).replace(/^bench-/, '')}` };
+  // The few-shot index changes what the few-shot path is shown: runs with and without it are apart.
+  const knowledge = fewShot.length ? `-fs-${fewShot.join('+')}` : '';
+  return { label, base, benchmarkId: `accuracy-${defaultBenchmarkId(base).replace(/^bench-/, '')}${knowledge}` };
 }
 
 function writeTable(home: string, name: string, rows: AccuracyRow[], about: string): void {
@@ -109,12 +123,25 @@ async function reportStored(home: string, benchmarks: { label: string; benchmark
   }
 }
 
+/** The few-shot index of the home, from the given training sets (a job that skips what a previous run stored). */
+async function buildFewShot(client: Client, sources: string[], queuePrefix: string): Promise<void> {
+  const input: BuildFewShotIndexInput = { sources, datasetsRoot: datasetsRoot(process.env), pageSize: 1_000, pagesPerRun: 20 };
+  const result = await client.workflow.execute<typeof buildFewShotIndex>('buildFewShotIndex', {
+    taskQueue: taskQueue('offline', queuePrefix),
+    workflowId: `few-shot-index-${sources.join('+')}`,
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    args: [input],
+  });
+  console.error(`bench:accuracy: few-shot index of ${result.examples} examples from ${sources.join(', ')}`);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       limit: { type: 'string', default: '100' },
       seed: { type: 'string', default: '1' },
       presets: { type: 'string', default: 'quick,decosearch,dextersql,hybrid' },
+      'few-shot': { type: 'string', default: 'spider-train' },
       ablations: { type: 'string', default: '' },
       home: { type: 'string', default: '.decodex/bench-accuracy' },
       'report-only': { type: 'boolean', default: false },
@@ -134,7 +161,10 @@ async function main(): Promise<void> {
   const home = path.resolve(values.home!);
   mkdirSync(home, { recursive: true });
   const about = `Spider dev, ${size} questions (seed ${seed}, stratified by database and hardness), Spider's EX rules; model ${path.basename(generator.model)} (${generator.provider}).`;
-  const benchmarks = configurations.map((c) => benchmarkOf(c, { size, seed }, llmConfig));
+  const fewShot = values['few-shot']!.split(',').map((x) => x.trim()).filter(Boolean);
+  const unknownSource = fewShot.find((x) => !(FEW_SHOT_SOURCES as readonly string[]).includes(x));
+  if (unknownSource) throw new Error(`--few-shot takes ${FEW_SHOT_SOURCES.join(', ')} (comma-separated) or '', got ${JSON.stringify(unknownSource)}`);
+  const benchmarks = configurations.map((c) => benchmarkOf(c, { size, seed }, llmConfig, fewShot));
 
   if (values['report-only']) {
     const rows = await reportStored(home, benchmarks, values.common!);
@@ -154,6 +184,7 @@ async function main(): Promise<void> {
       queuePrefix: 'bench-accuracy.',
     };
     await withClientSession(runtime, {}, async (client) => {
+      if (fewShot.length) await buildFewShot(client.client, fewShot, runtime.queuePrefix);
       for (const { label, base, benchmarkId } of benchmarks) {
         const reportDir = path.join(home, 'reports', benchmarkId);
         const handle = await startBenchmark(client.client, { ...base, benchmarkId, reportDir }, runtime.queuePrefix);

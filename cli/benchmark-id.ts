@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { RunBenchmarkInput } from '../core/benchmark/benchmark-types';
+import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 
 /**
  * The id a benchmark runs under when --id is not given. Everything that changes the answers or
  * their scoring goes into it (dataset, limit, evaluator, preset, ablations, overrides, models, limits), so
- * the same command resumes the same run and a changed one starts its own.
+ * the same command resumes the same run and a changed one starts its own. That includes what the
+ * preset resolves to: a decodex whose preset changed does not resume a run of the old one and mix
+ * the two in one report (the model calls both make alike are cached, so the new run repeats little).
  */
 export function defaultBenchmarkId(input: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'>): string {
   const identity = {
@@ -20,6 +23,7 @@ export function defaultBenchmarkId(input: Omit<RunBenchmarkInput, 'benchmarkId' 
     ablations: input.ablations ?? [],
     // Only when given, so the ids of runs without overrides stay what they were.
     ...(input.pipeline ? { pipeline: input.pipeline } : {}),
+    ...(input.goldAsPrediction ? {} : { resolved: resolvedSections(input) }),
     models: input.roleModels ?? {},
     limits: input.questionLimits ?? null,
   };
@@ -30,4 +34,10 @@ export function defaultBenchmarkId(input: Omit<RunBenchmarkInput, 'benchmarkId' 
     .replace(/[^A-Za-z0-9_-]/g, '_');
   const mode = input.goldAsPrediction ? 'gold' : (input.preset ?? 'default');
   return `bench-${name}-${mode}-${hash}`;
+}
+
+/** The configuration the run's questions are answered with, without the names that already say how it was asked for. */
+function resolvedSections(input: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'>): unknown {
+  const { preset: _preset, ablations: _ablations, overrides: _overrides, ...sections } = resolvePipelineConfig(input.preset, input.ablations, input.pipeline);
+  return sections;
 }
