@@ -7,6 +7,7 @@ const input = {
   sample: { size: 100, seed: 1 },
   evaluation: { evaluator: 'spider' as const, timeoutMs: 30_000, vesRepetitions: 0 },
   preset: 'hybrid',
+  concurrency: 1,
 };
 
 describe('the default benchmark id', () => {
