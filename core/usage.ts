@@ -8,6 +8,8 @@ export interface LlmCallUsage {
   reusedPromptTokens?: number;
   latencyMs: number;
   cacheHit: boolean;
+  /** For a cache hit: the prompt tokens the answer took when it was generated (what this call would have sent). */
+  cachedPromptTokens?: number;
 }
 
 /** Usage of a whole run, summed over its calls and broken down by role. */
@@ -18,11 +20,16 @@ export interface RunUsage {
   /** Prompt tokens the model did not evaluate again (absent in runs recorded before it was counted). */
   reusedPromptTokens?: number;
   cacheHits: number;
+  /**
+   * Prompt tokens the cache hits took when they were generated: with promptTokens, what the run's
+   * configuration sends, however much of it a cache answered (absent in runs recorded before it was counted).
+   */
+  cachedPromptTokens?: number;
   byRole: Record<string, { calls: number; promptTokens: number; completionTokens: number }>;
 }
 
 export function emptyUsage(): RunUsage {
-  return { llmCalls: 0, promptTokens: 0, completionTokens: 0, reusedPromptTokens: 0, cacheHits: 0, byRole: {} };
+  return { llmCalls: 0, promptTokens: 0, completionTokens: 0, reusedPromptTokens: 0, cacheHits: 0, cachedPromptTokens: 0, byRole: {} };
 }
 
 export function addCall(usage: RunUsage, call: LlmCallUsage): RunUsage {
@@ -33,6 +40,7 @@ export function addCall(usage: RunUsage, call: LlmCallUsage): RunUsage {
     completionTokens: usage.completionTokens + call.completionTokens,
     reusedPromptTokens: (usage.reusedPromptTokens ?? 0) + (call.reusedPromptTokens ?? 0),
     cacheHits: usage.cacheHits + (call.cacheHit ? 1 : 0),
+    cachedPromptTokens: (usage.cachedPromptTokens ?? 0) + (call.cachedPromptTokens ?? 0),
     byRole: {
       ...usage.byRole,
       [call.role]: {
@@ -61,6 +69,7 @@ export function mergeUsage(a: RunUsage, b: RunUsage): RunUsage {
     completionTokens: a.completionTokens + b.completionTokens,
     reusedPromptTokens: (a.reusedPromptTokens ?? 0) + (b.reusedPromptTokens ?? 0),
     cacheHits: a.cacheHits + b.cacheHits,
+    cachedPromptTokens: (a.cachedPromptTokens ?? 0) + (b.cachedPromptTokens ?? 0),
     byRole,
   };
 }

@@ -140,7 +140,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       const configured = settingsForRole(config, request.role);
       const settings = request.temperature === undefined ? configured : { ...configured, temperature: request.temperature };
       const key = llmCacheKey({ settings, messages: request.messages, schema: request.schema });
-      const record = (usage: TokenUsage, attempts: number, cacheHit: boolean): LlmCallRecord => ({
+      const record = (usage: TokenUsage, attempts: number, cacheHit: boolean, cachedPromptTokens?: number): LlmCallRecord => ({
         role: request.role,
         provider: settings.provider,
         model: settings.model,
@@ -149,6 +149,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
         ...(usage.reusedPromptTokens ? { reusedPromptTokens: usage.reusedPromptTokens } : {}),
         latencyMs: now() - startedAt,
         cacheHit,
+        ...(cachedPromptTokens ? { cachedPromptTokens } : {}),
         attempts,
       });
 
@@ -162,7 +163,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       };
       const hit = await fromCache();
       if (hit)
-        return { text: hit.text, ...(request.schema ? { value: hit.value as T } : {}), record: record({ promptTokens: 0, completionTokens: 0 }, 0, true) };
+        return { text: hit.text, ...(request.schema ? { value: hit.value as T } : {}), record: record({ promptTokens: 0, completionTokens: 0 }, 0, true, hit.usage.promptTokens) };
 
       let generation = inFlight.get(key);
       const joined = generation !== undefined;
@@ -185,7 +186,8 @@ export function createLlmService({ config, store, providerFor = providerForSetti
         ...(request.schema ? { value: answer.value as T } : {}),
         // A joined call, or one another worker answered while this one waited, cost nothing more,
         // like a cache hit: the call that generated counts the tokens.
-        record: joined || answer.hit ? record({ promptTokens: 0, completionTokens: 0 }, 0, true) : record(answer.usage, answer.attempts, false),
+        record:
+          joined || answer.hit ? record({ promptTokens: 0, completionTokens: 0 }, 0, true, answer.usage.promptTokens) : record(answer.usage, answer.attempts, false),
       };
     },
   };

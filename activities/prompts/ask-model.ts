@@ -59,6 +59,15 @@ export async function askModel<P extends PromptName>(
 
 /** The part of a call record that usage accounting keeps (no provider details, no attempts). */
 export function callUsage(record: LlmCallRecord): LlmCallUsage {
-  const { role, model, promptTokens, completionTokens, reusedPromptTokens, latencyMs, cacheHit } = record;
-  return { role, model, promptTokens, completionTokens, ...(reusedPromptTokens ? { reusedPromptTokens } : {}), latencyMs, cacheHit };
+  const { role, model, promptTokens, completionTokens, reusedPromptTokens, latencyMs, cacheHit, cachedPromptTokens } = record;
+  return {
+    role,
+    model,
+    promptTokens,
+    completionTokens,
+    ...(reusedPromptTokens ? { reusedPromptTokens } : {}),
+    latencyMs,
+    cacheHit,
+    ...(cachedPromptTokens ? { cachedPromptTokens } : {}),
+  };
 }

@@ -13,9 +13,13 @@ export interface AccuracyRow {
   exLow: number;
   exHigh: number;
   byHardness: Record<string, { questions: number; ex: number }>;
+  /** Wall time as the questions ran: a question answered from the LLM cache runs in a fraction of it (see cachedCallFraction). */
   secondsPerQuestion: number;
+  /** Prompt tokens the configuration sends per question, a cached answer counted at what it took when generated. */
   inputTokensPerQuestion: number;
   llmCallsPerQuestion: number;
+  /** Model calls answered from the LLM cache over all calls (an ablation replays its preset's shared calls). */
+  cachedCallFraction: number;
   /** Prompt tokens the model evaluated over prompt tokens sent (1 without prefix reuse). */
   promptTokensEvaluatedFraction: number | null;
   linkingRecall: number | null;
@@ -45,6 +49,9 @@ export function accuracyRow(label: string, records: BenchmarkRecord[]): Accuracy
     byHardness[level] = { questions: inLevel.length, ex: inLevel.filter((r) => r.verdict === 'correct').length / inLevel.length };
   }
   const sent = scored.reduce((n, r) => n + r.usage.promptTokens, 0);
+  const cachedTokens = scored.reduce((n, r) => n + (r.usage.cachedPromptTokens ?? 0), 0);
+  const calls = scored.reduce((n, r) => n + r.usage.llmCalls, 0);
+  const hits = scored.reduce((n, r) => n + r.usage.cacheHits, 0);
   const reused = scored.reduce((n, r) => n + (r.usage.reusedPromptTokens ?? 0), 0);
   const linked = scored.flatMap((r) => (r.linking ? [r.linking.recall] : []));
   const outcomes: Record<string, number> = {};
@@ -59,8 +66,9 @@ export function accuracyRow(label: string, records: BenchmarkRecord[]): Accuracy
     exHigh: high,
     byHardness,
     secondsPerQuestion: mean(scored.flatMap((r) => (r.latencyMs === null ? [] : [r.latencyMs / 1000]))),
-    inputTokensPerQuestion: scored.length ? sent / scored.length : 0,
+    inputTokensPerQuestion: scored.length ? (sent + cachedTokens) / scored.length : 0,
     llmCallsPerQuestion: mean(scored.map((r) => r.usage.llmCalls)),
+    cachedCallFraction: calls ? hits / calls : 0,
     promptTokensEvaluatedFraction: sent ? (sent - reused) / sent : null,
     linkingRecall: linked.length ? mean(linked) : null,
     outcomes,
@@ -80,6 +88,7 @@ export function accuracyLines(row: AccuracyRow): string[] {
     `seconds_per_question_${k}: ${row.secondsPerQuestion.toFixed(1)}`,
     `input_tokens_per_question_${k}: ${Math.round(row.inputTokensPerQuestion)}`,
     `llm_calls_per_question_${k}: ${row.llmCallsPerQuestion.toFixed(1)}`,
+    `cached_call_fraction_${k}: ${f3(row.cachedCallFraction)}`,
     `prompt_tokens_evaluated_fraction_${k}: ${row.promptTokensEvaluatedFraction === null ? 'n/a' : f3(row.promptTokensEvaluatedFraction)}`,
     `linking_recall_${k}: ${row.linkingRecall === null ? 'n/a' : f3(row.linkingRecall)}`,
   ];
@@ -102,6 +111,7 @@ export function accuracyMarkdown(rows: AccuracyRow[], about: string): string {
     's/question',
     'input tokens/q',
     'calls/q',
+    'cached calls',
     'evaluated fraction',
     'linking recall',
     'unanswered',
@@ -117,6 +127,7 @@ export function accuracyMarkdown(rows: AccuracyRow[], about: string): string {
       r.secondsPerQuestion.toFixed(1),
       String(Math.round(r.inputTokensPerQuestion)),
       r.llmCallsPerQuestion.toFixed(1),
+      f3(r.cachedCallFraction),
       r.promptTokensEvaluatedFraction === null ? 'n/a' : f3(r.promptTokensEvaluatedFraction),
       r.linkingRecall === null ? 'n/a' : f3(r.linkingRecall),
       Object.entries(r.outcomes)

@@ -197,6 +197,9 @@ describe('LLM service over the scripted LLM', () => {
     expect(again.text).toBe(first.text);
     expect(again.value).toEqual(first.value);
     expect(again.record).toMatchObject({ cacheHit: true, promptTokens: 0, completionTokens: 0, attempts: 0 });
+    // What the answer took when it was generated stays known, so a replayed run still says what its configuration sends.
+    expect(first.record.promptTokens).toBeGreaterThan(0);
+    expect(again.record.cachedPromptTokens).toBe(first.record.promptTokens);
 
     await store.close();
     store = openSqliteArtifactStore(join(dir, 'artifacts.db'));

@@ -1,0 +1,45 @@
+import { accuracyLines, accuracyMarkdown, accuracyRow } from '../../core/benchmark/accuracy-table';
+import type { BenchmarkRecord } from '../../core/benchmark/benchmark-types';
+import { emptyUsage } from '../../core/usage';
+
+const record = (index: number, verdict: BenchmarkRecord['verdict'], usage: Partial<BenchmarkRecord['usage']>): BenchmarkRecord => ({
+  index,
+  id: String(index),
+  dbId: 'shop',
+  difficulty: index % 2 ? 'easy' : 'hard',
+  question: `question ${index}`,
+  goldSql: 'SELECT 1',
+  predictedSql: 'SELECT 1',
+  outcome: 'answered',
+  route: 'direct',
+  verdict,
+  usage: { ...emptyUsage(), ...usage },
+  latencyMs: 2000,
+  upperBoundCorrect: verdict === 'correct',
+  candidatesEvaluated: 1,
+});
+
+describe('the accuracy table (bench:accuracy)', () => {
+  it('counts what a configuration sends, cached answers at their original cost, and says how much was cached', () => {
+    const row = accuracyRow('hybrid − selection', [
+      record(1, 'correct', { llmCalls: 4, cacheHits: 3, promptTokens: 100, reusedPromptTokens: 40, cachedPromptTokens: 900 }),
+      record(2, 'wrong', { llmCalls: 4, cacheHits: 4, promptTokens: 0, cachedPromptTokens: 1000 }),
+      record(3, 'not_executable', { llmCalls: 9, cacheHits: 0, promptTokens: 5000 }),
+    ]);
+    expect(row).toMatchObject({ key: 'hybrid_minus_selection', questions: 2, correct: 1, ex: 0.5, llmCallsPerQuestion: 4 });
+    expect(row.inputTokensPerQuestion).toBe(1000); // (100 + 900 + 0 + 1000) / 2
+    expect(row.cachedCallFraction).toBe(7 / 8);
+    expect(row.promptTokensEvaluatedFraction).toBeCloseTo(0.6); // over the tokens actually sent to the model
+    const lines = accuracyLines(row);
+    expect(lines).toContain('input_tokens_per_question_hybrid_minus_selection: 1000');
+    expect(lines).toContain('cached_call_fraction_hybrid_minus_selection: 0.875');
+    expect(lines).toContain('ex_hybrid_minus_selection_easy: 1.000');
+    expect(accuracyMarkdown([row], 'about')).toMatch(/\| hybrid − selection \| 2 \| 0\.500 \|.*\| 1000 \| 4\.0 \| 0\.875 \|/);
+  });
+
+  it('reads records stored before cached tokens were counted', () => {
+    const old = record(1, 'correct', { llmCalls: 2, cacheHits: 0, promptTokens: 300 });
+    delete old.usage.cachedPromptTokens;
+    expect(accuracyRow('quick', [old])).toMatchObject({ inputTokensPerQuestion: 300, cachedCallFraction: 0 });
+  });
+});
