@@ -1,5 +1,5 @@
 import type { Dialect } from '../../core/database/schema-types';
-import { SqlScanError, tokenizeSql } from '../database/sql-tokens';
+import { tokensOrNull } from '../database/sql-tokens';
 
 /**
  * `sql` with every bare occurrence of the identifier `from` (any case, qualified or not) written
@@ -7,13 +7,8 @@ import { SqlScanError, tokenizeSql } from '../database/sql-tokens';
  * the text cannot be scanned.
  */
 export function respellName(sql: string, dialect: Dialect, from: string, to: string): string | null {
-  let tokens;
-  try {
-    tokens = tokenizeSql(sql, dialect);
-  } catch (err) {
-    if (err instanceof SqlScanError) return null;
-    throw err;
-  }
+  const tokens = tokensOrNull(sql, dialect);
+  if (!tokens) return null;
   const target = from.toUpperCase();
   const starts = tokens.filter((t) => t.kind === 'word' && t.upper === target).map((t) => t.start);
   if (!starts.length) return null;

@@ -196,3 +196,13 @@ function startsIdentifierWithDigits(sql: string, i: number): boolean {
   if (/[xX]/.test(c) && sql[i] === '0' && j === i + 1) return false; // 0x1F
   return /[A-Za-z_$\u0080-\uffff]/.test(c);
 }
+
+/** The tokens of `sql`, or null when it cannot be scanned (for rewriters that leave such text alone). */
+export function tokensOrNull(sql: string, dialect: Dialect): SqlToken[] | null {
+  try {
+    return tokenizeSql(sql, dialect);
+  } catch (err) {
+    if (err instanceof SqlScanError) return null;
+    throw err;
+  }
+}

@@ -8,6 +8,7 @@ import { summaryLines } from '../../core/benchmark/summary-lines';
 import { renderSummaryMarkdown } from '../../core/benchmark/summary-markdown';
 import type { Verdict } from '../../core/evaluation/verdict';
 import { addCall, emptyUsage } from '../../core/usage';
+import { benchmarkRecord } from '../../devkit/benchmark-record';
 
 const input: RunBenchmarkInput = {
   benchmarkId: 'bench-test',
@@ -33,24 +34,7 @@ function record(index: number, verdict: Verdict, difficulty: string, tokens: num
   const usage = tokens
     ? addCall(emptyUsage(), { role: 'generator', model: 'model-a', promptTokens: tokens, completionTokens: 10, latencyMs: 5, cacheHit: false })
     : emptyUsage();
-  return {
-    index,
-    id: `q${index}`,
-    dbId: 'db',
-    difficulty,
-    question: `question ${index}`,
-    goldSql: 'SELECT 1',
-    predictedSql: 'SELECT 1',
-    outcome: 'answered',
-    route: 'direct',
-    verdict,
-    usage,
-    latencyMs: 1000 * (index + 1),
-    upperBoundCorrect: verdict === 'correct',
-    candidatesEvaluated: 1,
-    timeRatio: verdict === 'correct' ? 4 : 0,
-    ...extra,
-  };
+  return benchmarkRecord(index, verdict, { difficulty, usage, timeRatio: verdict === 'correct' ? 4 : 0, ...extra });
 }
 
 const records = [

@@ -1,23 +1,10 @@
 import { accuracyLines, accuracyMarkdown, accuracyRow } from '../../core/benchmark/accuracy-table';
 import type { BenchmarkRecord } from '../../core/benchmark/benchmark-types';
 import { emptyUsage } from '../../core/usage';
+import { benchmarkRecord } from '../../devkit/benchmark-record';
 
-const record = (index: number, verdict: BenchmarkRecord['verdict'], usage: Partial<BenchmarkRecord['usage']>): BenchmarkRecord => ({
-  index,
-  id: String(index),
-  dbId: 'shop',
-  difficulty: index % 2 ? 'easy' : 'hard',
-  question: `question ${index}`,
-  goldSql: 'SELECT 1',
-  predictedSql: 'SELECT 1',
-  outcome: 'answered',
-  route: 'direct',
-  verdict,
-  usage: { ...emptyUsage(), ...usage },
-  latencyMs: 2000,
-  upperBoundCorrect: verdict === 'correct',
-  candidatesEvaluated: 1,
-});
+const record = (index: number, verdict: BenchmarkRecord['verdict'], usage: Partial<BenchmarkRecord['usage']>): BenchmarkRecord =>
+  benchmarkRecord(index, verdict, { difficulty: index % 2 ? 'easy' : 'hard', usage: { ...emptyUsage(), ...usage }, latencyMs: 2000 });
 
 describe('the accuracy table (bench:accuracy)', () => {
   it('counts what a configuration sends, cached answers at their original cost, and says how much was cached', () => {

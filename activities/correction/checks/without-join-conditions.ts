@@ -1,5 +1,5 @@
 import type { Dialect } from '../../../core/database/schema-types';
-import { SqlScanError, tokenizeSql } from '../../database/sql-tokens';
+import { tokensOrNull } from '../../database/sql-tokens';
 
 /** Words that end a join's ON condition at its own depth. */
 const ENDS_CONDITION = new Set(['JOIN', 'INNER', 'LEFT', 'RIGHT', 'CROSS', 'FULL', 'NATURAL', 'WHERE', 'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'UNION', 'INTERSECT', 'EXCEPT', 'WINDOW']);
@@ -10,13 +10,8 @@ const ENDS_CONDITION = new Set(['JOIN', 'INNER', 'LEFT', 'RIGHT', 'CROSS', 'FULL
  * be scanned.
  */
 export function withoutJoinConditions(sql: string, dialect: Dialect): string | null {
-  let tokens;
-  try {
-    tokens = tokenizeSql(sql, dialect);
-  } catch (err) {
-    if (err instanceof SqlScanError) return null;
-    throw err;
-  }
+  const tokens = tokensOrNull(sql, dialect);
+  if (!tokens) return null;
   const cuts: [number, number][] = [];
   let depth = 0;
   let cut: { from: number; depth: number } | null = null;
