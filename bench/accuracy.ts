@@ -22,9 +22,12 @@
  * LLM cache, so an interrupted question replays its earlier calls for free. seconds_per_question
  * is the wall time of the questions as they ran; a question resumed from the cache looks faster.
  *
- * Training knowledge: DexterSQL's few-shot path needs solved training examples, so before the
- * configurations run, the few-shot index is built in the home from `--few-shot` (default
- * spider-train; `--few-shot ''` for none), and the benchmark ids say which. Mined correction rules
+ * Offline knowledge, built once per home before the configurations run, as the papers build it
+ * before answering: every database of the sample is prepared with the model (`decodex prepare`:
+ * profiles, indices and the explorator's disambiguation notes; a database a question opens
+ * unprepared would be prepared without a model, so DexterSQL's notes stage would have nothing;
+ * `--no-notes` skips it), and the few-shot index is built from `--few-shot` (default spider-train;
+ * `--few-shot ''` for none). The benchmark ids say which of the two a run had. Mined correction rules
  * and DecoSearch's decomposition knowledge base are not built: each means answering hundreds of
  * training questions with the model (hours on a CPU), so `dextersql` runs without rules and the
  * decomposer without retrieved examples; both stages say so in every trace.
@@ -42,6 +45,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Client } from '@temporalio/client';
+import { loadDataset } from '../activities/benchmark/datasets/load-dataset';
+import type { DecodexClient } from '../cli/client';
 import { startBenchTemporal } from './bench-temporal';
 import { FEW_SHOT_SOURCES } from '../activities/knowledge/few-shot-sources';
 import type { BuildFewShotIndexInput } from '../core/knowledge/few-shot-job-types';
@@ -84,7 +89,7 @@ function parseConfiguration(spec: string): Configuration {
 }
 
 /** The benchmark of one configuration on the sample: its label, input and id (the same every run, so it resumes). */
-function benchmarkOf(configuration: Configuration, sample: { size: number; seed: number }, llmConfig: LlmConfig, fewShot: string[]) {
+function benchmarkOf(configuration: Configuration, sample: { size: number; seed: number }, llmConfig: LlmConfig, fewShot: string[], notes: boolean) {
   const label = pipelineLabel(configuration);
   const base: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'> = {
     dataset: 'spider-dev',
@@ -100,7 +105,7 @@ function benchmarkOf(configuration: Configuration, sample: { size: number; seed:
     roleModels: modelsByRole(llmConfig),
   };
   // The few-shot index changes what the few-shot path is shown: runs with and without it are apart.
-  const knowledge = fewShot.length ? `-fs-${fewShot.join('+')}` : '';
+  const knowledge = `${fewShot.length ? `-fs-${fewShot.join('+')}` : ''}${notes ? '-notes' : ''}`;
   return { label, base, benchmarkId: `accuracy-${defaultBenchmarkId(base).replace(/^bench-/, '')}${knowledge}` };
 }
 
@@ -123,6 +128,24 @@ async function reportStored(home: string, benchmarks: { label: string; benchmark
   }
 }
 
+/**
+ * Every database of the sample prepared with the model, one after another (what `decodex prepare`
+ * does; a database prepared before is not profiled again, and the model's answers are cached).
+ */
+async function prepareWithModel(client: DecodexClient, sample: { size: number; seed: number }): Promise<void> {
+  const { questions } = loadDataset({ dataset: 'spider-dev', root: datasetsRoot(process.env), sample });
+  const databases = [...new Map(questions.filter((q) => !q.notExecutable).map((q) => [q.dbId, q.database])).entries()];
+  for (const [i, [dbId, database]] of databases.entries()) {
+    try {
+      const { result } = await client.prepare({ database, config: { exploration: { useLlm: true } } });
+      console.error(`bench:accuracy: prepared ${dbId} (${i + 1}/${databases.length}): ${result.manifest.counts.notes} notes`);
+    } catch (err) {
+      // Its questions still run: the first one prepares it without a model, as for any user.
+      console.error(`bench:accuracy: preparing ${dbId} with the model failed (${(err as Error).message}); its questions run without notes`);
+    }
+  }
+}
+
 /** The few-shot index of the home, from the given training sets (a job that skips what a previous run stored). */
 async function buildFewShot(client: Client, sources: string[], queuePrefix: string): Promise<void> {
   const input: BuildFewShotIndexInput = { sources, datasetsRoot: datasetsRoot(process.env), pageSize: 1_000, pagesPerRun: 20 };
@@ -142,6 +165,7 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: '1' },
       presets: { type: 'string', default: 'quick,decosearch,dextersql,hybrid' },
       'few-shot': { type: 'string', default: 'spider-train' },
+      'no-notes': { type: 'boolean', default: false },
       ablations: { type: 'string', default: '' },
       home: { type: 'string', default: '.decodex/bench-accuracy' },
       'report-only': { type: 'boolean', default: false },
@@ -164,7 +188,8 @@ async function main(): Promise<void> {
   const fewShot = values['few-shot']!.split(',').map((x) => x.trim()).filter(Boolean);
   const unknownSource = fewShot.find((x) => !(FEW_SHOT_SOURCES as readonly string[]).includes(x));
   if (unknownSource) throw new Error(`--few-shot takes ${FEW_SHOT_SOURCES.join(', ')} (comma-separated) or '', got ${JSON.stringify(unknownSource)}`);
-  const benchmarks = configurations.map((c) => benchmarkOf(c, { size, seed }, llmConfig, fewShot));
+  const notes = !values['no-notes'];
+  const benchmarks = configurations.map((c) => benchmarkOf(c, { size, seed }, llmConfig, fewShot, notes));
 
   if (values['report-only']) {
     const rows = await reportStored(home, benchmarks, values.common!);
@@ -184,6 +209,7 @@ async function main(): Promise<void> {
       queuePrefix: 'bench-accuracy.',
     };
     await withClientSession(runtime, {}, async (client) => {
+      if (notes) await prepareWithModel(client, { size, seed });
       if (fewShot.length) await buildFewShot(client.client, fewShot, runtime.queuePrefix);
       for (const { label, base, benchmarkId } of benchmarks) {
         const reportDir = path.join(home, 'reports', benchmarkId);
