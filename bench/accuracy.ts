@@ -185,7 +185,9 @@ async function main(): Promise<void> {
   const home = path.resolve(values.home!);
   mkdirSync(home, { recursive: true });
   const about = `Spider dev, ${size} questions (seed ${seed}, stratified by database and hardness), Spider's EX rules; model ${path.basename(generator.model)} (${generator.provider}).`;
-  const fewShot = values['few-shot']!.split(',').map((x) => x.trim()).filter(Boolean);
+  const fewShot = values['few-shot']!.split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const unknownSource = fewShot.find((x) => !(FEW_SHOT_SOURCES as readonly string[]).includes(x));
   if (unknownSource) throw new Error(`--few-shot takes ${FEW_SHOT_SOURCES.join(', ')} (comma-separated) or '', got ${JSON.stringify(unknownSource)}`);
   const notes = !values['no-notes'];

@@ -163,7 +163,11 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       };
       const hit = await fromCache();
       if (hit)
-        return { text: hit.text, ...(request.schema ? { value: hit.value as T } : {}), record: record({ promptTokens: 0, completionTokens: 0 }, 0, true, hit.usage.promptTokens) };
+        return {
+          text: hit.text,
+          ...(request.schema ? { value: hit.value as T } : {}),
+          record: record({ promptTokens: 0, completionTokens: 0 }, 0, true, hit.usage.promptTokens),
+        };
 
       let generation = inFlight.get(key);
       const joined = generation !== undefined;
@@ -187,7 +191,9 @@ export function createLlmService({ config, store, providerFor = providerForSetti
         // A joined call, or one another worker answered while this one waited, cost nothing more,
         // like a cache hit: the call that generated counts the tokens.
         record:
-          joined || answer.hit ? record({ promptTokens: 0, completionTokens: 0 }, 0, true, answer.usage.promptTokens) : record(answer.usage, answer.attempts, false),
+          joined || answer.hit
+            ? record({ promptTokens: 0, completionTokens: 0 }, 0, true, answer.usage.promptTokens)
+            : record(answer.usage, answer.attempts, false),
       };
     },
   };

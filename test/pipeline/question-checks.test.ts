@@ -15,12 +15,22 @@ const library: SchemaInfo = {
   dialect: 'sqlite',
   tables: [
     table('author', ['author_id', 'name', 'born'], ['author_id']),
-    table('book', ['BookID', 'title', 'author_id', 'pages'], ['BookID'], [{ fromTable: 'book', fromColumns: ['author_id'], toTable: 'author', toColumns: ['author_id'] }]),
+    table(
+      'book',
+      ['BookID', 'title', 'author_id', 'pages'],
+      ['BookID'],
+      [{ fromTable: 'book', fromColumns: ['author_id'], toTable: 'author', toColumns: ['author_id'] }],
+    ),
     table('member', ['member_id', 'name'], ['member_id']),
-    table('book_loan', ['loan_id', 'BookID', 'member_id', 'due'], ['loan_id'], [
-      { fromTable: 'book_loan', fromColumns: ['BookID'], toTable: 'book', toColumns: ['BookID'] },
-      { fromTable: 'book_loan', fromColumns: ['member_id'], toTable: 'member', toColumns: ['member_id'] },
-    ]),
+    table(
+      'book_loan',
+      ['loan_id', 'BookID', 'member_id', 'due'],
+      ['loan_id'],
+      [
+        { fromTable: 'book_loan', fromColumns: ['BookID'], toTable: 'book', toColumns: ['BookID'] },
+        { fromTable: 'book_loan', fromColumns: ['member_id'], toTable: 'member', toColumns: ['member_id'] },
+      ],
+    ),
   ],
 };
 
@@ -30,7 +40,14 @@ async function questionFindings(question: string, sql: string, columns: string[]
   const analyze = (text: string) => analyzer.analyze(text, 'sqlite', schemaHintOf(library));
   const analysis = analyze(sql);
   expect(analysis.ok).toBe(true);
-  const input: CheckInput = { question, sql, schema: library, analysis, analyze, execution: { ok: true, columns, rows: [columns.map(() => 'x')], truncated: false } };
+  const input: CheckInput = {
+    question,
+    sql,
+    schema: library,
+    analysis,
+    analyze,
+    execution: { ok: true, columns, rows: [columns.map(() => 'x')], truncated: false },
+  };
   return runChecks(input, { questionChecks }).map((f) => f.check);
 }
 

@@ -21,7 +21,10 @@ export function nameWords(name: string): string[] {
 }
 
 export function questionWords(question: string): string[] {
-  return question.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+  return question
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
 }
 
 /** A crude stem: one common suffix off, then a final e (`votes`, `voting`, `vote` → vot). */

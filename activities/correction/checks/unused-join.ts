@@ -22,7 +22,8 @@ export function unusedJoin(input: CheckInput): Finding | null {
   const stripped = withoutJoinConditions(input.sql, input.schema.dialect);
   const beside = stripped === null ? null : input.analyze(stripped);
   if (!beside?.ok) return null;
-  const read = (table: string) => beside.columns.some((c) => c.table?.toLowerCase() === table.toLowerCase() || (c.table === null && hasColumn(input.schema, table, c.column)));
+  const read = (table: string) =>
+    beside.columns.some((c) => c.table?.toLowerCase() === table.toLowerCase() || (c.table === null && hasColumn(input.schema, table, c.column)));
   const joinedOnly = tables.filter((t) => !read(t) && linkedTables(input.schema, t, tables) < 2);
   // Every table only joined (`SELECT count(*) FROM a JOIN b ON …`): the pairs may be the point.
   if (joinedOnly.length === 0 || joinedOnly.length === tables.length) return null;
@@ -54,14 +55,23 @@ function hasColumn(schema: SchemaInfo, table: string, column: string): boolean {
 function linkedTables(schema: SchemaInfo, table: string, tables: readonly string[]): number {
   const lower = table.toLowerCase();
   const info = (name: string) => schema.tables.find((t) => t.name.toLowerCase() === name.toLowerCase());
-  const ids = (name: string) => new Set((info(name)?.columns ?? []).map((c) => c.name).filter(idLike).map((c) => c.toLowerCase()));
+  const ids = (name: string) =>
+    new Set(
+      (info(name)?.columns ?? [])
+        .map((c) => c.name)
+        .filter(idLike)
+        .map((c) => c.toLowerCase()),
+    );
   const own = ids(table);
   let linked = 0;
   for (const other of tables) {
     const o = other.toLowerCase();
     if (o === lower) continue;
     const declared = schema.tables.some((t) =>
-      t.foreignKeys.some((fk) => (fk.fromTable.toLowerCase() === lower && fk.toTable.toLowerCase() === o) || (fk.fromTable.toLowerCase() === o && fk.toTable.toLowerCase() === lower)),
+      t.foreignKeys.some(
+        (fk) =>
+          (fk.fromTable.toLowerCase() === lower && fk.toTable.toLowerCase() === o) || (fk.fromTable.toLowerCase() === o && fk.toTable.toLowerCase() === lower),
+      ),
     );
     if (declared || [...ids(other)].some((c) => own.has(c))) linked++;
   }

@@ -2,7 +2,24 @@ import type { Dialect } from '../../../core/database/schema-types';
 import { tokensOrNull } from '../../database/sql-tokens';
 
 /** Words that end a join's ON condition at its own depth. */
-const ENDS_CONDITION = new Set(['JOIN', 'INNER', 'LEFT', 'RIGHT', 'CROSS', 'FULL', 'NATURAL', 'WHERE', 'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'UNION', 'INTERSECT', 'EXCEPT', 'WINDOW']);
+const ENDS_CONDITION = new Set([
+  'JOIN',
+  'INNER',
+  'LEFT',
+  'RIGHT',
+  'CROSS',
+  'FULL',
+  'NATURAL',
+  'WHERE',
+  'GROUP',
+  'HAVING',
+  'ORDER',
+  'LIMIT',
+  'UNION',
+  'INTERSECT',
+  'EXCEPT',
+  'WINDOW',
+]);
 
 /**
  * The query with every `ON condition` cut out (`FROM a JOIN b WHERE …`, still a query), so what is

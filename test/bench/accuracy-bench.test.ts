@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runNodeScript } from '../../devkit/run-cli';
+import { scriptedExplorationRules } from '../../devkit/scripted-exploration-rules';
+import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+
+/**
+ * bench:accuracy's plumbing with the scripted model (never its figures): the offline knowledge it
+ * builds before the configurations run (databases prepared with the model, so notes exist; the
+ * few-shot index), ids that say so, the lines it prints, and a rerun that asks the model nothing.
+ */
+describe('npm run bench:accuracy', () => {
+  let llm: ScriptedLlm;
+  let home: string;
+  beforeAll(async () => {
+    llm = await startScriptedLlm({
+      rules: [
+        ...scriptedExplorationRules,
+        // Every question gets the same runnable SQL: the bench's figures are not the point here.
+        { name: 'generator', when: (p) => p.system.includes('SQL writer'), reply: () => JSON.stringify({ sql: 'SELECT 1', reasoning: 'scripted' }) },
+      ],
+    });
+    home = mkdtempSync(path.join(tmpdir(), 'bench-accuracy-'));
+  });
+  afterAll(async () => {
+    await llm.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  const bench = (args: string[]) =>
+    runNodeScript(
+      'bench/accuracy.ts',
+      ['--limit', '2', '--presets', 'quick', '--home', home, ...args],
+      {
+        DECODEX_LLM_BASE_URL: llm.baseUrl,
+        DECODEX_LLM_MODEL: 'scripted',
+        DECODEX_LLM_API_KEY: 'k',
+      },
+      { nodeArgs: ['--require', 'tsx/cjs'], timeoutMs: 240_000 },
+    );
+
+  it('prepares the sample databases with the model and builds the few-shot index first, then runs and resumes', async () => {
+    const first = await bench([]);
+    expect(first.stderr).not.toMatch(/failed/);
+    expect(first.code).toBe(0);
+    const prepared = [...first.stderr.matchAll(/^bench:accuracy: prepared (\S+) \((\d+)\/(\d+)\): (\d+) notes$/gm)];
+    expect(prepared.length).toBeGreaterThan(0);
+    expect(prepared.length).toBe(Number(prepared[0][3]));
+    // The scripted triage confirms same-named columns, so the explorator wrote notes through the model.
+    expect(llm.requests.some((r) => r.roleGuess === 'triager')).toBe(true);
+    expect(Number(/few-shot index of (\d+) examples from spider-train/.exec(first.stderr)?.[1])).toBeGreaterThan(1000);
+    expect(first.stderr).toMatch(/^bench:accuracy: quick \(accuracy-spider-dev-quick-[0-9a-f]{10}-fs-spider-train-notes\)$/m);
+    expect(first.stdout).toMatch(/^ex_quick: \d\.\d{3}$/m);
+    expect(first.stdout).toMatch(/^cached_call_fraction_quick: 0\.000$/m);
+
+    // Everything is stored in the home: a second run asks the model nothing.
+    const asked = llm.requests.length;
+    const again = await bench([]);
+    expect(again.code).toBe(0);
+    expect(llm.requests.length).toBe(asked);
+    expect(again.stdout).toMatch(/^ex_quick: /m);
+
+    // Without the offline knowledge, the id says so and it is a run of its own.
+    const bare = await bench(['--few-shot', '', '--no-notes']);
+    expect(bare.code).toBe(0);
+    expect(bare.stderr).toMatch(/^bench:accuracy: quick \(accuracy-spider-dev-quick-[0-9a-f]{10}\)$/m);
+    expect(bare.stderr).not.toMatch(/prepared|few-shot index/);
+  }, 600_000);
+
+  it('refuses a few-shot source it does not know, naming the ones it does', async () => {
+    const run = await bench(['--few-shot', 'spider-dev']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/--few-shot takes spider-train, bird-train .* got "spider-dev"/);
+  }, 60_000);
+});
