@@ -14,6 +14,8 @@ import { QUESTION_CHECK_NAMES, runChecks } from '../activities/correction/checks
 import { SqliteDatabase } from '../activities/database/sqlite-database';
 import { schemaHintOf, sharedSqlAnalyzer } from '../activities/sql/shared-analyzer';
 import { datasetsRoot } from '../core/datasets/datasets-root';
+import type { SchemaInfo } from '../core/database/schema-types';
+import type { SchemaHint } from '../core/sql-analysis';
 
 interface TrainItem {
   SpiderQuestion: string;
@@ -26,14 +28,22 @@ async function main(): Promise<void> {
   const root = datasetsRoot(process.env);
   const items = JSON.parse(readFileSync(path.join(root, 'spider-syn', 'train_spider.json'), 'utf8')) as TrainItem[];
   const analyzer = await sharedSqlAnalyzer();
-  const databases = new Map<string, SqliteDatabase | null>();
+  // Each database opened, its schema read and its analyzer hint built once, not once per question.
+  const databases = new Map<string, { db: SqliteDatabase; schema: SchemaInfo; hint: SchemaHint } | null>();
+  const open = async (file: string): Promise<{ db: SqliteDatabase; schema: SchemaInfo; hint: SchemaHint } | null> => {
+    if (!existsSync(file)) return null;
+    const db = new SqliteDatabase(file);
+    const schema = await db.schema();
+    return { db, schema, hint: schemaHintOf(schema) };
+  };
   const fires = new Map<string, number>();
   let checked = 0;
   for (const item of items) {
     const file = path.join(root, 'spider', 'database', item.db_id, `${item.db_id}.sqlite`);
-    if (!databases.has(item.db_id)) databases.set(item.db_id, existsSync(file) ? new SqliteDatabase(file) : null);
-    const db = databases.get(item.db_id);
-    if (!db) continue;
+    if (!databases.has(item.db_id)) databases.set(item.db_id, await open(file));
+    const opened = databases.get(item.db_id);
+    if (!opened) continue;
+    const { db, schema, hint } = opened;
     let execution;
     try {
       const result = await db.execute(item.query, { timeoutMs: 10_000, maxRows: 1000 });
@@ -41,8 +51,7 @@ async function main(): Promise<void> {
     } catch {
       continue; // gold that does not run on its database says nothing about the checks
     }
-    const schema = await db.schema();
-    const analyze = (sql: string) => analyzer.analyze(sql, 'sqlite', schemaHintOf(schema));
+    const analyze = (sql: string) => analyzer.analyze(sql, 'sqlite', hint);
     const input = { question: item.SpiderQuestion, sql: item.query, schema, analysis: analyze(item.query), analyze, execution };
     checked++;
     const always = new Set(runChecks(input).map((f) => f.check));
@@ -51,7 +60,7 @@ async function main(): Promise<void> {
       if (values.show) console.error(`[${finding.check}] ${item.SpiderQuestion}\n  ${item.query}\n  ${finding.message}`);
     }
   }
-  for (const db of databases.values()) await db?.close();
+  for (const opened of databases.values()) await opened?.db.close();
   console.log(`gold_queries_checked_spider_train: ${checked}`);
   for (const check of QUESTION_CHECK_NAMES) {
     const n = fires.get(check) ?? 0;

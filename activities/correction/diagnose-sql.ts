@@ -52,7 +52,8 @@ export async function diagnoseSql(deps: { databases: DatabaseRegistry; store: Ar
   const db = await deps.databases.openOrFail(input.ctx.database);
   const { schema } = await loadSchema(deps, input.ctx);
   const analyzer = await sharedSqlAnalyzer();
-  const analyze = (sql: string) => analyzer.analyze(sql, input.ctx.dialect, schemaHintOf(schema));
+  const hint = schemaHintOf(schema);
+  const analyze = (sql: string) => analyzer.analyze(sql, input.ctx.dialect, hint);
   const analysis = analyze(input.sql);
   let execution: CheckInput['execution'];
   let answer: AnswerRows | undefined;

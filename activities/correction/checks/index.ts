@@ -25,11 +25,11 @@ export const CHECKS: ((input: CheckInput) => Finding | null)[] = [
  * Checks that hold the query against the question's words (`correction.questionChecks`): decodex's
  * own, for the mistakes a small model makes most once its SQL runs. Not in the papers.
  */
-export const QUESTION_CHECKS: ((input: CheckInput) => Finding | null)[] = [unusedJoin, idForName];
-/** The `check` names of QUESTION_CHECKS' findings, in the same order. */
-export const QUESTION_CHECK_NAMES = ['unused-join', 'id-for-name'] as const;
+export const QUESTION_CHECKS = { 'unused-join': unusedJoin, 'id-for-name': idForName } satisfies Record<string, (input: CheckInput) => Finding | null>;
+/** The `check` names of QUESTION_CHECKS' findings (each check reports under its key). */
+export const QUESTION_CHECK_NAMES = Object.keys(QUESTION_CHECKS) as (keyof typeof QUESTION_CHECKS)[];
 
 export function runChecks(input: CheckInput, options: { questionChecks?: boolean } = {}): Finding[] {
-  const checks = options.questionChecks ? [...CHECKS, ...QUESTION_CHECKS] : CHECKS;
+  const checks = options.questionChecks ? [...CHECKS, ...Object.values(QUESTION_CHECKS)] : CHECKS;
   return checks.map((check) => check(input)).filter((f): f is Finding => f !== null);
 }
