@@ -166,7 +166,7 @@ export const benchCommand: Command = {
     'npx decodex bench --dataset spider-dev --sample 50 --preset quick',
     'npx decodex bench --dataset bird-mini-dev --gold-as-prediction   # checks the evaluator and the databases, asks no model',
     "npx decodex bench --dataset spider-dev --gold-as-prediction --databases 'postgres://reader@localhost:5432/{db_id}'   # Spider's databases copied into PostgreSQL",
-    'npx decodex bench --dataset my-questions.jsonl --evaluator spider --ablation judger --label no-judger',
+    'npx decodex bench --dataset my-questions.jsonl --evaluator spider --preset decosearch --ablation judger --label no-judger',
   ],
   usage:
     `bench --dataset spider-dev|bird-dev|bird-mini-dev|<file.jsonl> ${PIPELINE_USAGE} [--limit N] [--sample N [--seed S]] [--gold-as-prediction]\n` +

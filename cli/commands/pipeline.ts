@@ -28,7 +28,7 @@ export const pipelineCommand: Command = {
   name: 'pipeline',
   examples: [
     'npx decodex pipeline --preset decosearch',
-    'npx decodex pipeline --preset dextersql --ablation judger --set selection.confidenceThreshold=0.8 --json',
+    'npx decodex pipeline --preset dextersql --ablation notes --set selection.confidenceThreshold=0.8 --json',
   ],
   usage: `pipeline ${PIPELINE_USAGE} [--json]   print the resolved configuration (no server needed)`,
   run: pipeline,

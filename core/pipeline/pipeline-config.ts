@@ -199,17 +199,24 @@ export const PRESETS = {
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
   /**
-   * decodex's default: DexterSQL's linking and notes, DecoSearch's judger, then every path,
-   * correction and selection, with decodex's additions (README, "Deviations from the papers"):
-   * revision only when a check fires, and a direct SQL revised before it falls through to decomposition;
+   * decodex's default: DexterSQL's linking and notes; the direct, few-shot and divide-and-conquer
+   * paths; correction and selection; DecoSearch's decomposition when no candidate runs. decodex's
+   * additions (README, "Deviations from the papers"): revision only when a check fires, plain-code
+   * spelling fixes and question checks, candidates revised before the fall-through to decomposition;
    * the topology refiner also on empty or all-NULL node results and asked again after a rejected
    * proposal; a zero-temperature decomposer.
+   *
+   * Left out because they changed no answer with the local 1.5B model (README, "Accuracy with the
+   * local model": 94 Spider dev questions, the same answers with and without each) while costing
+   * model calls on every question: the dependency-tree path (1.4 calls a question) and the judger's
+   * routing to decomposition (1.7). `--set generation.paths=...` and `--set judging.enabled=true`
+   * bring them back.
    */
   hybrid: {
     ...DEXTERSQL,
-    judging: { enabled: true },
+    judging: { enabled: false },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, refineOn: 'errors-and-empty', retryRejected: true, temperature: 0 },
-    generation: { paths: ['direct', 'dependency-tree', 'few-shot', 'divide-and-conquer'] },
+    generation: { paths: ['direct', 'few-shot', 'divide-and-conquer'] },
     correction: { ...DEXTERSQL.correction, reviseOn: 'all-findings', spellingFixes: true, questionChecks: true },
   },
 } satisfies Record<string, Sections>;

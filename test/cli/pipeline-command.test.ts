@@ -1,3 +1,4 @@
+import { pipelineCommand } from '../../cli/commands/pipeline';
 import { runCli } from '../../devkit/run-cli';
 
 /** `decodex pipeline` prints the configuration a run would use; it needs no server. */
@@ -33,5 +34,12 @@ describe('decodex pipeline', () => {
     const ask = await runCli(['ask', '--db', 'x.sqlite', '--preset', 'dextersql', '--ablation', 'judger', 'q?'], {});
     expect(ask.code).toBe(2);
     expect(ask.stderr).toContain('ablation "judger" removes nothing from preset "dextersql"');
+  });
+
+  it('every example in its help runs (an example that is refused teaches the wrong thing)', async () => {
+    for (const example of pipelineCommand.examples) {
+      const run = await runCli(example.replace(/^npx decodex /, '').split(' '), {});
+      expect([example, run.code, run.stderr]).toEqual([example, 0, '']);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { AnswerQuestionResult } from '../../core/answer-question-types';
+import type { PipelineOverrides } from '../../core/pipeline/pipeline-config';
 import type { ScriptRule } from '../../devkit/scripted-llm/server';
 import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
 import { spiderDatabasePath, spiderDev } from '../../devkit/datasets';
@@ -31,7 +32,7 @@ describe('answerQuestion falls back when a role answers outside its schema', () 
   let llm: ScriptedLlm;
   let stack: TestStack;
   const breakRole = (rule: ScriptRule) => llm.setRules([rule, ...scriptedPipeline(gold), ...scriptedExplorationRules]);
-  const ask = async (index: number, extra: { preset?: string; ablations?: string[] } = {}) =>
+  const ask = async (index: number, extra: { preset?: string; ablations?: string[]; pipeline?: PipelineOverrides } = {}) =>
     (await stack.client.ask({ question: questions[index].question, database: DB, ...extra })).result;
 
   beforeAll(async () => {
@@ -47,7 +48,8 @@ describe('answerQuestion falls back when a role answers outside its schema', () 
 
   it('the judger: the direct path answers', async () => {
     breakRole(brokenRole('judger', 'decomposing it into sub-questions'));
-    const result = await ask(1);
+    const result = await ask(1, { pipeline: { judging: { enabled: true } } }); // hybrid asks no judger
+
     expect(result.outcome).toBe('answered');
     expect(result.route).toBe('direct');
     expect(step(result, 'judgeComplexity')[0]).toMatchObject({ ok: false, detail: { type: 'LlmMalformed' } });

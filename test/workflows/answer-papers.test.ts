@@ -84,7 +84,7 @@ describe('paper-faithful presets, with stubbed activities', () => {
     await withStubs(
       (s) => (s.online.executeNode = async (input) => nodeRun(input.node.id, input.sql, input.node.id === 1 ? 'empty' : undefined)),
       async (stack) => {
-        const result = await ask(stack, { preset: 'hybrid', ablations: ['judger'] });
+        const result = await ask(stack, { preset: 'hybrid', pipeline: { decomposition: { always: true } } });
         const refinerCalls = inputsOf(stack, 'refineTopology') as RefineTopologyInput[];
         expect(refinerCalls).toHaveLength(3);
         expect(refinerCalls[2].rejected).toHaveLength(2);

@@ -35,6 +35,8 @@ function rows(sql: string): string[] {
 }
 const rowsOf = (result: AnswerQuestionResult) => result.rows.map((r) => r.map((v) => sqlValueKey(v)).join('|')).sort();
 const stagesOf = (result: AnswerQuestionResult) => [...new Set(result.trace.map((t) => t.stage))];
+/** hybrid's paths plus the dependency tree: three candidates (few-shot has no examples here) for the selection tests. */
+const THREE_PATHS: PipelineOverrides = { generation: { paths: ['direct', 'dependency-tree', 'few-shot', 'divide-and-conquer'] } };
 
 describe('the online pipeline on concert_singer', () => {
   let llm: ScriptedLlm;
@@ -121,7 +123,7 @@ describe('the online pipeline on concert_singer', () => {
       pathSql: (question, path) =>
         question === q.question && path === 'divide-and-conquer' ? 'SELECT country, count(*) FROM singer WHERE age > 30 GROUP BY country' : undefined,
     });
-    const { result } = await ask(10);
+    const { result } = await ask(10, { pipeline: THREE_PATHS });
     expect(result.sql).toBe(q.query);
     expect(result.selection).toMatchObject({ method: 'confidence' });
     expect(result.selection!.confidence).toBeCloseTo(2 / 3);
@@ -144,7 +146,7 @@ describe('the online pipeline on concert_singer', () => {
       pathSql: (question, path) => (question === q.question ? wrong[path] : undefined),
       prefer: (_q, a, b) => (a === q.query ? 'A' : b === q.query ? 'B' : 'A'),
     });
-    const { result } = await ask(12);
+    const { result } = await ask(12, { pipeline: THREE_PATHS });
     expect(result.selection?.method).toBe('tournament');
     expect(result.sql).toBe(q.query);
     expect(result.usage.byRole.selection_judge.calls).toBe(3);
@@ -157,8 +159,8 @@ describe('the online pipeline on concert_singer', () => {
   it('with decomposition switched off under the judger, a complex verdict is answered on the direct path, and the result says so', async () => {
     const q = questions[24];
     script({ complex: (question) => question === q.question });
-    // The `decomposition` ablation does not ask the judger at all; this setting keeps it asking.
-    const { result } = await ask(24, { pipeline: { decomposition: { enabled: false } } });
+    // The `decomposition` ablation does not ask the judger at all; these settings keep it asking.
+    const { result } = await ask(24, { pipeline: { judging: { enabled: true }, decomposition: { enabled: false } } });
     expect(result.outcome).toBe('answered');
     expect(result.judgement).toMatchObject({ needsDecomposition: true });
     expect(result.judgement?.override).toMatch(/decomposition is switched off/);
@@ -170,14 +172,14 @@ describe('the online pipeline on concert_singer', () => {
 
   it('the call budget ends the run after linking with the best answer so far: the preliminary SQLs', async () => {
     const before = llm.requests.length;
-    const { q, result } = await ask(14, { limits: { budget: { maxLlmCalls: 4 } } });
+    const { q, result } = await ask(14, { limits: { budget: { maxLlmCalls: 3 } } });
     expect(result.outcome).toBe('budget_exhausted');
     expect(result.stoppedBy?.kind).toBe('call_budget');
     expect(result.error?.kind).toBe('call_budget');
-    expect(llm.requests.length - before).toBe(4); // 3 preliminary SQLs + the judger
+    expect(llm.requests.length - before).toBe(3); // the 3 preliminary SQLs
     expect(result.candidates.map((c) => c.path).sort()).toEqual(['preliminary-focused', 'preliminary-full', 'preliminary-profiles']);
     expect(rowsOf(result)).toEqual(rows(q.query));
-    expect(result.trace.some((t) => t.skipped === 'LLM call budget of 4 reached')).toBe(true);
+    expect(result.trace.some((t) => t.skipped === 'LLM call budget of 3 reached')).toBe(true);
   });
 
   it('the token budget stops paid steps once spent', async () => {
@@ -215,10 +217,10 @@ describe('the online pipeline on concert_singer', () => {
   });
 
   it('ablations switch stages off, visibly in the trace and the label', async () => {
-    const { q, result } = await ask(35, { ablations: ['decomposition', 'notes', 'dependency-tree', 'selector'] });
+    const { q, result } = await ask(35, { ablations: ['decomposition', 'notes', 'selector'] });
     expect(result.outcome).toBe('answered');
     expect(result.sql).toBe(q.query);
-    expect(result.pipeline.label).toBe('hybrid − decomposition − notes − dependency-tree − selector');
+    expect(result.pipeline.label).toBe('hybrid − decomposition − notes − selector');
     expect(stagesOf(result)).not.toContain('judging');
     expect(stagesOf(result)).not.toContain('notes');
     expect(result.focusedSchema).toBeNull();

@@ -66,19 +66,20 @@ describe('answerQuestion on a real Temporal dev server', () => {
     expect(result.outcome).toBe('answered');
     expect(result.sql).toBe(q.query);
     expect(rowKeys(result.rows)).toEqual(goldRows(db, q.query));
-    // The default preset (hybrid): retrieval + three preliminary SQLs, the judger, every path that
+    // The default preset (hybrid): retrieval + three preliminary SQLs, no judger, its paths that
     // can run (few-shot has no examples: skipped, and the trace says so), correction, selection.
     expect(result.pipeline).toEqual({ preset: 'hybrid', ablations: [], overrides: {}, label: 'hybrid' });
     expect(result.route).toBe('direct');
-    expect(result.judgement).toMatchObject({ needsDecomposition: false });
-    expect(result.candidates.map((c) => c.path)).toEqual(['direct', 'dependency-tree', 'divide-and-conquer']);
+    expect(result.judgement).toBeUndefined();
+    expect(result.candidates.map((c) => c.path)).toEqual(['direct', 'divide-and-conquer']);
     expect(result.candidates.every((c) => c.sql === q.query && c.execution.ok && c.cluster === 0 && c.confidence === 1)).toBe(true);
     expect(result.selection).toMatchObject({ method: 'confidence', confidence: 1 });
     expect(result.focusedSchema?.find((t) => t.table === 'singer')?.columns.map((c) => c.toLowerCase())).toEqual(expect.arrayContaining(['age']));
-    expect(result.usage.byRole).toMatchObject({ linker: { calls: 3 }, judger: { calls: 1 }, generator: { calls: 3 } });
+    expect(result.usage.byRole).toMatchObject({ linker: { calls: 3 }, generator: { calls: 2 } });
+    expect(result.usage.byRole.judger).toBeUndefined();
     expect(result.usage.promptTokens).toBeGreaterThan(0);
     const stages = [...new Set(result.trace.map((t) => t.stage))];
-    expect(stages).toEqual(['open', 'linking', 'notes', 'judging', 'generation', 'correction', 'selection', 'answer']);
+    expect(stages).toEqual(['open', 'linking', 'notes', 'generation', 'correction', 'selection', 'answer']);
     expect(result.trace.find((t) => t.step === 'generateSqlFewShot')?.skipped).toMatch(/no few-shot examples/);
     expect(result.trace.find((t) => t.step === 'selectRelevantNotes')?.skipped).toMatch(/notes|prepare/);
 
@@ -95,7 +96,7 @@ describe('answerQuestion on a real Temporal dev server', () => {
     const summaries = (history.events ?? [])
       .filter((e) => e.activityTaskScheduledEventAttributes)
       .map((e) => Buffer.from(e.userMetadata?.summary?.data ?? new Uint8Array()).toString());
-    expect(summaries.length).toBeGreaterThanOrEqual(12);
+    expect(summaries.length).toBeGreaterThanOrEqual(10); // open, linking (retrieval, 3 drafts, focus), 2 paths, 2 diagnoses, ...
     for (const s of summaries) expect(s.length).toBeGreaterThan(5);
 
     // The recorded history replays deterministically against the current workflow code.

@@ -47,7 +47,6 @@ for (const engine of SERVER_ENGINES) {
       );
       expect(result.candidates.map((c) => [c.path, c.execution.ok])).toEqual([
         ['direct', true],
-        ['dependency-tree', true],
         ['divide-and-conquer', true],
       ]);
       expect(result.selection?.method).toBe('confidence');
