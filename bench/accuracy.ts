@@ -40,6 +40,12 @@
  * prints the same lines from what is stored so far, without running anything (a run still going,
  * or one interrupted); --common keeps only the questions every listed configuration has finished,
  * so partial results compare the same questions.
+ *
+ * Carried answers (`--carry`, default bench/carry/accuracy-llm-answers.jsonl.gz; `--carry ''` for
+ * none): the home's LLM cache is read from that file before anything runs and written back to it
+ * as questions finish and by --report-only, so a table too long for one machine's sitting goes on
+ * from another clone: what was answered before replays, only the rest asks the model
+ * (bench/llm-answer-carry.ts). Replayed questions are fast: see the "cached calls" column.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -62,6 +68,7 @@ import { installQuietRuntime, withClientSession } from '../cli/commands/client-s
 import { accuracyLines, accuracyMarkdown, accuracyRow, type AccuracyRow } from '../core/benchmark/accuracy-table';
 import type { RunBenchmarkInput } from '../core/benchmark/benchmark-types';
 import { renderExSecondsChart } from '../core/benchmark/ex-seconds-chart';
+import { exportCarriedAnswers, importCarriedAnswers } from './llm-answer-carry';
 import { datasetsRoot } from '../core/datasets/datasets-root';
 import { parseSettings } from '../core/pipeline/parse-settings';
 import { pipelineLabel, resolvePipelineConfig, type PipelineOverrides } from '../core/pipeline/pipeline-config';
@@ -114,6 +121,25 @@ function writeTable(home: string, name: string, rows: AccuracyRow[], about: stri
   writeFileSync(path.join(home, `${name}.svg`), renderExSecondsChart(rows));
   console.log(`table: ${path.join(home, `${name}.md`)}`);
   console.log(`chart: ${path.join(home, `${name}.svg`)}`);
+}
+
+/** Where the model's answers are carried between clones (see the header); relative to the repository. */
+const DEFAULT_CARRY = path.resolve(__dirname, 'carry', 'accuracy-llm-answers.jsonl.gz');
+
+/** Opens the home's store for one job on the carried answers (the workers may hold it open too: SQLite WAL). */
+async function withHomeStore<T>(home: string, job: (store: ReturnType<typeof openSqliteArtifactStore>) => Promise<T>): Promise<T> {
+  const store = openSqliteArtifactStore(path.join(home, 'artifacts.sqlite'));
+  try {
+    return await job(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function saveCarry(home: string, carry: string): Promise<void> {
+  if (!carry) return;
+  const written = await withHomeStore(home, (store) => exportCarriedAnswers(store, carry));
+  console.error(`bench:accuracy: ${written} model answers carried in ${carry}`);
 }
 
 /** --report-only: the rows from the records stored so far; with `common`, only questions every configuration finished. */
@@ -170,6 +196,7 @@ async function main(): Promise<void> {
       home: { type: 'string', default: '.decodex/bench-accuracy' },
       'report-only': { type: 'boolean', default: false },
       common: { type: 'boolean', default: false },
+      carry: { type: 'string', default: DEFAULT_CARRY },
     },
   });
   const size = Number(values.limit);
@@ -193,7 +220,14 @@ async function main(): Promise<void> {
   const notes = !values['no-notes'];
   const benchmarks = configurations.map((c) => benchmarkOf(c, { size, seed }, llmConfig, fewShot, notes));
 
+  const carry = values.carry!;
+  if (carry) {
+    const added = await withHomeStore(home, (store) => importCarriedAnswers(store, carry));
+    console.error(`bench:accuracy: ${added} carried model answers added to the home's LLM cache (${carry})`);
+  }
+
   if (values['report-only']) {
+    await saveCarry(home, carry);
     const rows = await reportStored(home, benchmarks, values.common!);
     for (const row of rows) for (const line of accuracyLines(row)) console.log(line);
     const scope = values.common ? 'the questions every configuration has finished' : 'the questions each configuration has finished';
@@ -213,16 +247,30 @@ async function main(): Promise<void> {
     await withClientSession(runtime, {}, async (client) => {
       if (notes) await prepareWithModel(client, { size, seed });
       if (fewShot.length) await buildFewShot(client.client, fewShot, runtime.queuePrefix);
+      await saveCarry(home, carry); // the preparation's answers (the explorator's notes) took the longest
       for (const { label, base, benchmarkId } of benchmarks) {
         const reportDir = path.join(home, 'reports', benchmarkId);
         const handle = await startBenchmark(client.client, { ...base, benchmarkId, reportDir }, runtime.queuePrefix);
         console.error(`bench:accuracy: ${label} (${benchmarkId})`);
+        let saved = 0;
+        let saving: Promise<void> | undefined;
         const { files } = await waitForBenchmark(
           client.client,
           handle.workflowId,
-          (p) => console.error(`  ${label}: ${p.done}/${p.total}, ${p.correct} correct`),
+          (p) => {
+            console.error(`  ${label}: ${p.done}/${p.total}, ${p.correct} correct`);
+            // Carried as questions finish, so a run stopped at any point leaves its answers behind.
+            if (!carry || saving || p.done <= saved) return;
+            const done = p.done;
+            saving = saveCarry(home, carry)
+              .then(() => void (saved = done))
+              .catch((err: unknown) => console.error(`bench:accuracy: could not carry the answers: ${(err as Error).message}`))
+              .finally(() => (saving = undefined));
+          },
           10_000,
         );
+        await saving;
+        await saveCarry(home, carry);
         const report = JSON.parse(readFileSync(files.report_json, 'utf8')) as BenchmarkReport;
         const row = accuracyRow(label, report.records);
         rows.push(row);

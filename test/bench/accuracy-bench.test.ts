@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { runNodeScript } from '../../devkit/run-cli';
 import { scriptedExplorationRules } from '../../devkit/scripted-exploration-rules';
 import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
@@ -8,11 +9,14 @@ import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/se
 /**
  * bench:accuracy's plumbing with the scripted model (never its figures): the offline knowledge it
  * builds before the configurations run (databases prepared with the model, so notes exist; the
- * few-shot index), ids that say so, the lines it prints, and a rerun that asks the model nothing.
+ * few-shot index), ids that say so, the lines it prints, a rerun that asks the model nothing, and
+ * the carried answers that let a run on another clone replay them.
  */
 describe('npm run bench:accuracy', () => {
   let llm: ScriptedLlm;
+  let tmp: string;
   let home: string;
+  let carry: string;
   beforeAll(async () => {
     llm = await startScriptedLlm({
       rules: [
@@ -21,17 +25,20 @@ describe('npm run bench:accuracy', () => {
         { name: 'generator', when: (p) => p.system.includes('SQL writer'), reply: () => JSON.stringify({ sql: 'SELECT 1', reasoning: 'scripted' }) },
       ],
     });
-    home = mkdtempSync(path.join(tmpdir(), 'bench-accuracy-'));
+    tmp = mkdtempSync(path.join(tmpdir(), 'bench-accuracy-'));
+    home = path.join(tmp, 'home');
+    // Never the repository's carry file: a test must not add the scripted model's answers to it.
+    carry = path.join(tmp, 'carry', 'answers.jsonl.gz');
   });
   afterAll(async () => {
     await llm.close();
-    rmSync(home, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
   });
 
-  const bench = (args: string[]) =>
+  const bench = (args: string[], where = home) =>
     runNodeScript(
       'bench/accuracy.ts',
-      ['--limit', '2', '--presets', 'quick', '--home', home, ...args],
+      ['--limit', '2', '--presets', 'quick', '--home', where, '--carry', carry, ...args],
       {
         DECODEX_LLM_BASE_URL: llm.baseUrl,
         DECODEX_LLM_MODEL: 'scripted',
@@ -60,6 +67,17 @@ describe('npm run bench:accuracy', () => {
     expect(again.code).toBe(0);
     expect(llm.requests.length).toBe(asked);
     expect(again.stdout).toMatch(/^ex_quick: /m);
+
+    // The answers are carried out of the home; a new home (another clone) replays them all.
+    expect(existsSync(carry)).toBe(true);
+    const carried = gunzipSync(readFileSync(carry)).toString('utf8').trim().split('\n');
+    expect(carried.length).toBeGreaterThan(0);
+    expect(JSON.parse(carried[0])).toMatchObject({ key: expect.stringMatching(/^[0-9a-f]{64}$/), value: { text: expect.any(String) } });
+    const elsewhere = await bench([], path.join(tmp, 'another-home'));
+    expect(elsewhere.code).toBe(0);
+    expect(elsewhere.stderr).toMatch(new RegExp(`^bench:accuracy: ${carried.length} carried model answers added`, 'm'));
+    expect(llm.requests.length).toBe(asked);
+    expect(elsewhere.stdout).toMatch(/^cached_call_fraction_quick: 1\.000$/m);
 
     // Without the offline knowledge, the id says so and it is a run of its own.
     const bare = await bench(['--few-shot', '', '--no-notes']);
