@@ -56,7 +56,13 @@ export async function runBenchmark(input: RunBenchmarkInput, state?: RunBenchmar
     ));
   const progress = new JobProgress<BenchmarkProgress>(
     benchmarkProgressQuery,
-    { total: prepared.total, done: state?.done ?? 0, correct: state?.correct ?? 0, inFlight: 0, runs: (state?.runs ?? 0) + 1 },
+    {
+      total: prepared.total,
+      done: state?.done ?? prepared.finished?.done ?? 0,
+      correct: state?.correct ?? prepared.finished?.correct ?? 0,
+      inFlight: 0,
+      runs: (state?.runs ?? 0) + 1,
+    },
     (p) => `**${p.done}/${p.total}** evaluated, ${p.correct} correct`,
   );
 

@@ -85,7 +85,8 @@ export function createBenchmarkActivities(deps: BenchmarkDeps) {
       for (const q of set.questions) {
         if (q.notExecutable && !finished.has(q.index)) await store.saveRecord(input.benchmarkId, notExecutableRecord(q));
       }
-      return set.prepared;
+      const records = await store.records(input.benchmarkId);
+      return { ...set.prepared, finished: { done: records.length, correct: records.filter((r) => r.verdict === 'correct').length } };
     },
 
     /** Up to `count` questions from index `from` on that have no record yet, and where the scan stopped. */

@@ -72,6 +72,11 @@ export interface PreparedBenchmark {
   evaluator: EvaluatorName;
   missingDatabases: { dbId: string; path: string; questions: number }[];
   notes: Record<string, string | number>;
+  /**
+   * Questions that already had a record when this run started (an earlier run's, or one that
+   * cannot run, recorded at once), so a resumed run's progress starts where the last one stopped.
+   */
+  finished?: { done: number; correct: number };
 }
 
 /** What the pipeline produced for one question, as the evaluator needs it. */

@@ -65,8 +65,12 @@ describe('a benchmark stopped mid-run', () => {
       const second = await startTestStack(env, { artifactsFile });
       try {
         const started = await startBenchmark(second.client.client, input, second.queuePrefix);
-        const { summary } = await waitForBenchmark(second.client.client, started.workflowId, () => {}, 500);
+        const progress: number[] = [];
+        const { summary } = await waitForBenchmark(second.client.client, started.workflowId, (p) => progress.push(p.done), 500);
         expect(summary).toMatchObject({ questions: TOTAL, executableQuestions: TOTAL, correct: TOTAL });
+        // Its progress counts the questions the first run answered: it starts there, not at 0.
+        expect(progress[0]).toBeGreaterThanOrEqual(answered.size);
+        expect(Math.max(...progress)).toBeLessThanOrEqual(TOTAL);
       } finally {
         await second.stop();
       }
