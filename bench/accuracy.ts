@@ -9,7 +9,10 @@
  *   npm run bench:accuracy -- --ablations hybrid:correction,hybrid:selection,decosearch:judger
  *   npm run bench:accuracy -- --ablations 'dextersql@selection.confidenceThreshold=0.8'
  *
- * A configuration is `preset[:ablation+ablation...][@section.key=value;section.key=value...]`.
+ *   npm run bench:accuracy -- --ablations 'hybrid@judging.enabled=true;generation.paths=direct,dependency-tree,few-shot,divide-and-conquer'
+ *
+ * A configuration is `preset[:ablation+ablation...][@section.key=value;section.key=value...]`; a
+ * list value keeps its commas (bench/accuracy-configurations.ts).
  *
  * Prints, per configuration, `name: value` lines: ex_<label>, its 95% Wilson interval,
  * ex_<label>_<hardness>, seconds_per_question_<label>, input_tokens_per_question_<label>,
@@ -70,30 +73,10 @@ import type { RunBenchmarkInput } from '../core/benchmark/benchmark-types';
 import { renderExSecondsChart } from '../core/benchmark/ex-seconds-chart';
 import { exportCarriedAnswers, importCarriedAnswers } from './llm-answer-carry';
 import { datasetsRoot } from '../core/datasets/datasets-root';
-import { parseSettings } from '../core/pipeline/parse-settings';
-import { pipelineLabel, resolvePipelineConfig, type PipelineOverrides } from '../core/pipeline/pipeline-config';
+import { pipelineLabel } from '../core/pipeline/pipeline-config';
+import { parseConfigurations, type Configuration } from './accuracy-configurations';
 import { resolveRuntimeConfig } from '../core/runtime-config';
 import type { BenchmarkReport } from '../activities/benchmark/write-benchmark-report';
-
-interface Configuration {
-  preset: string;
-  ablations: string[];
-  overrides?: PipelineOverrides;
-}
-
-/** `hybrid:correction+selection@selection.confidenceThreshold=0.8` → hybrid, both switched off, one setting changed. */
-function parseConfiguration(spec: string): Configuration {
-  const [head, settings = ''] = spec.split('@');
-  const [preset, ablations = ''] = head.split(':');
-  const assignments = settings.split(';').filter(Boolean);
-  const configuration = {
-    preset,
-    ablations: ablations.split('+').filter(Boolean),
-    ...(assignments.length ? { overrides: parseSettings(assignments, preset) } : {}),
-  };
-  resolvePipelineConfig(configuration.preset, configuration.ablations, configuration.overrides); // a bad name or value stops here, before any work
-  return configuration;
-}
 
 /** The benchmark of one configuration on the sample: its label, input and id (the same every run, so it resumes). */
 function benchmarkOf(configuration: Configuration, sample: { size: number; seed: number }, llmConfig: LlmConfig, fewShot: string[], notes: boolean) {
@@ -203,10 +186,7 @@ async function main(): Promise<void> {
   const seed = Number(values.seed);
   if (!Number.isInteger(size) || size < 1) throw new Error(`--limit must be a positive integer, got ${values.limit}`);
   if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${values.seed}`);
-  const configurations = [
-    ...values.presets!.split(',').filter(Boolean).map(parseConfiguration),
-    ...values.ablations!.split(',').filter(Boolean).map(parseConfiguration),
-  ];
+  const configurations = [...parseConfigurations(values.presets!), ...parseConfigurations(values.ablations!)];
   const llmConfig = loadLlmConfig(process.env);
   const generator = settingsForRole(llmConfig, 'generator');
   const home = path.resolve(values.home!);
