@@ -109,7 +109,7 @@ function writeTable(home: string, name: string, rows: AccuracyRow[], about: stri
 /** Where the model's answers are carried between clones (see the header); relative to the repository. */
 const DEFAULT_CARRY = path.resolve(__dirname, 'carry', 'accuracy-llm-answers.jsonl.gz');
 
-/** Opens the home's store for one job on the carried answers (the workers may hold it open too: SQLite WAL). */
+/** Opens the home's store for one job (the workers may hold it open too: SQLite WAL). */
 async function withHomeStore<T>(home: string, job: (store: ReturnType<typeof openSqliteArtifactStore>) => Promise<T>): Promise<T> {
   const store = openSqliteArtifactStore(path.join(home, 'artifacts.sqlite'));
   try {
@@ -127,14 +127,9 @@ async function saveCarry(home: string, carry: string): Promise<void> {
 
 /** --report-only: the rows from the records stored so far; with `common`, only questions every configuration finished. */
 async function reportStored(home: string, benchmarks: { label: string; benchmarkId: string }[], common: boolean): Promise<AccuracyRow[]> {
-  const store = openSqliteArtifactStore(path.join(home, 'artifacts.sqlite'));
-  try {
-    const records = await Promise.all(benchmarks.map((b) => benchmarkStore(store).records(b.benchmarkId)));
-    const shared = records.reduce((keep, list) => new Set(list.map((r) => r.index).filter((i) => keep.has(i))), new Set(records[0]?.map((r) => r.index)));
-    return benchmarks.map((b, i) => accuracyRow(b.label, common ? records[i].filter((r) => shared.has(r.index)) : records[i]));
-  } finally {
-    await store.close();
-  }
+  const records = await withHomeStore(home, (store) => Promise.all(benchmarks.map((b) => benchmarkStore(store).records(b.benchmarkId))));
+  const shared = records.reduce((keep, list) => new Set(list.map((r) => r.index).filter((i) => keep.has(i))), new Set(records[0]?.map((r) => r.index)));
+  return benchmarks.map((b, i) => accuracyRow(b.label, common ? records[i].filter((r) => shared.has(r.index)) : records[i]));
 }
 
 /**
@@ -232,18 +227,16 @@ async function main(): Promise<void> {
         const reportDir = path.join(home, 'reports', benchmarkId);
         const handle = await startBenchmark(client.client, { ...base, benchmarkId, reportDir }, runtime.queuePrefix);
         console.error(`bench:accuracy: ${label} (${benchmarkId})`);
-        let saved = 0;
         let saving: Promise<void> | undefined;
         const { files } = await waitForBenchmark(
           client.client,
           handle.workflowId,
           (p) => {
             console.error(`  ${label}: ${p.done}/${p.total}, ${p.correct} correct`);
-            // Carried as questions finish, so a run stopped at any point leaves its answers behind.
-            if (!carry || saving || p.done <= saved) return;
-            const done = p.done;
+            // Carried as questions finish (progress is reported only when it changes), so a run
+            // stopped at any point leaves its answers behind; the save after the run catches up.
+            if (!carry || saving) return;
             saving = saveCarry(home, carry)
-              .then(() => void (saved = done))
               .catch((err: unknown) => console.error(`bench:accuracy: could not carry the answers: ${(err as Error).message}`))
               .finally(() => (saving = undefined));
           },

@@ -23,6 +23,7 @@ interface CarriedAnswer {
 export async function importCarriedAnswers(store: ArtifactStore, file: string): Promise<number> {
   if (!existsSync(file)) return 0;
   const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n').filter(Boolean);
+  const held = new Set(await store.list(LLM_CACHE_KIND));
   let added = 0;
   for (const [i, line] of lines.entries()) {
     let entry: CarriedAnswer;
@@ -32,7 +33,7 @@ export async function importCarriedAnswers(store: ArtifactStore, file: string): 
       throw new Error(`${file}: line ${i + 1} is not JSON; delete the file (or pass --carry '') to run without carried answers`);
     }
     if (typeof entry.key !== 'string' || typeof entry.value?.text !== 'string') throw new Error(`${file}: line ${i + 1} is not a carried answer {key, value}`);
-    if ((await store.get(LLM_CACHE_KIND, entry.key)) !== undefined) continue;
+    if (held.has(entry.key)) continue;
     await store.put(LLM_CACHE_KIND, entry.key, entry.value);
     added++;
   }
@@ -41,7 +42,7 @@ export async function importCarriedAnswers(store: ArtifactStore, file: string): 
 
 /** Writes every answer in the store's LLM cache to `file` (atomically: a temporary file, then a rename); returns how many. */
 export async function exportCarriedAnswers(store: ArtifactStore, file: string): Promise<number> {
-  const keys = (await store.list(LLM_CACHE_KIND)).sort();
+  const keys = await store.list(LLM_CACHE_KIND); // sorted by the store
   const lines: string[] = [];
   for (const key of keys) {
     const value = await store.get<CachedCompletion>(LLM_CACHE_KIND, key);

@@ -81,12 +81,17 @@ export function createBenchmarkActivities(deps: BenchmarkDeps) {
         await store.saveQuestionSet(input.benchmarkId, set);
       }
       sets.set(input.benchmarkId, set);
-      const finished = await store.finishedIndexes(input.benchmarkId);
-      for (const q of set.questions) {
-        if (q.notExecutable && !finished.has(q.index)) await store.saveRecord(input.benchmarkId, notExecutableRecord(q));
-      }
+      // Read once: which questions are finished, and how many of them right (the progress a resumed run starts from).
       const records = await store.records(input.benchmarkId);
-      return { ...set.prepared, finished: { done: records.length, correct: records.filter((r) => r.verdict === 'correct').length } };
+      const finished = new Set(records.map((r) => r.index));
+      let done = records.length;
+      for (const q of set.questions) {
+        if (q.notExecutable && !finished.has(q.index)) {
+          await store.saveRecord(input.benchmarkId, notExecutableRecord(q));
+          done++;
+        }
+      }
+      return { ...set.prepared, finished: { done, correct: records.filter((r) => r.verdict === 'correct').length } };
     },
 
     /** Up to `count` questions from index `from` on that have no record yet, and where the scan stopped. */
