@@ -112,6 +112,13 @@ export interface CorrectionConfig {
    */
   spellingFixes: boolean;
   /**
+   * Likewise for a column named through the wrong table (`T2.Name` where T2 is `hiring` and the
+   * query's `shop` has `Name`): requalified by plain code when exactly one table of the query has
+   * it, kept only when the SQL gets better. Not in the papers: it is the commonest execution error
+   * of a 1.5B model over joins (README, "Accuracy with the local model"). `hybrid` does it.
+   */
+  qualifierFixes: boolean;
+  /**
    * Also run the checks that hold a query that runs against the question's words: a table joined
    * for nothing the question names (an inner join then drops and repeats rows), an id returned
    * where no id is asked. Not in the papers: they are the commonest mistakes of a 1.5B model once
@@ -163,7 +170,7 @@ const DEXTERSQL: Sections = {
   judging: { enabled: false },
   decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
   generation: { paths: ['dependency-tree', 'few-shot', 'divide-and-conquer'] },
-  correction: { enabled: true, reviseOn: 'always', maxRevisions: 1, rules: true, spellingFixes: false, questionChecks: false },
+  correction: { enabled: true, reviseOn: 'always', maxRevisions: 1, rules: true, spellingFixes: false, qualifierFixes: false, questionChecks: false },
   selection: { enabled: true, confidenceThreshold: 0.6, tournamentSize: 3 },
 };
 
@@ -181,7 +188,7 @@ export const PRESETS = {
     judging: { enabled: true },
     decomposition: DECOSEARCH_DECOMPOSITION,
     generation: { paths: ['direct'] },
-    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 3, rules: false, spellingFixes: false, questionChecks: false },
+    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 3, rules: false, spellingFixes: false, qualifierFixes: false, questionChecks: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
   /**
@@ -195,7 +202,7 @@ export const PRESETS = {
     judging: { enabled: false },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
     generation: { paths: ['direct'] },
-    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false, spellingFixes: false, questionChecks: false },
+    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false, spellingFixes: false, qualifierFixes: false, questionChecks: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
   /**
@@ -217,7 +224,7 @@ export const PRESETS = {
     judging: { enabled: false },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, refineOn: 'errors-and-empty', retryRejected: true, temperature: 0 },
     generation: { paths: ['direct', 'few-shot', 'divide-and-conquer'] },
-    correction: { ...DEXTERSQL.correction, reviseOn: 'all-findings', spellingFixes: true, questionChecks: true },
+    correction: { ...DEXTERSQL.correction, reviseOn: 'all-findings', spellingFixes: true, qualifierFixes: true, questionChecks: true },
   },
 } satisfies Record<string, Sections>;
 

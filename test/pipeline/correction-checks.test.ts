@@ -81,6 +81,52 @@ describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', (
     expect(unknown('near "FROM": syntax error')).toBeUndefined();
   });
 
+  it('names the table a column belongs to when the query named it through another table', () => {
+    const table = (name: string, columns: string[]) => ({
+      name,
+      columns: columns.map((c) => ({ name: c, type: 'TEXT', nullable: true, primaryKey: false })),
+      primaryKey: [],
+      foreignKeys: [],
+    });
+    const shops: SchemaInfo = {
+      dialect: 'sqlite',
+      tables: [table('shop', ['Shop_ID', 'Name', 'City']), table('hiring', ['Shop_ID', 'Employee_ID']), table('employee', ['Employee_ID', 'Name', 'City'])],
+    };
+    const finding = (sql: string, message: string) =>
+      runChecks(input({ sql, schema: shops, execution: { ok: false, kind: 'sql_error', message } })).find((f) => f.check === 'column-of-other-table');
+
+    const join = 'SELECT T2.Name FROM shop AS T1 JOIN hiring AS T2 ON T1.Shop_ID = T2.Shop_ID WHERE T2.name IS NOT NULL';
+    const wrong = finding(join, 'no such column: T2.Name');
+    expect(wrong?.message).toBe('T2 (hiring) has no column Name; shop (T1) of the query has it: qualify it with that table');
+    // Every use of the wrong qualifier with that column is rewritten, in the query's own spelling.
+    expect(wrong?.fix).toEqual({
+      sql: 'SELECT T1.Name FROM shop AS T1 JOIN hiring AS T2 ON T1.Shop_ID = T2.Shop_ID WHERE T1.name IS NOT NULL',
+      description: 'T2.Name → T1.Name',
+    });
+    // MySQL's wording, a table without an alias, a bare alias without AS.
+    expect(finding('SELECT hiring.City FROM hiring JOIN shop s ON s.Shop_ID = hiring.Shop_ID', "Unknown column 'hiring.City' in 'field list'")?.fix?.sql).toBe(
+      'SELECT s.City FROM hiring JOIN shop s ON s.Shop_ID = hiring.Shop_ID',
+    );
+
+    // Two tables of the query have it: which one is meant is the reviser's call.
+    const three = 'SELECT T2.Name FROM shop AS T1 JOIN hiring AS T2 ON T1.Shop_ID = T2.Shop_ID JOIN employee AS T3 ON T3.Employee_ID = T2.Employee_ID';
+    const two = finding(three, 'no such column: T2.Name');
+    expect(two?.message).toBe('T2 (hiring) has no column Name; shop (T1) and employee (T3) of the query have it: qualify it with that table');
+    expect(two?.fix).toBeUndefined();
+    // A subquery could bind the alias in another scope: told, not rewritten.
+    const nested = 'SELECT T2.Name FROM shop AS T1 JOIN hiring AS T2 ON T1.Shop_ID = T2.Shop_ID WHERE T1.Shop_ID IN (SELECT Shop_ID FROM hiring)';
+    expect(finding(nested, 'no such column: T2.Name')?.fix).toBeUndefined();
+    // The column is in a table the query does not read.
+    expect(finding('SELECT T1.City FROM hiring AS T1', 'no such column: T1.City')?.message).toBe(
+      'T1 (hiring) has no column City; shop and employee have it, and the query does not read them: join the table that holds it',
+    );
+    // Not this check's: a misspelt column, an unqualified one, a column no table has, a query that runs.
+    expect(finding(join, 'no such column: T2.Nmae')).toBeUndefined();
+    expect(finding('SELECT Name FROM hiring', 'no such column: Name')).toBeUndefined();
+    expect(finding(join, 'no such column: T2.Colour')).toBeUndefined();
+    expect(runChecks(input({ sql: join, schema: shops })).some((f) => f.check === 'column-of-other-table')).toBe(false);
+  });
+
   it('warns about empty results, all-NULL columns and a count where a list was asked', () => {
     expect(checks({ execution: { ok: true, columns: ['Name'], rows: [], truncated: false } })).toEqual(['warning:empty-result']);
     expect(

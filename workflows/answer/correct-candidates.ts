@@ -1,6 +1,7 @@
 import type { Diagnosis } from '../../core/question/diagnosis';
 import { formatFinding, type Finding } from '../../core/correction/finding';
 import { failureMessage } from '../kit/step-runner';
+import type { CorrectionConfig } from '../../core/pipeline/pipeline-config';
 import type { QuestionRun } from './question-run';
 import { badness, type WorkingCandidate } from './working-candidate';
 
@@ -79,7 +80,7 @@ export async function correctCandidates(run: QuestionRun, candidates: WorkingCan
 async function correctOne(run: QuestionRun, candidate: WorkingCandidate): Promise<void> {
   const { maxRevisions, rules } = run.config.correction;
   candidate.diagnosis = await diagnose(run, candidate, candidate.path);
-  if (run.config.correction.spellingFixes) await applyCodeFixes(run, candidate);
+  await applyCodeFixes(run, candidate);
   const attempts = [{ sql: candidate.sql, findings: candidate.diagnosis.findings }];
   for (let round = 1; round <= maxRevisions && needsRevision(run, candidate.diagnosis.findings); round++) {
     if (!run.budget.takeRepair()) {
@@ -133,8 +134,14 @@ async function askRevision(
   }
 }
 
-/** Rewrites plain code is sure of, one after another (each misspelt name is one round). */
+/** Rewrites plain code is sure of, one after another (each wrong name is one round). */
 const MAX_CODE_FIXES = 3;
+
+/** Which setting lets the fix of which check be applied (every check reports; only these rewrite). */
+const CODE_FIX_SETTINGS: Record<string, (c: CorrectionConfig) => boolean> = {
+  'unknown-name': (c) => c.spellingFixes,
+  'column-of-other-table': (c) => c.qualifierFixes,
+};
 
 /**
  * The findings' sure rewrites (`Finding.fix`), before any model is asked: a rewrite is kept
@@ -142,16 +149,17 @@ const MAX_CODE_FIXES = 3;
  * the next round fixes the next.
  */
 async function applyCodeFixes(run: QuestionRun, candidate: WorkingCandidate): Promise<void> {
+  const allowed = (f: Finding) => f.fix && CODE_FIX_SETTINGS[f.check]?.(run.config.correction);
   for (let round = 1; round <= MAX_CODE_FIXES && candidate.diagnosis; round++) {
-    const fix = candidate.diagnosis.findings.find((f) => f.fix)?.fix;
+    const fix = candidate.diagnosis.findings.find(allowed)?.fix;
     if (!fix || fix.sql === candidate.sql) return;
-    const diagnosis = await diagnose(run, { ...candidate, sql: fix.sql }, `${candidate.path} respelt (${fix.description})`);
+    const diagnosis = await diagnose(run, { ...candidate, sql: fix.sql }, `${candidate.path} after a code fix (${fix.description})`);
     if (badness(diagnosis) > badness(candidate.diagnosis)) {
-      run.runner.note(STAGE, 'spellingFix', `spelling fix of ${candidate.path} rejected`, { outcome: `${fix.description} made it worse` });
+      run.runner.note(STAGE, 'codeFix', `code fix of ${candidate.path} rejected`, { outcome: `${fix.description} made it worse` });
       return;
     }
-    run.runner.note(STAGE, 'spellingFix', `spelling fix of ${candidate.path}`, { outcome: `${fix.description}: ${fix.sql}` });
-    Object.assign(candidate, { sql: fix.sql, diagnosis, corrections: [...candidate.corrections, `spelling: ${fix.description}`] });
+    run.runner.note(STAGE, 'codeFix', `code fix of ${candidate.path}`, { outcome: `${fix.description}: ${fix.sql}` });
+    Object.assign(candidate, { sql: fix.sql, diagnosis, corrections: [...candidate.corrections, `code fix: ${fix.description}`] });
   }
 }
 

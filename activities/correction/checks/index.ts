@@ -1,6 +1,7 @@
 import type { Finding } from '../../../core/correction/finding';
 import { allNullColumn } from './all-null-column';
 import type { CheckInput } from './check-input';
+import { columnOfOtherTable } from './column-of-other-table';
 import { countForList } from './count-for-list';
 import { doubleQuotedString } from './double-quoted-string';
 import { emptyResult } from './empty-result';
@@ -14,6 +15,7 @@ import { unusedJoin } from './unused-join';
 export const CHECKS: ((input: CheckInput) => Finding | null)[] = [
   executionError,
   unknownName,
+  columnOfOtherTable,
   parseError,
   doubleQuotedString,
   emptyResult,

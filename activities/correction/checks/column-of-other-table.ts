@@ -1,0 +1,159 @@
+import type { Finding } from '../../../core/correction/finding';
+import type { SchemaInfo } from '../../../core/database/schema-types';
+import { tokensOrNull, type SqlToken } from '../../database/sql-tokens';
+import type { CheckInput } from './check-input';
+
+/**
+ * The database refused a column named through a table that does not have it: `T2.Name` where T2
+ * is `hiring` and `Name` is a column of `shop`. It is the commonest error of a small model that
+ * joins tables (it writes the right column with the wrong alias), and told only "no such column:
+ * T2.Name" it writes the same again. The finding says which table the qualifier stands for and
+ * which table of the query has the column; when the query does not read one, which table of the
+ * schema does. Names compare case-blind; a misspelt column is `unknown-name`'s.
+ *
+ * The rewrite (`fix`) is offered only when plain code is sure: a single SELECT (no subquery or
+ * set operation whose aliases could be in another scope), the qualifier bound to one table, and
+ * exactly one table of the query, read once, that has the column. `correction.qualifierFixes`
+ * decides whether it is applied.
+ */
+export function columnOfOtherTable(input: CheckInput): Finding | null {
+  if (input.execution.ok) return null;
+  const missing = qualifiedMissingColumn(input.execution.message);
+  if (!missing) return null;
+  const tokens = tokensOrNull(input.sql, input.schema.dialect);
+  if (!tokens) return null;
+  const sources = tableSources(input.sql, tokens, input.schema);
+  const bound = distinct(sources.filter((s) => same(s.alias ?? s.table, missing.qualifier)).map((s) => s.table));
+  if (bound.length !== 1 || hasColumn(input.schema, bound[0], missing.column)) return null;
+  const [qualified] = bound;
+  const stands = same(qualified, missing.qualifier) ? qualified : `${missing.qualifier} (${qualified})`;
+  const owners = distinct(sources.map((s) => s.table)).filter((t) => hasColumn(input.schema, t, missing.column));
+  if (!owners.length) {
+    const elsewhere = input.schema.tables.filter((t) => hasColumn(input.schema, t.name, missing.column)).map((t) => t.name);
+    if (!elsewhere.length) return null;
+    return {
+      check: 'column-of-other-table',
+      severity: 'error',
+      message: `${stands} has no column ${missing.column}; ${listed(elsewhere)} ${elsewhere.length > 1 ? 'have' : 'has'} it, and the query does not read ${elsewhere.length > 1 ? 'them' : 'it'}: join the table that holds it`,
+    };
+  }
+  const refs = owners.map((t) => sources.find((s) => s.table === t)!).map((s) => (s.alias ? `${s.table} (${s.alias})` : s.table));
+  const message = `${stands} has no column ${missing.column}; ${listed(refs)} of the query ${owners.length > 1 ? 'have' : 'has'} it: qualify it with that table`;
+  const sql = owners.length === 1 ? requalified(input.sql, tokens, sources, missing, owners[0]) : null;
+  const ref = sql ? sources.find((s) => s.table === owners[0])! : null;
+  return {
+    check: 'column-of-other-table',
+    severity: 'error',
+    message,
+    ...(sql && ref ? { fix: { sql, description: `${missing.qualifier}.${missing.column} → ${ref.alias ?? ref.table}.${missing.column}` } } : {}),
+  };
+}
+
+interface TableSource {
+  /** As the schema spells it. */
+  table: string;
+  alias: string | null;
+  /** The token of its alias, or of its name when it has none. */
+  token: SqlToken;
+}
+
+/** SQLite's, MySQL's and PostgreSQL's wording of a missing column written with a qualifier. */
+function qualifiedMissingColumn(message: string): { qualifier: string; column: string } | null {
+  const written =
+    /no such column: ([^\s,;]+)/i.exec(message)?.[1] ??
+    /Unknown column '([^']+)'/i.exec(message)?.[1] ??
+    /column "?([^\s"]+\.[^\s"]+)"? does not exist/i.exec(message)?.[1];
+  const parts = written?.split('.').map((p) => p.replace(/^[`"[]|[`"\]]$/g, ''));
+  if (!parts || parts.length !== 2 || !parts[0] || !parts[1]) return null;
+  return { qualifier: parts[0], column: parts[1] };
+}
+
+/** A bare word as the scanner reads one (activities/database/sql-tokens.ts). */
+const WORD = /^[A-Za-z_\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*/;
+
+/** Words that end a FROM clause's table list or come between a table and what follows it. */
+const NOT_AN_ALIAS = new Set(
+  'ON USING WHERE GROUP ORDER HAVING LIMIT OFFSET UNION INTERSECT EXCEPT JOIN INNER LEFT RIGHT FULL OUTER CROSS NATURAL WINDOW AS'.split(' '),
+);
+const ENDS_FROM = new Set('WHERE GROUP ORDER HAVING LIMIT OFFSET UNION INTERSECT EXCEPT WINDOW SELECT'.split(' '));
+
+/**
+ * The schema tables a query reads in its FROM and JOIN clauses, with their aliases: a lexical
+ * reading (after FROM, JOIN or a comma of a FROM list, a table name, then `AS alias` or a bare
+ * alias). A name the schema does not have (a CTE, a derived table) is left out.
+ */
+function tableSources(sql: string, tokens: SqlToken[], schema: SchemaInfo): TableSource[] {
+  const sources: TableSource[] = [];
+  const schemaName = (t: SqlToken | undefined) =>
+    t && (t.kind === 'word' || t.kind === 'quoted') ? schema.tables.find((s) => s.name.toUpperCase() === t.upper)?.name : undefined;
+  let inFrom = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.kind === 'word' && ENDS_FROM.has(t.upper)) inFrom = false;
+    if (t.kind === 'symbol' && t.text === ')') inFrom = false;
+    const opens = (t.kind === 'word' && (t.upper === 'FROM' || t.upper === 'JOIN')) || (inFrom && t.kind === 'symbol' && t.text === ',');
+    if (!opens) continue;
+    if (t.kind === 'word' && t.upper === 'FROM') inFrom = true;
+    let at = i + 1;
+    // `db.table`: the last part names the table.
+    while (tokens[at + 1]?.kind === 'symbol' && (tokens[at + 1] as { text: string }).text === '.') at += 2;
+    const table = schemaName(tokens[at]);
+    if (!table) continue;
+    const next = tokens[at + 1];
+    const aliasToken = next?.kind === 'word' && next.upper === 'AS' ? tokens[at + 2] : next;
+    const isAlias = aliasToken && (aliasToken.kind === 'quoted' || (aliasToken.kind === 'word' && !NOT_AN_ALIAS.has(aliasToken.upper)));
+    sources.push(isAlias ? { table, alias: written(sql, aliasToken), token: aliasToken } : { table, alias: null, token: tokens[at] });
+  }
+  return sources;
+}
+
+/** A word as the query spells it; a quoted name without its quotes. */
+function written(sql: string, token: SqlToken): string {
+  // Not `upper.length`: upper-casing can change a length ('ß' → 'SS').
+  if (token.kind === 'word') return WORD.exec(sql.slice(token.start))?.[0] ?? token.upper;
+  return token.kind === 'quoted' ? token.upper : '';
+}
+
+/**
+ * The SQL with every `qualifier.column` written `owner.column` (owner by its alias, else its
+ * name); null unless plain code is sure (see above) and both are bare words.
+ */
+function requalified(sql: string, tokens: SqlToken[], sources: TableSource[], missing: { qualifier: string; column: string }, owner: string): string | null {
+  const selects = tokens.filter((t) => t.kind === 'word' && t.upper === 'SELECT').length;
+  const ownerSources = sources.filter((s) => s.table === owner);
+  if (selects !== 1 || ownerSources.length !== 1) return null;
+  const source = ownerSources[0];
+  if (source.token.kind !== 'word') return null;
+  const ownerRef = written(sql, source.token);
+  const qualifiers: { start: number; length: number }[] = [];
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    const [q, dot, c] = [tokens[i], tokens[i + 1], tokens[i + 2]];
+    if (
+      q.kind === 'word' &&
+      dot.kind === 'symbol' &&
+      dot.text === '.' &&
+      c.kind === 'word' &&
+      same(q.upper, missing.qualifier) &&
+      same(c.upper, missing.column)
+    ) {
+      qualifiers.push({ start: q.start, length: written(sql, q).length });
+    }
+  }
+  if (!qualifiers.length) return null;
+  let out = '';
+  let at = 0;
+  for (const { start, length } of qualifiers) {
+    out += sql.slice(at, start) + ownerRef;
+    at = start + length;
+  }
+  return out + sql.slice(at);
+}
+
+function hasColumn(schema: SchemaInfo, table: string, column: string): boolean {
+  const t = schema.tables.find((x) => same(x.name, table));
+  return Boolean(t?.columns.some((c) => same(c.name, column)));
+}
+
+const same = (a: string, b: string) => a.toUpperCase() === b.toUpperCase();
+const distinct = (names: string[]) => names.filter((n, i) => names.findIndex((m) => same(m, n)) === i);
+const listed = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0]);

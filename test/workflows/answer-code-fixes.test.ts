@@ -1,0 +1,71 @@
+import { startScriptedLlm } from '../../devkit/scripted-llm/server';
+import { spiderDatabasePath } from '../../devkit/datasets';
+import { scriptedPipeline } from '../../devkit/scripted-pipeline';
+import { startTestStack } from '../../devkit/test-workers';
+
+/**
+ * hybrid's code fixes: a candidate naming a column the database does not know is rewritten by
+ * plain code before any model is asked, when the schema has exactly one column spelt the same but
+ * for case and underscores (`correction.spellingFixes`), or when the column was named through the
+ * wrong table and exactly one table of the query has it (`correction.qualifierFixes`). The paper
+ * presets leave both to the reviser, which is told what the checks found.
+ */
+describe('the code fixes of correction', () => {
+  it('rewrites a misspelt column by plain code in hybrid, and not in dextersql', async () => {
+    const question = 'Which release years appear among the songs of our singers, from the oldest singer down?';
+    const gold = 'SELECT Song_release_year FROM singer ORDER BY Age DESC';
+    const misspelt = 'SELECT SongReleaseYear FROM singer ORDER BY age DESC';
+    const llm = await startScriptedLlm({ rules: scriptedPipeline(new Map([[question, gold]]), { pathSql: () => misspelt, revisedSql: () => misspelt }) });
+    const stack = await startTestStack({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'k' });
+    try {
+      const database = spiderDatabasePath('concert_singer');
+      const { result } = await stack.client.ask({ question, database, preset: 'hybrid' });
+      expect(result.outcome).toBe('answered');
+      expect(result.sql).toBe('SELECT Song_release_year FROM singer ORDER BY age DESC');
+      const fixes = result.trace.filter((t) => t.step === 'codeFix');
+      expect(fixes.length).toBeGreaterThan(0);
+      expect(fixes[0].outcome).toMatch(/^SongReleaseYear → Song_release_year: /);
+      // Fixed before any model was asked to revise it: no finding left, no revision.
+      expect(result.trace.filter((t) => t.step === 'reviseSql')).toEqual([]);
+
+      const paper = await stack.client.ask({ question, database, preset: 'dextersql' });
+      expect(paper.result.trace.some((t) => t.step === 'codeFix')).toBe(false);
+      expect(paper.result.outcome).toBe('execution_error'); // the scripted reviser keeps the misspelling
+    } finally {
+      await stack.stop();
+      await llm.close();
+    }
+  }, 120_000);
+
+  it('requalifies a column named through the wrong table in hybrid; dextersql tells the reviser which table has it', async () => {
+    const question = 'List every concert name beside the location of the stadium it was held in.';
+    const gold = 'SELECT T1.concert_Name, T2.Location FROM concert AS T1 JOIN stadium AS T2 ON T1.Stadium_ID = T2.Stadium_ID';
+    const wrongTable = 'SELECT T1.concert_Name, T1.Location FROM concert AS T1 JOIN stadium AS T2 ON T1.Stadium_ID = T2.Stadium_ID';
+    const llm = await startScriptedLlm({ rules: scriptedPipeline(new Map([[question, gold]]), { pathSql: () => wrongTable, revisedSql: () => wrongTable }) });
+    const stack = await startTestStack({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'k' });
+    try {
+      const database = spiderDatabasePath('concert_singer');
+      const { result } = await stack.client.ask({ question, database, preset: 'hybrid' });
+      expect(result.outcome).toBe('answered');
+      expect(result.sql).toBe(gold);
+      const fixes = result.trace.filter((t) => t.step === 'codeFix');
+      expect(fixes.length).toBeGreaterThan(0);
+      expect(fixes[0].outcome).toMatch(/^T1\.Location → T2\.Location: /);
+      expect(result.trace.filter((t) => t.step === 'reviseSql')).toEqual([]);
+
+      // Switched off, the same preset leaves the candidate to the reviser, and no code fix runs.
+      const off = await stack.client.ask({ question, database, preset: 'hybrid', pipeline: { correction: { qualifierFixes: false } } });
+      expect(off.result.trace.some((t) => t.step === 'codeFix')).toBe(false);
+
+      const paper = await stack.client.ask({ question, database, preset: 'dextersql' });
+      expect(paper.result.trace.some((t) => t.step === 'codeFix')).toBe(false);
+      const revisions = paper.result.trace.filter((t) => t.step === 'reviseSql');
+      expect(revisions.length).toBeGreaterThan(0);
+      expect(revisions[0].summary).toContain('column-of-other-table');
+      expect(paper.result.outcome).toBe('execution_error'); // the scripted reviser keeps the wrong table
+    } finally {
+      await stack.stop();
+      await llm.close();
+    }
+  }, 180_000);
+});
