@@ -113,6 +113,16 @@ describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', (
     const two = finding(three, 'no such column: T2.Name');
     expect(two?.message).toBe('T2 (hiring) has no column Name; shop (T1) and employee (T3) of the query have it: qualify it with that table');
     expect(two?.fix).toBeUndefined();
+    // Each branch of a compound query is its own scope: the branches that name it wrongly are rewritten.
+    const branches =
+      'SELECT T1.Name FROM shop AS T1 EXCEPT SELECT T2.Name FROM shop AS T1 JOIN hiring AS T2 ON T1.Shop_ID = T2.Shop_ID ' +
+      'UNION SELECT T2.Name FROM employee AS T3 JOIN hiring AS T2 ON T3.Employee_ID = T2.Employee_ID';
+    expect(finding(branches, 'no such column: T2.Name')?.fix).toEqual({
+      sql:
+        'SELECT T1.Name FROM shop AS T1 EXCEPT SELECT T1.Name FROM shop AS T1 JOIN hiring AS T2 ON T1.Shop_ID = T2.Shop_ID ' +
+        'UNION SELECT T3.Name FROM employee AS T3 JOIN hiring AS T2 ON T3.Employee_ID = T2.Employee_ID',
+      description: 'T2.Name → T1.Name, T3.Name',
+    });
     // A subquery could bind the alias in another scope: told, not rewritten.
     const nested = 'SELECT T2.Name FROM shop AS T1 JOIN hiring AS T2 ON T1.Shop_ID = T2.Shop_ID WHERE T1.Shop_ID IN (SELECT Shop_ID FROM hiring)';
     expect(finding(nested, 'no such column: T2.Name')?.fix).toBeUndefined();

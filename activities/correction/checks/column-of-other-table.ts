@@ -11,10 +11,11 @@ import type { CheckInput } from './check-input';
  * which table of the query has the column; when the query does not read one, which table of the
  * schema does. Names compare case-blind; a misspelt column is `unknown-name`'s.
  *
- * The rewrite (`fix`) is offered only when plain code is sure: a single SELECT (no subquery or
- * set operation whose aliases could be in another scope), the qualifier bound to one table, and
- * exactly one table of the query, read once, that has the column. `correction.qualifierFixes`
- * decides whether it is applied.
+ * The rewrite (`fix`) is offered only when plain code is sure: in each branch of the query (a
+ * UNION, INTERSECT or EXCEPT has several, each its own scope) where the qualifier stands for a
+ * table without the column, that branch is a single SELECT (no subquery whose aliases could be
+ * in another scope) with exactly one table, read once, that has the column.
+ * `correction.qualifierFixes` decides whether it is applied.
  */
 export function columnOfOtherTable(input: CheckInput): Finding | null {
   if (input.execution.ok) return null;
@@ -22,14 +23,18 @@ export function columnOfOtherTable(input: CheckInput): Finding | null {
   if (!missing) return null;
   const tokens = tokensOrNull(input.sql, input.schema.dialect);
   if (!tokens) return null;
-  const sources = tableSources(input.sql, tokens, input.schema);
-  const bound = distinct(sources.filter((s) => same(s.alias ?? s.table, missing.qualifier)).map((s) => s.table));
-  if (bound.length !== 1 || hasColumn(input.schema, bound[0], missing.column)) return null;
-  const [qualified] = bound;
-  const stands = same(qualified, missing.qualifier) ? qualified : `${missing.qualifier} (${qualified})`;
-  const owners = distinct(sources.map((s) => s.table)).filter((t) => hasColumn(input.schema, t, missing.column));
-  if (!owners.length) {
-    const elsewhere = input.schema.tables.filter((t) => hasColumn(input.schema, t.name, missing.column)).map((t) => t.name);
+  const { schema } = input;
+  // The branches where the qualifier stands for one table, and that table lacks the column.
+  const wrong = topLevelBranches(tokens)
+    .map((branch) => ({ tokens: branch, sources: tableSources(input.sql, branch, schema) }))
+    .map((b) => ({ ...b, bound: distinct(b.sources.filter((s) => same(s.alias ?? s.table, missing.qualifier)).map((s) => s.table)) }))
+    .filter((b) => b.bound.length === 1 && !hasColumn(schema, b.bound[0], missing.column))
+    .map((b) => ({ ...b, owners: distinct(b.sources.map((s) => s.table)).filter((t) => hasColumn(schema, t, missing.column)) }));
+  if (!wrong.length) return null;
+  const [first] = wrong;
+  const stands = same(first.bound[0], missing.qualifier) ? first.bound[0] : `${missing.qualifier} (${first.bound[0]})`;
+  if (!first.owners.length) {
+    const elsewhere = schema.tables.filter((t) => hasColumn(schema, t.name, missing.column)).map((t) => t.name);
     if (!elsewhere.length) return null;
     return {
       check: 'column-of-other-table',
@@ -37,15 +42,17 @@ export function columnOfOtherTable(input: CheckInput): Finding | null {
       message: `${stands} has no column ${missing.column}; ${listed(elsewhere)} ${elsewhere.length > 1 ? 'have' : 'has'} it, and the query does not read ${elsewhere.length > 1 ? 'them' : 'it'}: join the table that holds it`,
     };
   }
-  const refs = owners.map((t) => sources.find((s) => s.table === t)!).map((s) => (s.alias ? `${s.table} (${s.alias})` : s.table));
-  const message = `${stands} has no column ${missing.column}; ${listed(refs)} of the query ${owners.length > 1 ? 'have' : 'has'} it: qualify it with that table`;
-  const sql = owners.length === 1 ? requalified(input.sql, tokens, sources, missing, owners[0]) : null;
-  const ref = sql ? sources.find((s) => s.table === owners[0])! : null;
+  const refs = first.owners.map((t) => first.sources.find((s) => s.table === t)!).map((s) => (s.alias ? `${s.table} (${s.alias})` : s.table));
+  const message = `${stands} has no column ${missing.column}; ${listed(refs)} of the query ${first.owners.length > 1 ? 'have' : 'has'} it: qualify it with that table`;
+  const rewrites = wrong.map((b) => sureRewrite(input.sql, b.tokens, b.sources, b.owners, missing));
+  const sure = rewrites.every((r) => r !== null) ? (rewrites as Rewrite[]) : null;
+  const sql = sure ? applyRewrites(input.sql, sure) : null;
+  const to = [...new Set((sure ?? []).map((r) => `${r.ownerRef}.${missing.column}`))].join(', ');
   return {
     check: 'column-of-other-table',
     severity: 'error',
     message,
-    ...(sql && ref ? { fix: { sql, description: `${missing.qualifier}.${missing.column} → ${ref.alias ?? ref.table}.${missing.column}` } } : {}),
+    ...(sql ? { fix: { sql, description: `${missing.qualifier}.${missing.column} → ${to}` } } : {}),
   };
 }
 
@@ -114,18 +121,24 @@ function written(sql: string, token: SqlToken): string {
   return token.kind === 'quoted' ? token.upper : '';
 }
 
-/**
- * The SQL with every `qualifier.column` written `owner.column` (owner by its alias, else its
- * name); null unless plain code is sure (see above) and both are bare words.
- */
-function requalified(sql: string, tokens: SqlToken[], sources: TableSource[], missing: { qualifier: string; column: string }, owner: string): string | null {
+/** In one branch: where its `qualifier.column` words start and how long the qualifier is, and what replaces it. */
+interface Rewrite {
+  ownerRef: string;
+  qualifiers: { start: number; length: number }[];
+}
+
+/** The rewrite of one branch (the owner by its alias, else its name), or null unless plain code is sure (see above). */
+function sureRewrite(
+  sql: string,
+  tokens: SqlToken[],
+  sources: TableSource[],
+  owners: string[],
+  missing: { qualifier: string; column: string },
+): Rewrite | null {
   const selects = tokens.filter((t) => t.kind === 'word' && t.upper === 'SELECT').length;
-  const ownerSources = sources.filter((s) => s.table === owner);
-  if (selects !== 1 || ownerSources.length !== 1) return null;
-  const source = ownerSources[0];
-  if (source.token.kind !== 'word') return null;
-  const ownerRef = written(sql, source.token);
-  const qualifiers: { start: number; length: number }[] = [];
+  const ownerSources = owners.length === 1 ? sources.filter((s) => s.table === owners[0]) : [];
+  if (selects !== 1 || ownerSources.length !== 1 || ownerSources[0].token.kind !== 'word') return null;
+  const qualifiers: Rewrite['qualifiers'] = [];
   for (let i = 0; i + 2 < tokens.length; i++) {
     const [q, dot, c] = [tokens[i], tokens[i + 1], tokens[i + 2]];
     if (
@@ -139,14 +152,33 @@ function requalified(sql: string, tokens: SqlToken[], sources: TableSource[], mi
       qualifiers.push({ start: q.start, length: written(sql, q).length });
     }
   }
-  if (!qualifiers.length) return null;
+  return qualifiers.length ? { ownerRef: written(sql, ownerSources[0].token), qualifiers } : null;
+}
+
+function applyRewrites(sql: string, rewrites: Rewrite[]): string {
+  const edits = rewrites.flatMap((r) => r.qualifiers.map((q) => ({ ...q, text: r.ownerRef }))).sort((a, b) => a.start - b.start);
   let out = '';
   let at = 0;
-  for (const { start, length } of qualifiers) {
-    out += sql.slice(at, start) + ownerRef;
+  for (const { start, length, text } of edits) {
+    out += sql.slice(at, start) + text;
     at = start + length;
   }
   return out + sql.slice(at);
+}
+
+const SET_OPERATORS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
+
+/** The query's branches: its tokens split at UNION, INTERSECT and EXCEPT outside parentheses. */
+function topLevelBranches(tokens: SqlToken[]): SqlToken[][] {
+  const branches: SqlToken[][] = [[]];
+  let depth = 0;
+  for (const t of tokens) {
+    if (t.kind === 'symbol' && t.text === '(') depth++;
+    if (t.kind === 'symbol' && t.text === ')') depth--;
+    if (depth === 0 && t.kind === 'word' && SET_OPERATORS.has(t.upper)) branches.push([]);
+    else branches[branches.length - 1].push(t);
+  }
+  return branches;
 }
 
 function hasColumn(schema: SchemaInfo, table: string, column: string): boolean {
