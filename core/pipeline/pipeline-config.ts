@@ -209,7 +209,7 @@ export const PRESETS = {
    * decodex's default: DexterSQL's linking and notes; the direct, few-shot and divide-and-conquer
    * paths; correction and selection; DecoSearch's decomposition when no candidate runs. decodex's
    * additions (README, "Deviations from the papers"): revision only when a check fires, plain-code
-   * spelling fixes and question checks, candidates revised before the fall-through to decomposition;
+   * fixes of misspelt and wrongly qualified columns, question checks, candidates revised before the fall-through to decomposition;
    * the topology refiner also on empty or all-NULL node results and asked again after a rejected
    * proposal; a zero-temperature decomposer.
    *
