@@ -130,9 +130,15 @@ describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', (
     expect(finding('SELECT T1.City FROM hiring AS T1', 'no such column: T1.City')?.message).toBe(
       'T1 (hiring) has no column City; shop and employee have it, and the query does not read them: join the table that holds it',
     );
-    // Not this check's: a misspelt column, an unqualified one, a column no table has, a query that runs.
+    // Unqualified, in no table the query reads: which tables have it (never a rewrite).
+    const bare = finding('SELECT City FROM hiring WHERE Shop_ID = 1', 'no such column: City');
+    expect(bare?.message).toBe(
+      'no table the query reads (hiring) has a column City; shop and employee have it, and the query does not read them: join the table that holds it',
+    );
+    expect(bare?.fix).toBeUndefined();
+    expect(finding('SELECT City FROM shop JOIN hiring USING (Shop_ID)', 'no such column: City')).toBeUndefined(); // a table it reads has it
+    // Not this check's: a misspelt column, a column no table has, a query that runs.
     expect(finding(join, 'no such column: T2.Nmae')).toBeUndefined();
-    expect(finding('SELECT Name FROM hiring', 'no such column: Name')).toBeUndefined();
     expect(finding(join, 'no such column: T2.Colour')).toBeUndefined();
     expect(runChecks(input({ sql: join, schema: shops })).some((f) => f.check === 'column-of-other-table')).toBe(false);
   });

@@ -9,7 +9,9 @@ import type { CheckInput } from './check-input';
  * joins tables (it writes the right column with the wrong alias), and told only "no such column:
  * T2.Name" it writes the same again. The finding says which table the qualifier stands for and
  * which table of the query has the column; when the query does not read one, which table of the
- * schema does. Names compare case-blind; a misspelt column is `unknown-name`'s.
+ * schema does. An unqualified column that no table of the query has (`SELECT Cylinders FROM
+ * car_names`) gets the tables of the schema that have it. Names compare case-blind; a misspelt
+ * column is `unknown-name`'s.
  *
  * The rewrite (`fix`) is offered only when plain code is sure: in each branch of the query (a
  * UNION, INTERSECT or EXCEPT has several, each its own scope) where the qualifier stands for a
@@ -19,32 +21,26 @@ import type { CheckInput } from './check-input';
  */
 export function columnOfOtherTable(input: CheckInput): Finding | null {
   if (input.execution.ok) return null;
-  const missing = qualifiedMissingColumn(input.execution.message);
+  const missing = missingColumn(input.execution.message);
   if (!missing) return null;
   const tokens = tokensOrNull(input.sql, input.schema.dialect);
   if (!tokens) return null;
   const { schema } = input;
+  if (missing.qualifier === null) return columnOfUnreadTable(input.sql, tokens, schema, missing.column);
+  const qualifier = missing.qualifier;
   // The branches where the qualifier stands for one table, and that table lacks the column.
   const wrong = topLevelBranches(tokens)
     .map((branch) => ({ tokens: branch, sources: tableSources(input.sql, branch, schema) }))
-    .map((b) => ({ ...b, bound: distinct(b.sources.filter((s) => same(s.alias ?? s.table, missing.qualifier)).map((s) => s.table)) }))
+    .map((b) => ({ ...b, bound: distinct(b.sources.filter((s) => same(s.alias ?? s.table, qualifier)).map((s) => s.table)) }))
     .filter((b) => b.bound.length === 1 && !hasColumn(schema, b.bound[0], missing.column))
     .map((b) => ({ ...b, owners: distinct(b.sources.map((s) => s.table)).filter((t) => hasColumn(schema, t, missing.column)) }));
   if (!wrong.length) return null;
   const [first] = wrong;
-  const stands = same(first.bound[0], missing.qualifier) ? first.bound[0] : `${missing.qualifier} (${first.bound[0]})`;
-  if (!first.owners.length) {
-    const elsewhere = schema.tables.filter((t) => hasColumn(schema, t.name, missing.column)).map((t) => t.name);
-    if (!elsewhere.length) return null;
-    return {
-      check: 'column-of-other-table',
-      severity: 'error',
-      message: `${stands} has no column ${missing.column}; ${listed(elsewhere)} ${elsewhere.length > 1 ? 'have' : 'has'} it, and the query does not read ${elsewhere.length > 1 ? 'them' : 'it'}: join the table that holds it`,
-    };
-  }
+  const stands = same(first.bound[0], qualifier) ? first.bound[0] : `${qualifier} (${first.bound[0]})`;
+  if (!first.owners.length) return unreadHolders(schema, missing.column, `${stands} has no column ${missing.column}`);
   const refs = first.owners.map((t) => first.sources.find((s) => s.table === t)!).map((s) => (s.alias ? `${s.table} (${s.alias})` : s.table));
   const message = `${stands} has no column ${missing.column}; ${listed(refs)} of the query ${first.owners.length > 1 ? 'have' : 'has'} it: qualify it with that table`;
-  const rewrites = wrong.map((b) => sureRewrite(input.sql, b.tokens, b.sources, b.owners, missing));
+  const rewrites = wrong.map((b) => sureRewrite(input.sql, b.tokens, b.sources, b.owners, { qualifier, column: missing.column }));
   const sure = rewrites.every((r) => r !== null) ? (rewrites as Rewrite[]) : null;
   const sql = sure ? applyRewrites(input.sql, sure) : null;
   const to = [...new Set((sure ?? []).map((r) => `${r.ownerRef}.${missing.column}`))].join(', ');
@@ -52,7 +48,26 @@ export function columnOfOtherTable(input: CheckInput): Finding | null {
     check: 'column-of-other-table',
     severity: 'error',
     message,
-    ...(sql ? { fix: { sql, description: `${missing.qualifier}.${missing.column} → ${to}` } } : {}),
+    ...(sql ? { fix: { sql, description: `${qualifier}.${missing.column} → ${to}` } } : {}),
+  };
+}
+
+/** An unqualified column no table of the query has: which tables of the schema have it. */
+function columnOfUnreadTable(sql: string, tokens: SqlToken[], schema: SchemaInfo, column: string): Finding | null {
+  const read = distinct(tableSources(sql, tokens, schema).map((s) => s.table));
+  if (!read.length || read.some((t) => hasColumn(schema, t, column))) return null;
+  return unreadHolders(schema, column, `no table the query reads (${listed(read)}) has a column ${column}`);
+}
+
+/** The finding for a column only tables the query does not read have; null when no table has it (a misspelling). */
+function unreadHolders(schema: SchemaInfo, column: string, problem: string): Finding | null {
+  const holders = schema.tables.filter((t) => hasColumn(schema, t.name, column)).map((t) => t.name);
+  if (!holders.length) return null;
+  const several = holders.length > 1;
+  return {
+    check: 'column-of-other-table',
+    severity: 'error',
+    message: `${problem}; ${listed(holders)} ${several ? 'have' : 'has'} it, and the query does not read ${several ? 'them' : 'it'}: join the table that holds it`,
   };
 }
 
@@ -64,15 +79,15 @@ interface TableSource {
   token: SqlToken;
 }
 
-/** SQLite's, MySQL's and PostgreSQL's wording of a missing column written with a qualifier. */
-function qualifiedMissingColumn(message: string): { qualifier: string; column: string } | null {
+/** SQLite's, MySQL's and PostgreSQL's wording of a missing column, with its qualifier if written with one. */
+function missingColumn(message: string): { qualifier: string | null; column: string } | null {
   const written =
     /no such column: ([^\s,;]+)/i.exec(message)?.[1] ??
     /Unknown column '([^']+)'/i.exec(message)?.[1] ??
-    /column "?([^\s"]+\.[^\s"]+)"? does not exist/i.exec(message)?.[1];
+    /column "?([^\s"]+)"? does not exist/i.exec(message)?.[1];
   const parts = written?.split('.').map((p) => p.replace(/^[`"[]|[`"\]]$/g, ''));
-  if (!parts || parts.length !== 2 || !parts[0] || !parts[1]) return null;
-  return { qualifier: parts[0], column: parts[1] };
+  if (!parts || parts.length > 2 || parts.some((p) => !p)) return null;
+  return parts.length === 2 ? { qualifier: parts[0], column: parts[1] } : { qualifier: null, column: parts[0] };
 }
 
 /** A bare word as the scanner reads one (activities/database/sql-tokens.ts). */
