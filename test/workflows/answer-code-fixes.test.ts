@@ -1,7 +1,5 @@
-import { startScriptedLlm } from '../../devkit/scripted-llm/server';
 import { spiderDatabasePath } from '../../devkit/datasets';
-import { scriptedPipeline } from '../../devkit/scripted-pipeline';
-import { startTestStack } from '../../devkit/test-workers';
+import { withScriptedPipeline } from '../support/scripted-pipeline-stack';
 
 /**
  * hybrid's code fixes: a candidate naming a column the database does not know is rewritten by
@@ -15,9 +13,7 @@ describe('the code fixes of correction', () => {
     const question = 'Which release years appear among the songs of our singers, from the oldest singer down?';
     const gold = 'SELECT Song_release_year FROM singer ORDER BY Age DESC';
     const misspelt = 'SELECT SongReleaseYear FROM singer ORDER BY age DESC';
-    const llm = await startScriptedLlm({ rules: scriptedPipeline(new Map([[question, gold]]), { pathSql: () => misspelt, revisedSql: () => misspelt }) });
-    const stack = await startTestStack({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'k' });
-    try {
+    await withScriptedPipeline(new Map([[question, gold]]), { pathSql: () => misspelt, revisedSql: () => misspelt }, async (stack) => {
       const database = spiderDatabasePath('concert_singer');
       const { result } = await stack.client.ask({ question, database, preset: 'hybrid' });
       expect(result.outcome).toBe('answered');
@@ -31,19 +27,14 @@ describe('the code fixes of correction', () => {
       const paper = await stack.client.ask({ question, database, preset: 'dextersql' });
       expect(paper.result.trace.some((t) => t.step === 'codeFix')).toBe(false);
       expect(paper.result.outcome).toBe('execution_error'); // the scripted reviser keeps the misspelling
-    } finally {
-      await stack.stop();
-      await llm.close();
-    }
+    });
   }, 120_000);
 
   it('requalifies a column named through the wrong table in hybrid; dextersql tells the reviser which table has it', async () => {
     const question = 'List every concert name beside the location of the stadium it was held in.';
     const gold = 'SELECT T1.concert_Name, T2.Location FROM concert AS T1 JOIN stadium AS T2 ON T1.Stadium_ID = T2.Stadium_ID';
     const wrongTable = 'SELECT T1.concert_Name, T1.Location FROM concert AS T1 JOIN stadium AS T2 ON T1.Stadium_ID = T2.Stadium_ID';
-    const llm = await startScriptedLlm({ rules: scriptedPipeline(new Map([[question, gold]]), { pathSql: () => wrongTable, revisedSql: () => wrongTable }) });
-    const stack = await startTestStack({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'k' });
-    try {
+    await withScriptedPipeline(new Map([[question, gold]]), { pathSql: () => wrongTable, revisedSql: () => wrongTable }, async (stack) => {
       const database = spiderDatabasePath('concert_singer');
       const { result } = await stack.client.ask({ question, database, preset: 'hybrid' });
       expect(result.outcome).toBe('answered');
@@ -63,9 +54,6 @@ describe('the code fixes of correction', () => {
       expect(revisions.length).toBeGreaterThan(0);
       expect(revisions[0].summary).toContain('column-of-other-table');
       expect(paper.result.outcome).toBe('execution_error'); // the scripted reviser keeps the wrong table
-    } finally {
-      await stack.stop();
-      await llm.close();
-    }
+    });
   }, 180_000);
 });

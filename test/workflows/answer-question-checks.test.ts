@@ -1,7 +1,5 @@
-import { startScriptedLlm } from '../../devkit/scripted-llm/server';
 import { spiderDatabasePath } from '../../devkit/datasets';
-import { scriptedPipeline } from '../../devkit/scripted-pipeline';
-import { startTestStack } from '../../devkit/test-workers';
+import { withScriptedPipeline } from '../support/scripted-pipeline-stack';
 
 /**
  * hybrid's question checks: a candidate that runs but joins a table for nothing the question names
@@ -13,9 +11,7 @@ describe('the question checks of correction', () => {
     const question = 'Which singer is the oldest one? Give the name.';
     const gold = 'SELECT Name FROM singer ORDER BY Age DESC LIMIT 1';
     const joined = 'SELECT T1.Name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.Singer_ID = T2.Singer_ID ORDER BY T1.Age DESC LIMIT 1';
-    const llm = await startScriptedLlm({ rules: scriptedPipeline(new Map([[question, gold]]), { pathSql: () => joined }) });
-    const stack = await startTestStack({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'k' });
-    try {
+    await withScriptedPipeline(new Map([[question, gold]]), { pathSql: () => joined }, async (stack) => {
       const database = spiderDatabasePath('concert_singer');
       const { result } = await stack.client.ask({ question, database, preset: 'hybrid' });
       expect(result.outcome).toBe('answered');
@@ -27,9 +23,6 @@ describe('the question checks of correction', () => {
       const off = await stack.client.ask({ question, database, preset: 'hybrid', pipeline: { correction: { questionChecks: false } } });
       expect(off.result.sql).toBe(joined);
       expect(off.result.trace.filter((t) => t.step === 'reviseSql')).toEqual([]);
-    } finally {
-      await stack.stop();
-      await llm.close();
-    }
+    });
   }, 120_000);
 });
