@@ -88,6 +88,8 @@ async function main(): Promise<void> {
       model: model.name,
       threads: config.local.threads,
       context_size: config.local.contextSize,
+      sequences: config.local.sequences,
+      parallel_generations: config.local.parallel,
       database: dbId,
       preset: values.preset ?? 'default',
       questions: answers.length,

@@ -42,7 +42,13 @@ describe('loadLlmConfig / settingsForRole', () => {
       DECODEX_LLM_LOCAL_SEQUENCES: '4',
     });
     expect(config.roles).toEqual({});
-    expect(config.local).toEqual({ model: '/models/coder.gguf', contextSize: 2048, threads: 3, sequences: 4 });
+    expect(config.local).toEqual({ model: '/models/coder.gguf', contextSize: 2048, threads: 3, sequences: 4, parallel: 2 });
+    // Generations at once: DECODEX_LLM_LOCAL_PARALLEL, never more than the sequences that run them.
+    expect(loadLlmConfig({ DECODEX_LLM_LOCAL_SEQUENCES: '4', DECODEX_LLM_LOCAL_PARALLEL: '3' }).local).toMatchObject({ sequences: 4, parallel: 3 });
+    expect(loadLlmConfig({ DECODEX_LLM_LOCAL_SEQUENCES: '1' }).local).toMatchObject({ sequences: 1, parallel: 1 });
+    expect(() => loadLlmConfig({ DECODEX_LLM_LOCAL_SEQUENCES: '2', DECODEX_LLM_LOCAL_PARALLEL: '3' })).toThrow(
+      'DECODEX_LLM_LOCAL_PARALLEL (3) cannot exceed DECODEX_LLM_LOCAL_SEQUENCES (2)',
+    );
     expect(settingsForRole(config, 'judger')).toMatchObject({ provider: 'local', model: '/models/coder.gguf' });
     // DECODEX_LLM_MODEL names the model of every role, local ones included.
     expect(settingsForRole(loadLlmConfig({ DECODEX_LLM_PROVIDER: 'local', DECODEX_LLM_MODEL: 'hf:org/repo/x.gguf' }), 'judger').model).toBe(

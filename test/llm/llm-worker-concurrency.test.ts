@@ -9,9 +9,10 @@ describe('llmWorkerConcurrency', () => {
     expect(llmWorkerConcurrency(loadLlmConfig(remote), { ...remote, DECODEX_LLM_CONCURRENCY: '20' })).toBe(20);
   });
 
-  it('never takes more tasks than the local model has sequences', () => {
+  it('never takes more tasks than the local model runs generations at once', () => {
+    // 8 sequences keep prompts evaluated; 2 of them generate at once.
     expect(llmWorkerConcurrency(loadLlmConfig({}), {})).toBe(2);
-    const env = { DECODEX_LLM_LOCAL_SEQUENCES: '3', DECODEX_LLM_CONCURRENCY: '8' };
+    const env = { DECODEX_LLM_LOCAL_PARALLEL: '3', DECODEX_LLM_CONCURRENCY: '8' };
     expect(llmWorkerConcurrency(loadLlmConfig(env), env)).toBe(3);
     const fewer = { DECODEX_LLM_CONCURRENCY: '1' };
     expect(llmWorkerConcurrency(loadLlmConfig(fewer), fewer)).toBe(1);

@@ -31,8 +31,13 @@ export interface LocalRuntimeOptions {
   contextSize: number;
   /** CPU threads for evaluation. */
   threads: number;
-  /** Generations that run at once on one loaded model; the `llm` worker takes no more tasks than this. */
+  /**
+   * Context sequences of the loaded model. Each keeps the prompt of its last call evaluated, and
+   * a call is given the one that already holds most of its prompt: they are the prompt cache.
+   */
   sequences: number;
+  /** Generations that run at once on the loaded model (at most `sequences`); the `llm` worker takes no more tasks than this. */
+  parallel: number;
 }
 
 export interface LocalLlmConfig extends LocalRuntimeOptions {
@@ -45,9 +50,15 @@ type Env = Record<string, string | undefined>;
 /** The env vars of the local runtime; DECODEX_LLM_LOCAL_* is therefore not a role name. */
 export const LOCAL_ENV_PREFIX = 'DECODEX_LLM_LOCAL_';
 
-// 4096 tokens hold decodex's prompts with a schema of a few dozen tables; two sequences let two
-// questions share a CPU (batched evaluation) without one waiting for the other to finish.
-const DEFAULTS = { contextSize: 4096, sequences: 2 };
+// 4096 tokens hold decodex's prompts with a schema of a few dozen tables. Each sequence keeps the
+// prompt of its last call, and a question's roles each open with their own instructions, so with
+// a sequence per role most of the next call of that role (instructions, schema, notes) is already
+// evaluated: hybrid on 3 Spider questions of one database evaluated 0.55 of the prompt tokens it
+// sent with these defaults against 0.84 with 2 sequences, 100 against 147 s a question on a busy
+// 2-core machine (README, "Sizing workers"). A sequence of 4096 tokens costs about 110 MiB with
+// the 1.5B model. Two generations at once: a CPU gains little from more, and eight long prompts
+// evaluated together would each take eight times as long and run past their deadlines.
+const DEFAULTS = { contextSize: 4096, sequences: 8, parallel: 2 };
 
 /**
  * llama.cpp's threads wait for each other by spinning, so when one of them is descheduled all of
@@ -81,10 +92,17 @@ function positive(env: Env, suffix: string, fallback: number): number {
 
 export function loadLocalLlmConfig(env: Env): LocalLlmConfig {
   const model = env[`${LOCAL_ENV_PREFIX}MODEL`]?.trim();
+  const sequences = positive(env, 'SEQUENCES', DEFAULTS.sequences);
+  const parallel = positive(env, 'PARALLEL', Math.min(DEFAULTS.parallel, sequences));
+  if (parallel > sequences)
+    throw configError(
+      `${LOCAL_ENV_PREFIX}PARALLEL (${parallel}) cannot exceed ${LOCAL_ENV_PREFIX}SEQUENCES (${sequences}): each generation runs on its own sequence`,
+    );
   return {
     model: model || defaultLocalModel(),
     contextSize: positive(env, 'CONTEXT_SIZE', DEFAULTS.contextSize),
     threads: positive(env, 'THREADS', (processThreads ??= defaultThreads())),
-    sequences: positive(env, 'SEQUENCES', DEFAULTS.sequences),
+    sequences,
+    parallel,
   };
 }

@@ -23,6 +23,9 @@ export interface LocalProviderOptions extends LocalRuntimeOptions {
   timeoutMs: number;
 }
 
+/** A shared prefix shorter than this does not make a sequence preferred (see `worthReusing`). */
+const MIN_PREFERRED_PREFIX_TOKENS = 32;
+
 /** How many leading tokens two token lists share. */
 function sharedPrefix(a: readonly number[], b: readonly number[]): number {
   const n = Math.min(a.length, b.length);
@@ -58,6 +61,13 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
       const { history, prompt } = toLocalChat(request.messages);
       const tokens = local.chatTokens([...history, { type: 'user', text: prompt }]);
       const shared = (sequence: LlamaContextSequence) => sharedPrefix(sequence.contextTokens as number[], tokens as number[]);
+      // Every prompt shares the chat template's opening and often a first line ("You are an expert
+      // SQLite ..."): a sequence is preferred only for a prefix worth keeping it for, else the pool
+      // lends the one unused longest, so each role's last prompt survives for its next call.
+      const worthReusing = (sequence: LlamaContextSequence) => {
+        const n = shared(sequence);
+        return n >= MIN_PREFERRED_PREFIX_TOKENS ? n : 0;
+      };
       return local.sequences.use(async (sequence) => {
         assertPromptFits({ model: local.name, promptTokens: tokens.length, maxTokens: request.maxTokens, contextTokens: sequence.contextSize });
         // At least the last prompt token is evaluated again: a generation starts from it.
@@ -114,7 +124,7 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
         } finally {
           session.dispose({ disposeSequence: false });
         }
-      }, shared);
+      }, worthReusing);
     },
   };
 }

@@ -58,7 +58,10 @@ async function load(reference: string, options: LocalRuntimeOptions): Promise<Lo
       name,
       lib,
       model,
-      sequences: createPool(Array.from({ length: options.sequences }, () => context.getSequence())),
+      sequences: createPool(
+        Array.from({ length: options.sequences }, () => context.getSequence()),
+        options.parallel,
+      ),
       chatWrapper,
       speed: new SpeedMeter(),
       chatTokens(history) {
@@ -84,7 +87,7 @@ async function load(reference: string, options: LocalRuntimeOptions): Promise<Lo
 
 /** The loaded model for a reference, loading it on first use (concurrent first uses share one load). */
 export function loadLocalModel(reference: string, options: LocalRuntimeOptions): Promise<LocalModel> {
-  const key = JSON.stringify([reference, options.contextSize, options.threads, options.sequences]);
+  const key = JSON.stringify([reference, options.contextSize, options.threads, options.sequences, options.parallel]);
   let model = loaded.get(key);
   if (!model) {
     loaded.set(key, (model = load(reference, options)));
