@@ -104,6 +104,9 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
     });
     // An idle connection the server dropped must not crash the worker; the pool replaces it.
     this.pool.on('error', () => undefined);
+    // Nor one that drops while checked out (or that the hang timer below destroys): its client
+    // emits 'error' besides failing its query, and the query's failure is what `run` handles.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   async schema(): Promise<SchemaInfo> {

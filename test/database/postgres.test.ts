@@ -153,6 +153,27 @@ describeWithPostgres('Spider databases on PostgreSQL', (server) => {
       expect((await db.execute('SELECT count(*) FROM car_makers', { timeoutMs: 5000, maxRows: 1 })).rows).toEqual([[22]]);
     });
 
+    test('a connection the server drops mid-statement fails that statement only: no unhandled error, and the next one runs', async () => {
+      const db = await openPostgres('car_1');
+      const running = db.execute('SELECT pg_sleep(5) AS marker_dropped', { timeoutMs: 10_000, maxRows: 10 }).catch((e: Error) => e);
+      // The pool's client emits 'error' besides failing its query; unheard, jest reports it and a worker would crash.
+      for (let i = 0; i < 50; i++) {
+        const [[n]] = await withPostgres(server().url, async (c) =>
+          (
+            await c.query<number[]>({
+              text: "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'dbtest_car_1' AND state = 'active' AND pid <> pg_backend_pid()",
+              rowMode: 'array',
+            })
+          ).rows.map((r) => r.map(Number)),
+        );
+        if (n > 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(await running).toBeInstanceOf(Error);
+      await new Promise((r) => setTimeout(r, 200)); // room for a late 'error' event
+      expect((await db.execute('SELECT count(*) FROM car_makers', { timeoutMs: 5000, maxRows: 1 })).rows).toEqual([[22]]);
+    });
+
     test('row cap through the cursor: truncated, and the server never computes the rest', async () => {
       const db = await openPostgres('car_1', { connectionLimit: 1 });
       expect(await db.execute('SELECT id FROM cars_data ORDER BY id', { timeoutMs: 5000, maxRows: 3 })).toMatchObject({
