@@ -23,6 +23,32 @@ function gated(rules: ScriptRule[]): { rules: ScriptRule[]; open(): void } {
   return { rules: rules.map((r) => ({ ...r, reply: async (p) => (await gate, r.reply(p)) })), open: () => open() };
 }
 
+/** `promise`, or a failure naming the phase that did not end in time (with what the caller can tell about it). */
+async function within<T>(ms: number, phase: string, promise: Promise<T>, context: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${phase}: not within ${ms / 1000} s\n${context()}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Polls `ready` every 200 ms until it holds, or fails after `ms` naming the phase. */
+async function until(ms: number, phase: string, ready: () => boolean, context: () => string): Promise<void> {
+  let givenUp = false;
+  const poll = (async () => {
+    while (!givenUp && !ready()) await new Promise((r) => setTimeout(r, 200));
+  })();
+  try {
+    await within(ms, phase, poll, context);
+  } finally {
+    givenUp = true;
+  }
+}
+
 /**
  * The Temporal dev server (persisting to its SQLite file, as `decodex server` runs it) stops for
  * 30 s while `decodex ask` and a DecodexClient wait for answers: both get them once it is back,
@@ -73,26 +99,28 @@ describe('a Temporal server restart during a question', () => {
     ask.stdout.on('data', (d) => (stdout += d));
     ask.stderr.on('data', (d) => (stderr += d));
     const askEnded = new Promise<number | null>((resolve) => ask.once('exit', (code) => resolve(code)));
+    // Each phase has its own bound (together under the test's), so a slow or stuck run says where it stood.
+    const context = () => `model requests: ${llm.requests.length}\nask's stderr (last 2,000 characters):\n${stderr.slice(-2_000)}`;
     try {
       // The client's question goes to the same queues, served by the ask process's workers.
       const client = await DecodexClient.connect({ address: server.address, queuePrefix });
-      const started = Date.now();
-      while (!/started answer-/.test(stderr) && Date.now() - started < 90_000) await new Promise((r) => setTimeout(r, 200));
+      await until(90_000, 'decodex ask starting its run', () => /started answer-/.test(stderr), context);
       const clientAnswer = client.ask({ question: viaClient, database: spiderDatabasePath('concert_singer') });
+      clientAnswer.catch(() => undefined); // awaited below; a failure meanwhile is not unhandled
       // Both questions are waiting on the model when the server goes away.
-      while (new Set(llm.requests.map((r) => r.prompt?.user.includes('concerts'))).size < 2 && Date.now() - started < 90_000)
-        await new Promise((r) => setTimeout(r, 200));
+      const bothAtModel = () => new Set(llm.requests.map((r) => r.prompt?.user.includes('concerts'))).size === 2;
+      await until(90_000, 'both questions reaching the model', bothAtModel, context);
 
-      await server.stop!();
+      await within(30_000, 'stopping the server', server.stop!(), context);
       await new Promise((r) => setTimeout(r, OUTAGE_MS));
-      server = await startEmbeddedServer(config);
+      server = await within(90_000, 'restarting the server', startEmbeddedServer(config), context);
       gate.open();
 
-      const { result } = await clientAnswer;
+      const { result } = await within(90_000, "the client's answer after the restart", clientAnswer, context);
       expect(result.outcome).toBe('answered');
       expect(result.rows).toEqual([[6]]);
       await client.close();
-      expect(await askEnded).toBe(0);
+      expect(await within(60_000, 'decodex ask ending', askEnded, context)).toBe(0);
       expect(stdout).toMatch(/outcome: answered/);
       expect(stdout).toMatch(/count\(\*\)\s*\n\s*-+\s*\n\s*6\b/);
       expect(stderr).toMatch(/the Temporal server at \S+ does not answer .*; waiting for it/);
@@ -100,5 +128,5 @@ describe('a Temporal server restart during a question', () => {
     } finally {
       ask.kill('SIGKILL');
     }
-  }, 180_000);
+  }, 500_000);
 });
