@@ -35,15 +35,15 @@ const library: SchemaInfo = {
 };
 
 /** The findings of the question checks for a query that ran and returned `columns`. */
-async function questionFindings(question: string, sql: string, columns: string[], questionChecks = true): Promise<string[]> {
+async function questionFindings(question: string, sql: string, columns: string[], questionChecks = true, schema = library): Promise<string[]> {
   const analyzer = await sharedSqlAnalyzer();
-  const analyze = (text: string) => analyzer.analyze(text, 'sqlite', schemaHintOf(library));
+  const analyze = (text: string) => analyzer.analyze(text, 'sqlite', schemaHintOf(schema));
   const analysis = analyze(sql);
   expect(analysis.ok).toBe(true);
   const input: CheckInput = {
     question,
     sql,
-    schema: library,
+    schema,
     analysis,
     analyze,
     execution: { ok: true, columns, rows: [columns.map(() => 'x')], truncated: false },
@@ -71,6 +71,29 @@ describe('checks that hold a query against its question (correction.questionChec
     const sql = 'SELECT T1.title FROM book AS T1 JOIN book_loan AS T2 ON T1.BookID = T2.BookID';
     expect(await questionFindings('List every book title.', sql, ['title'])).toEqual(['unused-join']);
     expect(await questionFindings('List the titles of loaned books.', sql, ['title'])).toEqual([]);
+  });
+
+  it('counts a chain joined for nothing whole, and stays silent when the question names a table of it', async () => {
+    // book_loan links member and book, so alone neither looks dangling; dropped together, nothing read is lost.
+    const chain = 'SELECT T1.name FROM member AS T1 JOIN book_loan AS T2 ON T1.member_id = T2.member_id JOIN book AS T3 ON T2.BookID = T3.BookID';
+    expect(await questionFindings('List every member name.', chain, ['name'])).toEqual(['unused-join']);
+    expect(await questionFindings('List the names of members who have had a book.', chain, ['name'])).toEqual([]);
+    // A table of the chain is read: only what lies beyond it could go, and nothing does.
+    const read = 'SELECT T1.name, T3.title FROM member AS T1 JOIN book_loan AS T2 ON T1.member_id = T2.member_id JOIN book AS T3 ON T2.BookID = T3.BookID';
+    expect(await questionFindings('List every member name with a title.', read, ['name', 'title'])).toEqual([]);
+  });
+
+  it("does not take two tables' own bare id keys for a link between them", async () => {
+    const keyed: SchemaInfo = {
+      dialect: 'sqlite',
+      tables: [
+        table('stadium', ['id', 'name', 'capacity'], ['id']),
+        table('game', ['id', 'stadium_id', 'season'], ['id'], [{ fromTable: 'game', fromColumns: ['stadium_id'], toTable: 'stadium', toColumns: ['id'] }]),
+        table('injury', ['id', 'game_id', 'player'], ['id'], [{ fromTable: 'injury', fromColumns: ['game_id'], toTable: 'game', toColumns: ['id'] }]),
+      ],
+    };
+    const sql = 'SELECT T1.name FROM stadium AS T1 JOIN game AS T2 ON T2.stadium_id = T1.id JOIN injury AS T3 ON T3.game_id = T2.id WHERE T1.capacity > 100';
+    expect(await questionFindings('Which stadiums hold more than 100?', sql, ['name'], true, keyed)).toEqual(['unused-join']);
   });
 
   it('warns about an id returned where the question asks for no id', async () => {

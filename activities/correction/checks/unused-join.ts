@@ -6,11 +6,16 @@ import { withoutJoinConditions } from './without-join-conditions';
 
 /** Counting and grouping read a join's rows without naming its columns ("how many loans per book"). */
 const COUNTS_OR_GROUPS = /\bcount\s*\(|\bgroup\s+by\b/i;
-const idLike = (column: string) => /(^|_)(id|code|no|num)$/i.test(column) || /[a-z](ID|Id|Code|No|Num)$/.test(column);
+/**
+ * A column that may hold another table's key (`customer_id`, `CountryCode`). A bare `id` (or
+ * `code`, `no`) is each table's own key: two tables that both have one are not linked by it.
+ */
+const idLike = (column: string) => /_(id|code|no|num)$/i.test(column) || /[a-z](ID|Id|Code|No|Num)$/.test(column);
 
 /**
  * A table joined only to be joined: outside its ON condition the query reads none of its columns,
- * it links no two other tables of the query, and the question names nothing of it. Small models
+ * it links no two other tables the query keeps (a chain of such tables counts whole), and the
+ * question names nothing of it. Small models
  * join every table the schema links to the ones they need (singers joined with their concerts to
  * list singers), and an inner join then drops the rows without a match and repeats those with
  * several, so lists, sums and extremes come out wrong. Only a warning: "singers who have
@@ -24,12 +29,13 @@ export function unusedJoin(input: CheckInput): Finding | null {
   if (!beside?.ok) return null;
   const read = (table: string) =>
     beside.columns.some((c) => c.table?.toLowerCase() === table.toLowerCase() || (c.table === null && hasColumn(input.schema, table, c.column)));
-  const joinedOnly = tables.filter((t) => !read(t) && linkedTables(input.schema, t, tables) < 2);
   // Every table only joined (`SELECT count(*) FROM a JOIN b ON …`): the pairs may be the point.
-  if (joinedOnly.length === 0 || joinedOnly.length === tables.length) return null;
+  if (!tables.some(read)) return null;
+  const { dangling, kept } = danglingJoins(tables, read, (t, among) => linkedTables(input.schema, t, among));
+  if (!dangling.length) return null;
   const words = questionWords(input.question);
-  const unnamed = joinedOnly.filter((table) => {
-    const own = ownWords(table, tables);
+  const unnamed = dangling.filter((table) => {
+    const own = ownWords(table, [...kept, table]);
     return own.length > 0 && !own.some((w) => mentions(words, w));
   });
   if (!unnamed.length) return null;
@@ -43,6 +49,27 @@ export function unusedJoin(input: CheckInput): Finding | null {
   };
 }
 
+/**
+ * The tables a query could drop without losing anything it reads: one that is not read and links
+ * at most one other table still kept, again until none is left. So a chain joined for nothing goes
+ * whole (singers joined to their concerts through `singer_in_concert`: `concert` first, then
+ * `singer_in_concert`, which then links only `singer`), while a table that links two kept tables stays.
+ */
+function danglingJoins(
+  tables: readonly string[],
+  read: (table: string) => boolean,
+  links: (table: string, among: readonly string[]) => number,
+): { dangling: string[]; kept: string[] } {
+  const dangling: string[] = [];
+  let kept = [...tables];
+  for (;;) {
+    const next = kept.find((t) => !read(t) && links(t, kept) < 2);
+    if (next === undefined) return { dangling, kept };
+    dangling.push(next);
+    kept = kept.filter((t) => t !== next);
+  }
+}
+
 function hasColumn(schema: SchemaInfo, table: string, column: string): boolean {
   const t = schema.tables.find((x) => x.name.toLowerCase() === table.toLowerCase());
   return column === '*' || Boolean(t?.columns.some((c) => c.name.toLowerCase() === column.toLowerCase()));
@@ -50,7 +77,7 @@ function hasColumn(schema: SchemaInfo, table: string, column: string): boolean {
 
 /**
  * How many other tables of the query a table is linked with: by a declared foreign key (either
- * way), or by an id-like column both have (a link the schema does not declare).
+ * way), or by a key-like column both have (a link the schema does not declare).
  */
 function linkedTables(schema: SchemaInfo, table: string, tables: readonly string[]): number {
   const lower = table.toLowerCase();
