@@ -19,13 +19,11 @@ interface CarriedAnswer {
   value: CachedCompletion;
 }
 
-/** Adds the carried answers the store does not hold yet; returns how many it added. */
-export async function importCarriedAnswers(store: ArtifactStore, file: string): Promise<number> {
-  if (!existsSync(file)) return 0;
+/** The answers in `file`, in order; none when it does not exist. Throws, naming the line, on one that is not a carried answer. */
+function readCarried(file: string): CarriedAnswer[] {
+  if (!existsSync(file)) return [];
   const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n').filter(Boolean);
-  const held = new Set(await store.list(LLM_CACHE_KIND));
-  let added = 0;
-  for (const [i, line] of lines.entries()) {
+  return lines.map((line, i) => {
     let entry: CarriedAnswer;
     try {
       entry = JSON.parse(line) as CarriedAnswer;
@@ -33,6 +31,15 @@ export async function importCarriedAnswers(store: ArtifactStore, file: string): 
       throw new Error(`${file}: line ${i + 1} is not JSON; delete the file (or pass --carry '') to run without carried answers`);
     }
     if (typeof entry.key !== 'string' || typeof entry.value?.text !== 'string') throw new Error(`${file}: line ${i + 1} is not a carried answer {key, value}`);
+    return entry;
+  });
+}
+
+/** Adds the carried answers the store does not hold yet; returns how many it added. */
+export async function importCarriedAnswers(store: ArtifactStore, file: string): Promise<number> {
+  const held = new Set(await store.list(LLM_CACHE_KIND));
+  let added = 0;
+  for (const entry of readCarried(file)) {
     if (held.has(entry.key)) continue;
     await store.put(LLM_CACHE_KIND, entry.key, entry.value);
     added++;
@@ -40,16 +47,21 @@ export async function importCarriedAnswers(store: ArtifactStore, file: string): 
   return added;
 }
 
-/** Writes every answer in the store's LLM cache to `file` (atomically: a temporary file, then a rename); returns how many. */
+/**
+ * Writes every answer in the store's LLM cache to `file`, keeping the answers the file already
+ * holds that this store does not (another home, or another bench beside this one, may have carried
+ * them there since this store read it); atomically: a temporary file of this process, then a
+ * rename. Returns how many answers the file holds.
+ */
 export async function exportCarriedAnswers(store: ArtifactStore, file: string): Promise<number> {
-  const keys = await store.list(LLM_CACHE_KIND); // sorted by the store
-  const lines: string[] = [];
-  for (const key of keys) {
+  const answers = new Map(readCarried(file).map((e) => [e.key, e.value]));
+  for (const key of await store.list(LLM_CACHE_KIND)) {
     const value = await store.get<CachedCompletion>(LLM_CACHE_KIND, key);
-    if (value !== undefined) lines.push(JSON.stringify({ key, value } satisfies CarriedAnswer));
+    if (value !== undefined) answers.set(key, value);
   }
+  const lines = [...answers.keys()].sort().map((key) => JSON.stringify({ key, value: answers.get(key)! } satisfies CarriedAnswer));
   mkdirSync(path.dirname(file), { recursive: true });
-  const partial = `${file}.partial`;
+  const partial = `${file}.${process.pid}.partial`;
   writeFileSync(partial, gzipSync(`${lines.join('\n')}\n`, { level: 9 }));
   renameSync(partial, file);
   return lines.length;
