@@ -206,7 +206,7 @@ export const PRESETS = {
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
   /**
-   * decodex's default: DexterSQL's linking and notes; the direct, few-shot and divide-and-conquer
+   * decodex's default: DexterSQL's linking; the direct, few-shot and divide-and-conquer
    * paths; correction and selection; DecoSearch's decomposition when no candidate runs. decodex's
    * additions (README, "Deviations from the papers"): revision only when a check fires, plain-code
    * fixes of misspelt and wrongly qualified columns, question checks, candidates revised before the fall-through to decomposition;
@@ -217,10 +217,14 @@ export const PRESETS = {
    * local model": 94 Spider dev questions, the same answers with and without each) while costing
    * model calls on every question: the dependency-tree path (1.4 calls a question) and the judger's
    * routing to decomposition (1.7). `--set generation.paths=...` and `--set judging.enabled=true`
-   * bring them back.
+   * bring them back. Left out because it lowered EX: the disambiguation notes, as the 1.5B model
+   * writes them (long, statistics-laden, naming columns of several tables, which the generator then
+   * joins or reads from the wrong table): 0.702 with them, 0.734 without, on the same 94 questions
+   * (`dextersql` 0.649 and 0.702). `--set notes.enabled=true` brings them back (a stronger model's notes may help).
    */
   hybrid: {
     ...DEXTERSQL,
+    notes: { enabled: false },
     judging: { enabled: false },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, refineOn: 'errors-and-empty', retryRejected: true, temperature: 0 },
     generation: { paths: ['direct', 'few-shot', 'divide-and-conquer'] },

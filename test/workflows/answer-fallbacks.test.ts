@@ -58,7 +58,7 @@ describe('answerQuestion falls back when a role answers outside its schema', () 
 
   it('note selection: the run goes on without notes', async () => {
     breakRole(brokenRole('note_selector', 'Decide which notes matter'));
-    const result = await ask(29); // stadium names: a note touches the focus
+    const result = await ask(29, { pipeline: { notes: { enabled: true } } }); // stadium names: a note touches the focus
     expect(result.outcome).toBe('answered');
     const selection = step(result, 'selectRelevantNotes');
     expect(selection[0]).toMatchObject({ ok: false });

@@ -59,8 +59,9 @@ describe('the online pipeline on concert_singer', () => {
     await llm?.close();
   });
 
-  it('hybrid: notes touching the focus are selected, their columns added, and shown to the generators', async () => {
-    const { q, result } = await ask(29); // names of stadiums without concerts: stadium.Name has a note (singer.Name)
+  it('hybrid with notes: notes touching the focus are selected, their columns added, and shown to the generators', async () => {
+    // names of stadiums without concerts: stadium.Name has a note (singer.Name); hybrid leaves notes out unless asked
+    const { q, result } = await ask(29, { pipeline: { notes: { enabled: true } } });
     expect(result.outcome).toBe('answered');
     expect(rowsOf(result)).toEqual(rows(q.query));
     const notes = result.trace.find((t) => t.step === 'selectRelevantNotes')!;
@@ -217,10 +218,10 @@ describe('the online pipeline on concert_singer', () => {
   });
 
   it('ablations switch stages off, visibly in the trace and the label', async () => {
-    const { q, result } = await ask(35, { ablations: ['decomposition', 'notes', 'selector'] });
+    const { q, result } = await ask(35, { pipeline: { notes: { enabled: true } }, ablations: ['decomposition', 'notes', 'selector'] });
     expect(result.outcome).toBe('answered');
     expect(result.sql).toBe(q.query);
-    expect(result.pipeline.label).toBe('hybrid − decomposition − notes − selector');
+    expect(result.pipeline.label).toBe('hybrid − decomposition − notes − selector [notes.enabled=true]');
     expect(stagesOf(result)).not.toContain('judging');
     expect(stagesOf(result)).not.toContain('notes');
     expect(result.focusedSchema).toBeNull();

@@ -79,9 +79,10 @@ describe('answerQuestion on a real Temporal dev server', () => {
     expect(result.usage.byRole.judger).toBeUndefined();
     expect(result.usage.promptTokens).toBeGreaterThan(0);
     const stages = [...new Set(result.trace.map((t) => t.stage))];
-    expect(stages).toEqual(['open', 'linking', 'notes', 'generation', 'correction', 'selection', 'answer']);
+    expect(stages).toEqual(['open', 'linking', 'generation', 'correction', 'selection', 'answer']);
     expect(result.trace.find((t) => t.step === 'generateSqlFewShot')?.skipped).toMatch(/no few-shot examples/);
-    expect(result.trace.find((t) => t.step === 'selectRelevantNotes')?.skipped).toMatch(/notes|prepare/);
+    // hybrid leaves the disambiguation notes out (README: they lowered EX with the local model).
+    expect(result.trace.find((t) => t.step === 'selectRelevantNotes')).toBeUndefined();
 
     const description = await handle.describe();
     expect(description.typedSearchAttributes.get(DATABASE)).toBe('concert_singer');

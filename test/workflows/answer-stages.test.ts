@@ -8,8 +8,12 @@ import { inputsOf, okDiagnosis, usage, withStubs, type StubbedStack } from '../s
  * stage schedules, with which inputs, and what it does when an activity fails or answers
  * something unusual. The activities themselves are tested end to end in answer-pipeline.test.ts.
  */
-/** Without a preset: hybrid with the judger and every path switched on, so each stage file runs. */
-const EVERY_STAGE: PipelineOverrides = { judging: { enabled: true }, generation: { paths: ['direct', 'dependency-tree', 'few-shot', 'divide-and-conquer'] } };
+/** Without a preset: hybrid with notes, the judger and every path switched on, so each stage file runs. */
+const EVERY_STAGE: PipelineOverrides = {
+  notes: { enabled: true },
+  judging: { enabled: true },
+  generation: { paths: ['direct', 'dependency-tree', 'few-shot', 'divide-and-conquer'] },
+};
 const ask = (stack: StubbedStack, extra: { preset?: string; ablations?: string[] } = {}) =>
   stack.client.ask({ question: 'q?', database: '/stub.sqlite', ...(extra.preset ? {} : { pipeline: EVERY_STAGE }), ...extra }).then((r) => r.result);
 const fail = (type: string) => async (): Promise<never> => {
