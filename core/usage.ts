@@ -10,6 +10,8 @@ export interface LlmCallUsage {
   cacheHit: boolean;
   /** For a cache hit: the prompt tokens the answer took when it was generated (what this call would have sent). */
   cachedPromptTokens?: number;
+  /** For a cache hit: how long generating the answer took (absent for answers cached before it was kept). */
+  cachedLatencyMs?: number;
 }
 
 /** Usage of a whole run, summed over its calls and broken down by role. */
@@ -25,11 +27,29 @@ export interface RunUsage {
    * configuration sends, however much of it a cache answered (absent in runs recorded before it was counted).
    */
   cachedPromptTokens?: number;
+  /**
+   * Model time: the latency of each call the model answered, and for each cache hit the time its
+   * answer took when it was generated. What the run costs without the cache, so a replayed run
+   * still says it (absent in runs recorded before it was counted).
+   */
+  modelMs?: number;
+  /** Cache hits whose answer was stored without its generation time (modelMs leaves them out). */
+  untimedHits?: number;
   byRole: Record<string, { calls: number; promptTokens: number; completionTokens: number }>;
 }
 
 export function emptyUsage(): RunUsage {
-  return { llmCalls: 0, promptTokens: 0, completionTokens: 0, reusedPromptTokens: 0, cacheHits: 0, cachedPromptTokens: 0, byRole: {} };
+  return {
+    llmCalls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    reusedPromptTokens: 0,
+    cacheHits: 0,
+    cachedPromptTokens: 0,
+    modelMs: 0,
+    untimedHits: 0,
+    byRole: {},
+  };
 }
 
 export function addCall(usage: RunUsage, call: LlmCallUsage): RunUsage {
@@ -41,6 +61,8 @@ export function addCall(usage: RunUsage, call: LlmCallUsage): RunUsage {
     reusedPromptTokens: (usage.reusedPromptTokens ?? 0) + (call.reusedPromptTokens ?? 0),
     cacheHits: usage.cacheHits + (call.cacheHit ? 1 : 0),
     cachedPromptTokens: (usage.cachedPromptTokens ?? 0) + (call.cachedPromptTokens ?? 0),
+    modelMs: (usage.modelMs ?? 0) + (call.cacheHit ? (call.cachedLatencyMs ?? 0) : call.latencyMs),
+    untimedHits: (usage.untimedHits ?? 0) + (call.cacheHit && call.cachedLatencyMs === undefined ? 1 : 0),
     byRole: {
       ...usage.byRole,
       [call.role]: {
@@ -70,6 +92,8 @@ export function mergeUsage(a: RunUsage, b: RunUsage): RunUsage {
     reusedPromptTokens: (a.reusedPromptTokens ?? 0) + (b.reusedPromptTokens ?? 0),
     cacheHits: a.cacheHits + b.cacheHits,
     cachedPromptTokens: (a.cachedPromptTokens ?? 0) + (b.cachedPromptTokens ?? 0),
+    modelMs: (a.modelMs ?? 0) + (b.modelMs ?? 0),
+    untimedHits: (a.untimedHits ?? 0) + (b.untimedHits ?? 0),
     byRole,
   };
 }

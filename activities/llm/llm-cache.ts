@@ -17,6 +17,8 @@ export interface CachedCompletion {
   text: string;
   /** What producing the answer cost originally (repairs included); a hit costs nothing. */
   usage: TokenUsage;
+  /** How long generating it took, repairs included (absent in answers stored before it was kept): a hit reports it, so a replayed run still says what it cost in model time. */
+  generationMs?: number;
   createdAt: string;
 }
 

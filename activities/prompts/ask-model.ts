@@ -59,7 +59,7 @@ export async function askModel<P extends PromptName>(
 
 /** The part of a call record that usage accounting keeps (no provider details, no attempts). */
 export function callUsage(record: LlmCallRecord): LlmCallUsage {
-  const { role, model, promptTokens, completionTokens, reusedPromptTokens, latencyMs, cacheHit, cachedPromptTokens } = record;
+  const { role, model, promptTokens, completionTokens, reusedPromptTokens, latencyMs, cacheHit, cachedPromptTokens, cachedLatencyMs } = record;
   return {
     role,
     model,
@@ -69,5 +69,6 @@ export function callUsage(record: LlmCallRecord): LlmCallUsage {
     latencyMs,
     cacheHit,
     ...(cachedPromptTokens ? { cachedPromptTokens } : {}),
+    ...(cachedLatencyMs !== undefined ? { cachedLatencyMs } : {}),
   };
 }

@@ -15,6 +15,12 @@ export interface AccuracyRow {
   byHardness: Record<string, { questions: number; ex: number }>;
   /** Wall time as the questions ran: a question answered from the LLM cache runs in a fraction of it (see cachedCallFraction). */
   secondsPerQuestion: number;
+  /**
+   * Model time per question, a cached answer counted at what it took when generated (the sum of
+   * its calls' times, so above the wall time when calls run side by side); null when some answer
+   * was cached without its time.
+   */
+  modelSecondsPerQuestion: number | null;
   /** Prompt tokens the configuration sends per question, a cached answer counted at what it took when generated. */
   inputTokensPerQuestion: number;
   llmCallsPerQuestion: number;
@@ -54,6 +60,7 @@ export function accuracyRow(label: string, records: BenchmarkRecord[]): Accuracy
   const hits = scored.reduce((n, r) => n + r.usage.cacheHits, 0);
   const reused = scored.reduce((n, r) => n + (r.usage.reusedPromptTokens ?? 0), 0);
   const linked = scored.flatMap((r) => (r.linking ? [r.linking.recall] : []));
+  const timed = scored.every((r) => r.usage.modelMs !== undefined && !r.usage.untimedHits);
   const outcomes: Record<string, number> = {};
   for (const r of scored) if (r.outcome !== 'answered') outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
   return {
@@ -66,6 +73,7 @@ export function accuracyRow(label: string, records: BenchmarkRecord[]): Accuracy
     exHigh: high,
     byHardness,
     secondsPerQuestion: mean(scored.flatMap((r) => (r.latencyMs === null ? [] : [r.latencyMs / 1000]))),
+    modelSecondsPerQuestion: timed && scored.length ? mean(scored.map((r) => (r.usage.modelMs ?? 0) / 1000)) : null,
     inputTokensPerQuestion: scored.length ? (sent + cachedTokens) / scored.length : 0,
     llmCallsPerQuestion: mean(scored.map((r) => r.usage.llmCalls)),
     cachedCallFraction: calls ? hits / calls : 0,
@@ -86,6 +94,7 @@ export function accuracyLines(row: AccuracyRow): string[] {
     `ex_${k}_ci95: ${f3(row.exLow)}-${f3(row.exHigh)}`,
     ...sortedHardness(row).map(([level, h]) => `ex_${k}_${level}: ${f3(h.ex)}`),
     `seconds_per_question_${k}: ${row.secondsPerQuestion.toFixed(1)}`,
+    `model_seconds_per_question_${k}: ${row.modelSecondsPerQuestion === null ? 'n/a' : row.modelSecondsPerQuestion.toFixed(1)}`,
     `input_tokens_per_question_${k}: ${Math.round(row.inputTokensPerQuestion)}`,
     `llm_calls_per_question_${k}: ${row.llmCallsPerQuestion.toFixed(1)}`,
     `cached_call_fraction_${k}: ${f3(row.cachedCallFraction)}`,
@@ -109,6 +118,7 @@ export function accuracyMarkdown(rows: AccuracyRow[], about: string): string {
     '95% CI',
     ...levels,
     's/question',
+    'model s/q',
     'input tokens/q',
     'calls/q',
     'cached calls',
@@ -125,6 +135,7 @@ export function accuracyMarkdown(rows: AccuracyRow[], about: string): string {
       `${f3(r.exLow)}–${f3(r.exHigh)}`,
       ...levels.map((level) => (r.byHardness[level] ? `${f3(r.byHardness[level].ex)} (${r.byHardness[level].questions})` : '')),
       r.secondsPerQuestion.toFixed(1),
+      r.modelSecondsPerQuestion === null ? 'n/a' : r.modelSecondsPerQuestion.toFixed(1),
       String(Math.round(r.inputTokensPerQuestion)),
       r.llmCallsPerQuestion.toFixed(1),
       f3(r.cachedCallFraction),

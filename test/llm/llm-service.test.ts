@@ -74,7 +74,7 @@ describe('LLM service over the scripted LLM', () => {
       model: 'scripted-judge',
       promptTokens: 2,
       completionTokens: 3,
-      latencyMs: 10,
+      latencyMs: 20, // four readings of the clock after the start: the model's answer is timed on its own and stamped
       cacheHit: false,
       attempts: 1,
     });
@@ -187,7 +187,9 @@ describe('LLM service over the scripted LLM', () => {
   });
 
   it('serves a rerun from the cache: identical answer, no request, no tokens, also after reopening the store', async () => {
-    const service = createLlmService({ config, store });
+    let clock = 0;
+    const now = () => (clock += 5); // every reading of the clock is 5 ms after the last
+    const service = createLlmService({ config, store, now });
     const request = { role: 'generator', messages: ask('List all concerts'), schema: SQL_SCHEMA };
     const first = await service.call(request);
     expect(llm.requests).toHaveLength(2);
@@ -200,11 +202,15 @@ describe('LLM service over the scripted LLM', () => {
     // What the answer took when it was generated stays known, so a replayed run still says what its configuration sends.
     expect(first.record.promptTokens).toBeGreaterThan(0);
     expect(again.record.cachedPromptTokens).toBe(first.record.promptTokens);
+    // And how long generating it took (one tick of the clock around the model's answer), within the first call's latency.
+    expect(again.record.cachedLatencyMs).toBe(5);
+    expect(first.record.latencyMs).toBeGreaterThan(5);
+    expect(first.record.cachedLatencyMs).toBeUndefined();
 
     await store.close();
     store = openSqliteArtifactStore(join(dir, 'artifacts.db'));
     const afterReopen = await createLlmService({ config, store }).call(request);
-    expect(afterReopen).toMatchObject({ text: first.text, record: { cacheHit: true } });
+    expect(afterReopen).toMatchObject({ text: first.text, record: { cacheHit: true, cachedLatencyMs: 5 } });
     expect(llm.requests).toHaveLength(2);
   });
 

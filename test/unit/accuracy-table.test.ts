@@ -24,9 +24,24 @@ describe('the accuracy table (bench:accuracy)', () => {
     expect(accuracyMarkdown([row], 'about')).toMatch(/\| hybrid − selection \| 2 \| 0\.500 \|.*\| 1000 \| 4\.0 \| 0\.875 \|/);
   });
 
+  it('counts model time, a cached answer at what it took when generated, and says n/a when an answer was cached without it', () => {
+    const timed = [
+      record(1, 'correct', { llmCalls: 2, cacheHits: 1, modelMs: 30_000, untimedHits: 0 }),
+      record(2, 'wrong', { llmCalls: 2, cacheHits: 2, modelMs: 50_000, untimedHits: 0 }),
+    ];
+    const row = accuracyRow('hybrid', timed);
+    expect(row.modelSecondsPerQuestion).toBe(40);
+    expect(row.secondsPerQuestion).toBe(2); // the wall time of the replay
+    expect(accuracyLines(row)).toContain('model_seconds_per_question_hybrid: 40.0');
+    const untimed = accuracyRow('hybrid', [...timed, record(3, 'correct', { llmCalls: 1, cacheHits: 1, modelMs: 0, untimedHits: 1 })]);
+    expect(untimed.modelSecondsPerQuestion).toBeNull();
+    expect(accuracyLines(untimed)).toContain('model_seconds_per_question_hybrid: n/a');
+  });
+
   it('reads records stored before cached tokens were counted', () => {
     const old = record(1, 'correct', { llmCalls: 2, cacheHits: 0, promptTokens: 300 });
     delete old.usage.cachedPromptTokens;
-    expect(accuracyRow('quick', [old])).toMatchObject({ inputTokensPerQuestion: 300, cachedCallFraction: 0 });
+    delete old.usage.modelMs;
+    expect(accuracyRow('quick', [old])).toMatchObject({ inputTokensPerQuestion: 300, cachedCallFraction: 0, modelSecondsPerQuestion: null });
   });
 });
