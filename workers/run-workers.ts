@@ -5,12 +5,15 @@ import type { TaskQueueName } from '../core/task-queues';
 import { buildActivityDeps, type DatabasePasswords } from './build-deps';
 import { loadEmbedders } from '../activities/embeddings/index-embedders';
 import { createWorkers } from './create-workers';
+import { firstUnaskedStop } from './worker-stopped';
 
 export interface RunningWorkers {
   workers: Worker[];
-  /** Resolves when every worker has stopped. */
+  /** Settles when every worker has stopped: rejects with the first failure of one. */
   done: Promise<void>;
-  /** Drains in-flight tasks, then closes databases and the connection. */
+  /** Rejects (WorkerStopped) if a worker ends before `stop()` was called; never settles otherwise. */
+  stoppedEarly: Promise<never>;
+  /** Drains in-flight tasks, then closes databases and the connection (never throws a worker's earlier failure). */
   stop(): Promise<void>;
 }
 
@@ -46,16 +49,28 @@ export async function runWorkers(
     throw err;
   }
   const connected = connection;
-  const done = Promise.all(workers.map((w) => w.run())).then(async () => {
+  let stopping = false;
+  const runs = workers.map((w) => w.run());
+  // Once every worker has ended, however (a failed one leaves the others running until stop()).
+  const done = Promise.allSettled(runs).then(async (ended) => {
     await deps.close();
     await connected.close();
+    const failure = ended.find((e) => e.status === 'rejected');
+    if (failure) throw failure.reason;
   });
   return {
     workers,
     done,
+    stoppedEarly: firstUnaskedStop(
+      runs,
+      workers.map((w) => w.options.taskQueue),
+      () => stopping,
+    ),
     async stop() {
+      stopping = true;
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-      await done;
+      // A worker that failed before was reported then (stoppedEarly, or done to `decodex worker`).
+      await done.catch(() => {});
     },
   };
 }

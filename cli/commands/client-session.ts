@@ -148,7 +148,8 @@ export async function withClientSession<T>(
         log(`the Temporal server at ${address} does not answer (${error}); waiting for it: the run goes on once it is back (up to 10 min)`),
     });
     if (options.noWorker) cancelNotice = noticeMissingWorkers(client, queues, config.queuePrefix ?? '', log);
-    return work(client, session);
+    // The command waits for a run its own workers serve: if one of them dies, say so instead of waiting for ever.
+    return workers ? Promise.race([work(client, session), workers.stoppedEarly]) : work(client, session);
   };
   const running = body();
   let interrupted = false;

@@ -23,8 +23,12 @@ export const workerCommand: Command = {
     const endpoint = configuredTemporal(config) ?? { address: `127.0.0.1:${config.embeddedPort}`, namespace: config.namespace };
     const running = await runWorkers(endpoint, config, queues);
     log(`workers running on ${endpoint.address} (namespace ${endpoint.namespace}) for queues: ${queues.join(', ')} (Ctrl-C to stop)`);
-    await Promise.race([untilSignal(), running.done]);
-    await running.stop();
+    try {
+      // A worker that dies (WorkerStopped) ends the command with exit 1, so a supervisor starts it again.
+      await Promise.race([untilSignal(), running.stoppedEarly]);
+    } finally {
+      await running.stop();
+    }
     return 0;
   },
 };
