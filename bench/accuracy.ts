@@ -10,6 +10,11 @@
  *   npm run bench:accuracy -- --ablations 'dextersql@selection.confidenceThreshold=0.8'
  *
  *   npm run bench:accuracy -- --ablations 'hybrid@judging.enabled=true;generation.paths=direct,dependency-tree,few-shot,divide-and-conquer'
+ *   npm run bench:accuracy -- --dataset spider-train --presets hybrid --no-notes --home .decodex/bench-train
+ *
+ * `--dataset spider-train` samples Spider's training split instead (stratified by database only:
+ * its questions carry no parsed SQL to grade hardness), the split a change is tuned on before
+ * Spider dev reports it.
  *
  * A configuration is `preset[:ablation+ablation...][@section.key=value;section.key=value...]`; a
  * list value keeps its commas (bench/accuracy-configurations.ts).
@@ -78,11 +83,22 @@ import { parseConfigurations, type Configuration } from './accuracy-configuratio
 import { resolveRuntimeConfig } from '../core/runtime-config';
 import type { BenchmarkReport } from '../activities/benchmark/write-benchmark-report';
 
+/** Spider dev to report on; Spider train to tune on (the few-shot index never shows a question its own answer). */
+const DATASET_NAMES = { 'spider-dev': 'Spider dev', 'spider-train': 'Spider train' } as const;
+type AccuracyDataset = keyof typeof DATASET_NAMES;
+
 /** The benchmark of one configuration on the sample: its label, input and id (the same every run, so it resumes). */
-function benchmarkOf(configuration: Configuration, sample: { size: number; seed: number }, llmConfig: LlmConfig, fewShot: string[], notes: boolean) {
+function benchmarkOf(
+  configuration: Configuration,
+  dataset: AccuracyDataset,
+  sample: { size: number; seed: number },
+  llmConfig: LlmConfig,
+  fewShot: string[],
+  notes: boolean,
+) {
   const label = pipelineLabel(configuration);
   const base: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'> = {
-    dataset: 'spider-dev',
+    dataset,
     datasetsRoot: datasetsRoot(process.env),
     sample,
     evaluation: { evaluator: 'spider', timeoutMs: 30_000, vesRepetitions: 0 },
@@ -136,8 +152,8 @@ async function reportStored(home: string, benchmarks: { label: string; benchmark
  * Every database of the sample prepared with the model, one after another (what `decodex prepare`
  * does; a database prepared before is not profiled again, and the model's answers are cached).
  */
-async function prepareWithModel(client: DecodexClient, sample: { size: number; seed: number }): Promise<void> {
-  const { questions } = loadDataset({ dataset: 'spider-dev', root: datasetsRoot(process.env), sample });
+async function prepareWithModel(client: DecodexClient, dataset: AccuracyDataset, sample: { size: number; seed: number }): Promise<void> {
+  const { questions } = loadDataset({ dataset, root: datasetsRoot(process.env), sample });
   const databases = [...new Map(questions.filter((q) => !q.notExecutable).map((q) => [q.dbId, q.database])).entries()];
   for (const [i, [dbId, database]] of databases.entries()) {
     try {
@@ -165,6 +181,7 @@ async function buildFewShot(client: Client, sources: string[], queuePrefix: stri
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
+      dataset: { type: 'string', default: 'spider-dev' },
       limit: { type: 'string', default: '100' },
       seed: { type: 'string', default: '1' },
       presets: { type: 'string', default: 'quick,decosearch,dextersql,hybrid' },
@@ -177,6 +194,8 @@ async function main(): Promise<void> {
       carry: { type: 'string', default: DEFAULT_CARRY },
     },
   });
+  const dataset = values.dataset as AccuracyDataset;
+  if (!(dataset in DATASET_NAMES)) throw new Error(`--dataset takes ${Object.keys(DATASET_NAMES).join(' or ')}, got ${JSON.stringify(values.dataset)}`);
   const size = Number(values.limit);
   const seed = Number(values.seed);
   if (!Number.isInteger(size) || size < 1) throw new Error(`--limit must be a positive integer, got ${values.limit}`);
@@ -186,14 +205,14 @@ async function main(): Promise<void> {
   const generator = settingsForRole(llmConfig, 'generator');
   const home = path.resolve(values.home!);
   mkdirSync(home, { recursive: true });
-  const about = `Spider dev, ${size} questions (seed ${seed}, stratified by database and hardness), Spider's EX rules; model ${path.basename(generator.model)} (${generator.provider}).`;
+  const about = `${DATASET_NAMES[dataset]}, ${size} questions (seed ${seed}, stratified by database${dataset === 'spider-dev' ? ' and hardness' : ''}), Spider's EX rules; model ${path.basename(generator.model)} (${generator.provider}).`;
   const fewShot = values['few-shot']!.split(',')
     .map((x) => x.trim())
     .filter(Boolean);
   const unknownSource = fewShot.find((x) => !(FEW_SHOT_SOURCES as readonly string[]).includes(x));
   if (unknownSource) throw new Error(`--few-shot takes ${FEW_SHOT_SOURCES.join(', ')} (comma-separated) or '', got ${JSON.stringify(unknownSource)}`);
   const notes = !values['no-notes'];
-  const benchmarks = configurations.map((c) => benchmarkOf(c, { size, seed }, llmConfig, fewShot, notes));
+  const benchmarks = configurations.map((c) => benchmarkOf(c, dataset, { size, seed }, llmConfig, fewShot, notes));
 
   const carry = values.carry!;
   if (carry) {
@@ -220,7 +239,7 @@ async function main(): Promise<void> {
       queuePrefix: 'bench-accuracy.',
     };
     await withClientSession(runtime, {}, async (client) => {
-      if (notes) await prepareWithModel(client, { size, seed });
+      if (notes) await prepareWithModel(client, dataset, { size, seed });
       if (fewShot.length) await buildFewShot(client.client, fewShot, runtime.queuePrefix);
       await saveCarry(home, carry); // the preparation's answers (the explorator's notes) took the longest
       for (const { label, base, benchmarkId } of benchmarks) {

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadBirdDescriptions } from '../../activities/benchmark/datasets/bird-descriptions';
@@ -22,6 +22,32 @@ describe('benchmark dataset loaders', () => {
     expect(first).toMatchObject({ index: 0, dbId: 'concert_singer', difficulty: 'easy', evaluationDatabases: [spiderDatabasePath('concert_singer')] });
     expect(Object.keys(spider.schemas)).toHaveLength(20);
     expect(spider.schemas.concert_singer.tables.map((t) => t.name)).toEqual(['stadium', 'singer', 'concert', 'singer_in_concert']);
+  });
+
+  it('Spider train: the 7,000 questions of train_spider.json, to tune on; a sample spreads over its databases', () => {
+    const file = JSON.parse(readFileSync(path.join(DATASETS, 'spider-syn', 'train_spider.json'), 'utf8')) as {
+      db_id: string;
+      SpiderQuestion: string;
+      query: string;
+    }[];
+    const train = loadDataset({ dataset: 'spider-train', root: DATASETS });
+    expect(train.evaluator).toBe('spider');
+    expect(train.questions).toHaveLength(7000);
+    expect(train.questions.map((q) => [q.dbId, q.question, q.goldSql])).toEqual(file.map((q) => [q.db_id, q.SpiderQuestion, q.query]));
+    expect(train.questions[0]).toMatchObject({
+      id: 'train-0',
+      dbId: 'department_management',
+      evaluationDatabases: [spiderDatabasePath('department_management')],
+    });
+    expect(train.questions[0].difficulty).toBeUndefined();
+    const sample = loadDataset({ dataset: 'spider-train', root: DATASETS, sample: { size: 50, seed: 1 } });
+    expect(sample.questions).toHaveLength(50);
+    // Stratified by database: 50 questions from 140 databases come from 50 different ones.
+    expect(new Set(sample.questions.map((q) => q.dbId)).size).toBe(50);
+    // The datasets leave out two large training databases: their questions are reported, not asked.
+    expect(train.missingDatabases.map((m) => m.dbId).sort()).toEqual(['baseball_1', 'soccer_1']);
+    expect(train.questions.filter((q) => q.notExecutable)).toHaveLength(96);
+    expect(sample.questions.filter((q) => q.notExecutable).map((q) => q.dbId)).toEqual(['baseball_1']);
   });
 
   it('keeps the first --limit questions and reports only their missing databases', () => {

@@ -48,3 +48,39 @@ export function loadSpiderDev(root: string, options: { databaseDir?: string } = 
     notes: {},
   };
 }
+
+/** One question of Spider's training split as Spider-Syn's train file keeps it (SpiderQuestion is Spider's own wording). */
+interface SpiderTrainItem {
+  db_id: string;
+  SpiderQuestion: string;
+  query: string;
+}
+
+/**
+ * Spider train (the 7,000 questions of train_spider.json, read from Spider-Syn's copy, which the
+ * few-shot index and rule mining read too): the split to tune on, so that Spider dev stays the
+ * split to report on. Its items carry no parsed SQL, so they have no hardness and a sample is
+ * stratified by database alone. Ids are `train-<n>`, apart from dev's.
+ */
+export function loadSpiderTrain(root: string, options: { databaseDir?: string } = {}): LoadedDataset {
+  const dir = path.join(root, 'spider');
+  const items = readJsonFile<SpiderTrainItem[]>(path.join(root, 'spider-syn', 'train_spider.json'));
+  const databaseDir = options.databaseDir ?? path.join(dir, 'database');
+  const questions: BenchmarkQuestion[] = items.map((item, index) => ({
+    index,
+    id: `train-${index}`,
+    question: item.SpiderQuestion,
+    goldSql: item.query,
+    dbId: item.db_id,
+    database: datasetDatabase(databaseDir, item.db_id),
+    evaluationDatabases: [],
+  }));
+  return {
+    name: 'spider-train',
+    evaluator: 'spider',
+    questions,
+    schemas: parseTablesJson(readJsonFile(path.join(dir, 'tables.json'))),
+    missingDatabases: [],
+    notes: {},
+  };
+}
