@@ -21,13 +21,7 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as Record<string, unknown>).__decodexServices = started;
 
   const cli = findTemporalCli(process.env.DECODEX_TEMPORAL_CLI ?? null);
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: cli },
-      searchAttributes: ALL_SEARCH_ATTRIBUTES,
-      extraArgs: ['--log-level', 'error'],
-    },
-  });
+  const env = await startTestServer(cli);
   started.push({ stop: () => env.teardown() });
   process.env.DECODEX_TEST_TEMPORAL_ADDRESS = env.address;
 
@@ -70,4 +64,27 @@ export default async function globalSetup(): Promise<void> {
 function quietLogger() {
   const noop = () => {};
   return { trace: noop, debug: noop, info: noop, warn: noop, error: (m: string) => console.error(m), log: noop };
+}
+
+/**
+ * The SDK's ephemeral server must answer within a fixed 5 s (sdk-core), which a cold start of the
+ * Temporal CLI on a busy 2-core machine sometimes misses: up to three attempts, the last error kept.
+ */
+async function startTestServer(cli: string): Promise<TestWorkflowEnvironment> {
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      return await TestWorkflowEnvironment.createLocal({
+        server: {
+          executable: { type: 'existing-path', path: cli },
+          searchAttributes: ALL_SEARCH_ATTRIBUTES,
+          extraArgs: ['--log-level', 'error'],
+        },
+      });
+    } catch (err) {
+      lastError = err;
+      console.error(`global setup: the Temporal test server did not start (attempt ${attempt} of 3): ${(err as Error).message}`);
+    }
+  }
+  throw lastError;
 }
