@@ -39,14 +39,7 @@ export function loadSpiderDev(root: string, options: { databaseDir?: string } = 
       difficulty: spiderHardness(item.sql),
     };
   });
-  return {
-    name: 'spider-dev',
-    evaluator: 'spider',
-    questions,
-    schemas: parseTablesJson(readJsonFile(path.join(dir, 'tables.json'))),
-    missingDatabases: [],
-    notes: {},
-  };
+  return spiderSplit('spider-dev', questions, dir);
 }
 
 /** One question of Spider's training split as Spider-Syn's train file keeps it (SpiderQuestion is Spider's own wording). */
@@ -75,12 +68,10 @@ export function loadSpiderTrain(root: string, options: { databaseDir?: string } 
     database: datasetDatabase(databaseDir, item.db_id),
     evaluationDatabases: [],
   }));
-  return {
-    name: 'spider-train',
-    evaluator: 'spider',
-    questions,
-    schemas: parseTablesJson(readJsonFile(path.join(dir, 'tables.json'))),
-    missingDatabases: [],
-    notes: {},
-  };
+  return spiderSplit('spider-train', questions, dir);
+}
+
+/** A Spider split: its questions, Spider's evaluator and the schemas of tables.json (shared by both splits). */
+function spiderSplit(name: 'spider-dev' | 'spider-train', questions: BenchmarkQuestion[], dir: string): LoadedDataset {
+  return { name, evaluator: 'spider', questions, schemas: parseTablesJson(readJsonFile(path.join(dir, 'tables.json'))), missingDatabases: [], notes: {} };
 }
