@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { withNamedRelations, type SqlWithParams } from './named-relations';
-import { assertReadOnlySql } from './read-only-guard';
+import { readOnlyStatement } from './read-only-guard';
 import type { ExecuteOptions, StatementRows } from './target-database';
 import type { Dialect } from '../../core/database/schema-types';
 import type { QueryResult } from '../../core/database/query-result';
@@ -18,7 +18,8 @@ export function checkExecuteOptions({ timeoutMs, maxRows, maxCellBytes }: Execut
 
 /**
  * `execute` of a server engine: the limits checked, the statement guard, decodex's named
- * relations prepended, then `run` (the engine's read-only path), timed.
+ * relations prepended to the text the guard checked (and returned), then `run` (the engine's
+ * read-only path), timed.
  */
 export async function executeGuarded(
   sql: string,
@@ -27,8 +28,8 @@ export async function executeGuarded(
   run: (statement: SqlWithParams, limits: ExecuteOptions) => Promise<StatementRows>,
 ): Promise<QueryResult> {
   checkExecuteOptions(options);
-  assertReadOnlySql(sql, dialect);
+  const checked = readOnlyStatement(sql, dialect);
   const started = performance.now();
-  const result = await run(withNamedRelations(sql, options.relations ?? [], dialect), options);
+  const result = await run(withNamedRelations(checked, options.relations ?? [], dialect), options);
   return { ...result, elapsedMs: performance.now() - started };
 }

@@ -1,26 +1,29 @@
 import { ReadOnlyViolation } from './target-database';
 import type { Dialect } from '../../core/database/schema-types';
-import { SqlScanError, tokenizeSql, type SqlToken } from './sql-tokens';
+import { refusedFunction } from './allowed-functions';
+import { scanSql, SqlScanError, type SqlToken } from './sql-tokens';
 
 /**
  * The statement guard: the first of several layers that keep generated SQL from changing a
- * user's database (the others are engine-level: read-only connections and transactions).
+ * user's database (the others are engine-level: read-only connections and transactions, and on
+ * PostgreSQL the server's own parser). It returns the text to send, which is exactly the text it
+ * checked.
  *
- * It allows exactly one statement, which must be SELECT, WITH ... SELECT, VALUES or EXPLAIN of
- * one of those, and then refuses the few things that can still write or lock from inside a
- * query (SELECT ... INTO, FOR UPDATE, load_extension(), ...). It works on tokens, so keywords
- * inside strings, quoted names and comments are never mistaken for statements, and a keyword
- * hidden after a comment is still seen.
+ * Every break of this guard so far was one class: the guard read the text differently from the
+ * server (a `--` comment that PostgreSQL ends at a carriage return, one that MariaDB starts before
+ * byte 0x7f). Generated SQL needs neither comments nor control characters, so the guard takes
+ * both out of the game: control characters (all but tab and newline; CR LF counts as a newline)
+ * are refused, comments are removed by the engine's own lexing rules, and text that would still
+ * start a comment in any engine (`--` or `/*` outside quotes) is refused. What is left is one
+ * statement, SELECT, WITH ... SELECT or VALUES, calling only allowed functions
+ * (allowed-functions.ts), with none of the clauses that write or lock from inside a query
+ * (SELECT ... INTO, FOR UPDATE, ...). It works on tokens, so keywords inside strings and quoted
+ * names are never mistaken for statements.
  */
-export function assertReadOnlySql(sql: string, dialect: Dialect): void {
-  if (sql.includes('\0')) reject('a NUL character', 'the engine may ignore everything after it');
-  let tokens: SqlToken[];
-  try {
-    tokens = tokenizeSql(sql, dialect);
-  } catch (e) {
-    if (e instanceof SqlScanError) reject('SQL that cannot be checked', e.message);
-    throw e;
-  }
+export function readOnlyStatement(sql: string, dialect: Dialect): string {
+  const text = withoutComments(refuseControlCharacters(sql.replace(/\r\n/g, '\n')), dialect);
+  const tokens = scan(text, dialect).tokens;
+  refuseCommentMarkers(tokens);
   const statements = splitStatements(tokens);
   if (statements.length === 0) reject('empty SQL', 'there is no statement to run');
   if (statements.length > 1) {
@@ -31,10 +34,68 @@ export function assertReadOnlySql(sql: string, dialect: Dialect): void {
   const statement = statements[0];
   checkStatementKind(statement);
   checkQueryClauses(statement);
+  checkFunctionCalls(statement, dialect);
   if (dialect === 'postgres') checkPostgresFunctions(statement);
+  // Sent alone, without a trailing `;` (PostgreSQL's DECLARE ... CURSOR FOR cannot end in one).
+  return statementText(statement, tokens, text);
 }
 
-const ALLOWED = 'Only SELECT, WITH ... SELECT, VALUES and EXPLAIN of those may run.';
+/** Tab and newline are all the whitespace SQL needs; every other control character is refused (NUL, CR, form feed, 0x7f, ...). */
+function refuseControlCharacters(sql: string): string {
+  const control = /[\x00-\x08\x0b-\x1f\x7f]/.exec(sql);
+  if (control) {
+    const code = control[0].charCodeAt(0).toString(16).padStart(2, '0');
+    reject(
+      `a control character (0x${code}) at offset ${control.index}`,
+      'engines disagree on what such characters end or start (a carriage return ends a PostgreSQL comment, 0x7f starts a MariaDB one), and a query needs none',
+    );
+  }
+  return sql;
+}
+
+function scan(sql: string, dialect: Dialect): ReturnType<typeof scanSql> {
+  try {
+    return scanSql(sql, dialect);
+  } catch (e) {
+    if (e instanceof SqlScanError) reject('SQL that cannot be checked', e.message);
+    throw e;
+  }
+}
+
+/** `sql` with each comment replaced by one space (so `a/**\/b` stays two words), by the engine's lexing rules. */
+function withoutComments(sql: string, dialect: Dialect): string {
+  const { comments } = scan(sql, dialect);
+  let out = '';
+  let at = 0;
+  for (const c of comments) {
+    out += sql.slice(at, c.start) + ' ';
+    at = c.end;
+  }
+  return out + sql.slice(at);
+}
+
+/**
+ * After the comments are gone, `--` and `/*` outside quotes would still start a comment in some
+ * engine (`1--1` is arithmetic to MySQL, a comment to PostgreSQL and SQLite): refused, so no engine
+ * can read a comment into the text the guard checked.
+ */
+function refuseCommentMarkers(tokens: SqlToken[]): void {
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const [a, b] = [tokens[i], tokens[i + 1]];
+    if (a.kind !== 'symbol' || b.kind !== 'symbol' || b.start !== a.start + 1) continue;
+    if ((a.text === '-' && b.text === '-') || (a.text === '/' && b.text === '*')) {
+      reject(`"${a.text}${b.text}" outside a comment`, 'some engine reads it as the start of a comment; write "- -" or "/ *" with a space');
+    }
+  }
+}
+
+/** The statement's own text: from its first token to the `;` after its last one (or the end), so empty statements around it are not sent. */
+function statementText(statement: SqlToken[], tokens: SqlToken[], text: string): string {
+  const after = tokens[tokens.indexOf(statement[statement.length - 1]) + 1];
+  return text.slice(statement[0].start, after ? after.start : text.length).trim();
+}
+
+const ALLOWED = 'Only SELECT, WITH ... SELECT and VALUES may run.';
 
 function reject(what: string, why: string): never {
   throw new ReadOnlyViolation(`rejected ${what}: ${why}. ${ALLOWED}`);
@@ -106,6 +167,7 @@ const STATEMENT_REASONS: Record<string, string> = {
   REASSIGN: 'it changes object owners',
   IMPORT: 'it creates foreign tables',
   ABORT: 'it controls transactions',
+  EXPLAIN: 'a plan answers no question (and EXPLAIN ANALYZE runs the statement)',
 };
 
 function checkStatementKind(tokens: SqlToken[]): void {
@@ -123,23 +185,10 @@ function checkStatementKind(tokens: SqlToken[]): void {
       const name = main?.kind === 'word' ? main.upper : 'something other than SELECT';
       return reject(`WITH ... ${name}`, STATEMENT_REASONS[name] ?? 'the statement after the WITH clause is not a query');
     }
-    case 'EXPLAIN': {
-      i++;
-      // SQLite: EXPLAIN [QUERY PLAN]; MySQL/MariaDB: EXPLAIN [EXTENDED|PARTITIONS|ANALYZE|FORMAT=x].
-      while (EXPLAIN_OPTIONS.has(wordAt(tokens, i))) i += wordAt(tokens, i) === 'FORMAT' ? 3 : 1;
-      const rest = tokens.slice(i);
-      const inner = wordAt(rest, skipOpenParens(rest, 0));
-      if (STATEMENT_REASONS[inner]) {
-        reject(`EXPLAIN ${inner}`, `${STATEMENT_REASONS[inner]}, and only queries may be explained`);
-      }
-      return checkStatementKind(rest);
-    }
     default:
       reject(first.upper, STATEMENT_REASONS[first.upper] ?? 'it is not a query');
   }
 }
-
-const EXPLAIN_OPTIONS = new Set(['QUERY', 'PLAN', 'EXTENDED', 'PARTITIONS', 'ANALYZE', 'FORMAT']);
 
 /** Words that have no business anywhere in a query; catches writes the structure check missed. */
 const FORBIDDEN_WORDS: Record<string, string> = {
@@ -164,32 +213,10 @@ const FORBIDDEN_WORDS: Record<string, string> = {
   PROCEDURE: 'SELECT ... PROCEDURE runs a procedure over the result',
 };
 
-/** Functions with side effects outside the query (files, extensions, server locks). */
-const FORBIDDEN_FUNCTIONS: Record<string, string> = {
-  LOAD_EXTENSION: 'it loads native code into the engine',
-  LOAD_FILE: 'it reads files on the database server',
-  READFILE: 'it reads files',
-  WRITEFILE: 'it writes files',
-  EDIT: 'it runs an editor',
-  FTS3_TOKENIZER: 'it can register native code',
-  GET_LOCK: 'it takes a server lock that outlives the query',
-  RELEASE_LOCK: 'it releases server locks',
-  RELEASE_ALL_LOCKS: 'it releases server locks',
-};
-
 function checkQueryClauses(tokens: SqlToken[]): void {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
-    // A quoted name is still a function when a parenthesis follows: MySQL runs `load_file`('/etc/passwd').
-    if (t.kind === 'quoted' && isSymbol(tokens[i + 1], '(') && FORBIDDEN_FUNCTIONS[t.upper]) {
-      reject(`${t.upper.toLowerCase()}() (quoted)`, FORBIDDEN_FUNCTIONS[t.upper]);
-    }
     if (t.kind !== 'word') continue;
-    const next = tokens[i + 1];
-    // A function qualified by its schema is still that function (`pg_catalog.load_file(...)` is no column).
-    if (next?.kind === 'symbol' && next.text === '(' && FORBIDDEN_FUNCTIONS[t.upper]) {
-      reject(`${t.upper.toLowerCase()}()`, FORBIDDEN_FUNCTIONS[t.upper]);
-    }
     // `t.update` is a column called update, not the keyword.
     const prev = tokens[i - 1];
     if (prev?.kind === 'symbol' && prev.text === '.') continue;
@@ -201,6 +228,57 @@ function checkQueryClauses(tokens: SqlToken[]): void {
     if (t.upper === 'LOCK' && nextWord === 'IN') reject('SELECT ... LOCK IN SHARE MODE', 'it locks rows');
     if (FORBIDDEN_WORDS[t.upper]) reject(t.upper, FORBIDDEN_WORDS[t.upper]);
   }
+}
+
+/**
+ * Words a parenthesis may follow without being a function call: keywords that take a
+ * parenthesised list or subquery (`IN (`, `OVER (`, `WITHIN GROUP (`, `FILTER (`, index hints).
+ */
+const NOT_CALLS = new Set(
+  (
+    'SELECT FROM WHERE AND OR NOT XOR IN EXISTS ANY SOME ALL JOIN LATERAL ON USING AS WITH RECURSIVE MATERIALIZED ' +
+    'UNION INTERSECT EXCEPT MINUS HAVING LIMIT OFFSET VALUES BY OVER FILTER GROUP SETS CUBE ROLLUP WHEN THEN ELSE CASE ' +
+    'END IS LIKE ILIKE GLOB REGEXP RLIKE SIMILAR TO ESCAPE BETWEEN DISTINCT ARRAY INDEX KEY PARTITION FETCH ROWS RANGE ' +
+    'OVERLAPS COLLATE NULLS ASC DESC WINDOW RETURNS'
+  ).split(' '),
+);
+
+/**
+ * Every call must be of an allowed function (allowed-functions.ts). A call is a name, bare or
+ * quoted (MySQL runs `load_file`('/etc/passwd'), PostgreSQL "pg_read_file"('x')), before `(`,
+ * unless the name is a keyword taking a list, a type after AS or `::` (CAST(x AS DECIMAL(10, 2))),
+ * or a common table expression's column list (`t(a, b) AS (`). A qualified call (`schema.f(`)
+ * runs a function of that schema: only PostgreSQL's own `pg_catalog` is allowed.
+ */
+function checkFunctionCalls(tokens: SqlToken[], dialect: Dialect): void {
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const t = tokens[i];
+    if ((t.kind !== 'word' && t.kind !== 'quoted') || !isSymbol(tokens[i + 1], '(')) continue;
+    if (t.kind === 'word' && NOT_CALLS.has(t.upper)) continue;
+    const prev = tokens[i - 1];
+    if (isWord(prev, 'AS') || (isSymbol(prev, ':') && isSymbol(tokens[i - 2], ':'))) continue;
+    if (isCommonTableExpressionColumns(tokens, i + 1)) continue;
+    const name = t.upper.toLowerCase();
+    if (isSymbol(prev, '.')) {
+      const schema = tokens[i - 2];
+      const qualifier = schema && schema.kind !== 'symbol' && 'upper' in schema ? schema.upper : '';
+      if (!(dialect === 'postgres' && qualifier === 'PG_CATALOG')) {
+        reject(`${qualifier.toLowerCase() || '?'}.${name}()`, 'a function of a schema is user-defined code, which generated SQL may not call');
+      }
+    }
+    const refusal = refusedFunction(t.upper, dialect);
+    if (refusal) reject(`${name}()${t.kind === 'quoted' ? ' (quoted)' : ''}`, refusal);
+  }
+}
+
+/** `(` at `open` starts `name (a, b) AS [NOT] [MATERIALIZED] (`: a WITH clause's column list, not a call. */
+function isCommonTableExpressionColumns(tokens: SqlToken[], open: number): boolean {
+  let i = skipParenthesised(tokens, open);
+  if (!isWord(tokens[i], 'AS')) return false;
+  i++;
+  if (isWord(tokens[i], 'NOT')) i++;
+  if (isWord(tokens[i], 'MATERIALIZED')) i++;
+  return isSymbol(tokens[i], '(');
 }
 
 /**

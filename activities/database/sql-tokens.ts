@@ -19,6 +19,12 @@ export type SqlToken =
   /** Any other single character: `;`, `(`, `)`, `,`, `=`, `@`, ... */
   | { kind: 'symbol'; text: string; start: number };
 
+/** Where a comment lies in the text: `sql.slice(start, end)` is the whole comment, markers included. */
+export interface CommentSpan {
+  start: number;
+  end: number;
+}
+
 /** Why a text could not be scanned; the guard turns it into a ReadOnlyViolation. */
 export class SqlScanError extends Error {}
 
@@ -44,19 +50,28 @@ const DIGIT = /[0-9]/;
  * so they are refused.
  */
 export function tokenizeSql(sql: string, dialect: Dialect): SqlToken[] {
+  return scanSql(sql, dialect).tokens;
+}
+
+/** The tokens of `sql` and the comments between them, as the engine of `dialect` reads it. */
+export function scanSql(sql: string, dialect: Dialect): { tokens: SqlToken[]; comments: CommentSpan[] } {
   const tokens: SqlToken[] = [];
+  const comments: CommentSpan[] = [];
   const mysql = dialect === 'mysql';
   const postgres = dialect === 'postgres';
   let i = 0;
   while (i < sql.length) {
     const c = sql[i];
     const next = sql[i + 1];
+    const start = i;
     if (SPACE.test(c)) {
       i++;
     } else if (c === '-' && next === '-' && (!mysql || i + 2 >= sql.length || SPACE_OR_CONTROL.test(sql[i + 2]))) {
-      i = endOfLine(sql, i);
+      i = endOfLine(sql, i, postgres);
+      comments.push({ start, end: i });
     } else if (c === '#' && mysql) {
-      i = endOfLine(sql, i);
+      i = endOfLine(sql, i, false);
+      comments.push({ start, end: i });
     } else if (c === '/' && next === '*') {
       if (mysql && (sql[i + 2] === '!' || (sql[i + 2] === 'M' && sql[i + 3] === '!'))) {
         throw new SqlScanError('an executable comment (/*! ... */) hides SQL from checking');
@@ -68,12 +83,11 @@ export function tokenizeSql(sql: string, dialect: Dialect): SqlToken[] {
         // SQLite accepts an unterminated block comment at the end of the text; MySQL rejects it.
         i = end < 0 ? sql.length : end + 2;
       }
+      comments.push({ start, end: i });
     } else if (postgres && c === '$' && next !== undefined && DIGIT.test(next)) {
-      const start = i;
       for (i++; i < sql.length && DIGIT.test(sql[i]); i++);
       tokens.push({ kind: 'number', start });
     } else if (postgres && c === '$') {
-      const start = i;
       i = endOfDollarQuoted(sql, i);
       tokens.push({ kind: 'string', start });
     } else if (postgres && (c === 'E' || c === 'e') && next === "'" && !WORD_PART.test(sql[i - 1] ?? ' ')) {
@@ -85,11 +99,9 @@ export function tokenizeSql(sql: string, dialect: Dialect): SqlToken[] {
       tokens.push({ kind: 'string', start: i });
       i = endOfQuoted(sql, i, "'", mysql);
     } else if (c === '"') {
-      const start = i;
       i = endOfQuoted(sql, i, '"', mysql);
       tokens.push(mysql ? { kind: 'string', start } : { kind: 'quoted', upper: unquote(sql, start, i, '"'), start });
     } else if (c === '`' && !postgres) {
-      const start = i;
       i = endOfQuoted(sql, i, '`', false);
       tokens.push({ kind: 'quoted', upper: unquote(sql, start, i, '`'), start });
     } else if (c === '[' && dialect === 'sqlite') {
@@ -98,11 +110,9 @@ export function tokenizeSql(sql: string, dialect: Dialect): SqlToken[] {
       tokens.push({ kind: 'quoted', upper: sql.slice(i + 1, end).toUpperCase(), start: i });
       i = end + 1;
     } else if (WORD_START.test(c) || (mysql && DIGIT.test(c) && startsIdentifierWithDigits(sql, i))) {
-      const start = i;
       while (i < sql.length && WORD_PART.test(sql[i])) i++;
       tokens.push({ kind: 'word', upper: sql.slice(start, i).toUpperCase(), start });
     } else if (DIGIT.test(c) || (c === '.' && next !== undefined && DIGIT.test(next))) {
-      const start = i;
       i = endOfNumber(sql, i);
       tokens.push({ kind: 'number', start });
     } else {
@@ -110,7 +120,7 @@ export function tokenizeSql(sql: string, dialect: Dialect): SqlToken[] {
       i++;
     }
   }
-  return tokens;
+  return { tokens, comments };
 }
 
 /** The name inside quotes that span `start` to `end` (exclusive), a doubled quote read as one. */
@@ -149,9 +159,11 @@ function endOfDollarQuoted(sql: string, i: number): number {
   return end + open[0].length;
 }
 
-function endOfLine(sql: string, i: number): number {
-  const end = sql.indexOf('\n', i);
-  return end < 0 ? sql.length : end + 1;
+/** A line comment ends at a newline; PostgreSQL's also at a carriage return. */
+function endOfLine(sql: string, i: number, carriageReturnEnds: boolean): number {
+  let j = i;
+  while (j < sql.length && sql[j] !== '\n' && !(carriageReturnEnds && sql[j] === '\r')) j++;
+  return Math.min(j + 1, sql.length);
 }
 
 /** Index just past a quoted run opened at `i`; a doubled quote is an escaped quote. */

@@ -6,7 +6,7 @@ import type { SqlRow } from '../../core/sql-value';
 import { StatisticsFromSql } from './statistics-delegate';
 import { checkExecuteOptions } from './execute-options';
 import { withNamedRelations } from './named-relations';
-import { assertReadOnlySql } from './read-only-guard';
+import { readOnlyStatement } from './read-only-guard';
 import { sharedSqliteProcessPool, type SqliteProcessPool } from './sqlite-process-pool';
 import { readSqliteSchema } from './sqlite-schema';
 import type { ExecuteOptions, TargetDatabase } from './target-database';
@@ -90,9 +90,9 @@ export class SqliteDatabase extends StatisticsFromSql implements TargetDatabase 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
     this.checkOpen();
     checkExecuteOptions(options);
-    assertReadOnlySql(sql, 'sqlite');
+    const checked = readOnlyStatement(sql, 'sqlite');
     const started = performance.now();
-    const statement = withNamedRelations(sql, options.relations ?? [], 'sqlite');
+    const statement = withNamedRelations(checked, options.relations ?? [], 'sqlite');
     const result = await this.pool.run({
       path: this.path,
       sql: statement.sql,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DATASETS } from '../../devkit/datasets';
-import { assertReadOnlySql } from '../../activities/database/read-only-guard';
+import { readOnlyStatement } from '../../activities/database/read-only-guard';
 import { ReadOnlyViolation } from '../../activities/database/target-database';
 import type { Dialect } from '../../core/database/schema-types';
 
@@ -10,7 +10,7 @@ const both: Dialect[] = ['sqlite', 'mysql', 'postgres'];
 
 function rejection(sql: string, dialect: Dialect): string {
   try {
-    assertReadOnlySql(sql, dialect);
+    readOnlyStatement(sql, dialect);
   } catch (err) {
     expect(err).toBeInstanceOf(ReadOnlyViolation);
     return (err as Error).message;
@@ -29,8 +29,6 @@ describe('read-only guard: accepts queries', () => {
     'WITH a AS NOT MATERIALIZED (SELECT 1) VALUES (1)',
     'VALUES (1, 2), (3, 4)',
     '(SELECT 1) UNION (SELECT 2)',
-    'EXPLAIN SELECT 1',
-    'EXPLAIN QUERY PLAN SELECT * FROM singer',
     "SELECT replace(name, 'a', 'b') FROM singer",
     'SELECT t.update, t.delete FROM t',
     'SELECT `update` FROM `drop table`',
@@ -40,32 +38,31 @@ describe('read-only guard: accepts queries', () => {
   ];
   test.each(queries)('%s', (sql) => {
     // Backticks quote nothing in PostgreSQL (the server refuses them), so the words inside are words there.
-    for (const dialect of both.filter((d) => d !== 'postgres' || !sql.includes('`'))) expect(() => assertReadOnlySql(sql, dialect)).not.toThrow();
+    for (const dialect of both.filter((d) => d !== 'postgres' || !sql.includes('`'))) expect(() => readOnlyStatement(sql, dialect)).not.toThrow();
   });
 
   test('PostgreSQL strings, names and comments', () => {
-    expect(() => assertReadOnlySql('SELECT $$DELETE FROM t$$, $tag$ ; DROP TABLE t $tag$', 'postgres')).not.toThrow();
-    expect(() => assertReadOnlySql("SELECT E'it\\'s; DELETE FROM t', 'a''b'", 'postgres')).not.toThrow();
-    expect(() => assertReadOnlySql('SELECT 1 /* outer /* inner */ DELETE FROM t */', 'postgres')).not.toThrow();
-    expect(() => assertReadOnlySql('SELECT $1::int, (ARRAY[1, 2])[1], 5 # 3', 'postgres')).not.toThrow();
+    expect(() => readOnlyStatement('SELECT $$DELETE FROM t$$, $tag$ ; DROP TABLE t $tag$', 'postgres')).not.toThrow();
+    expect(() => readOnlyStatement("SELECT E'it\\'s; DELETE FROM t', 'a''b'", 'postgres')).not.toThrow();
+    expect(() => readOnlyStatement('SELECT 1 /* outer /* inner */ DELETE FROM t */', 'postgres')).not.toThrow();
+    expect(() => readOnlyStatement('SELECT $1::int, (ARRAY[1, 2])[1], 5 # 3', 'postgres')).not.toThrow();
     // What the other dialects read as quoting is code in PostgreSQL, and is checked as such.
-    expect(() => assertReadOnlySql("SELECT (ARRAY[pg_read_file('/etc/passwd')])[1]", 'postgres')).toThrow(/pg_read_file/);
-    expect(() => assertReadOnlySql("/* /* */ ' */ SELECT pg_read_file('x') -- '", 'postgres')).toThrow(/pg_read_file/);
-    expect(() => assertReadOnlySql("SELECT 'a\\'; DELETE FROM t; -- '", 'postgres')).toThrow(/multiple statements/);
-    expect(() => assertReadOnlySql('SELECT U&"\\0070g_read_file"(\'x\')', 'postgres')).toThrow(/Unicode-escaped/);
-    expect(() => assertReadOnlySql("SELECT pg_catalog.set_config('a', 'b', false)", 'postgres')).toThrow(/set_config/);
-    expect(() => assertReadOnlySql('SELECT $a$ unterminated', 'postgres')).toThrow(/unterminated dollar-quoted/);
+    expect(() => readOnlyStatement("SELECT (ARRAY[pg_read_file('/etc/passwd')])[1]", 'postgres')).toThrow(/pg_read_file/);
+    expect(() => readOnlyStatement("/* /* */ ' */ SELECT pg_read_file('x') -- '", 'postgres')).toThrow(/pg_read_file/);
+    expect(() => readOnlyStatement("SELECT 'a\\'; DELETE FROM t; -- '", 'postgres')).toThrow(/multiple statements/);
+    expect(() => readOnlyStatement('SELECT U&"\\0070g_read_file"(\'x\')', 'postgres')).toThrow(/Unicode-escaped/);
+    expect(() => readOnlyStatement("SELECT pg_catalog.set_config('a', 'b', false)", 'postgres')).toThrow(/set_config/);
+    expect(() => readOnlyStatement('SELECT $a$ unterminated', 'postgres')).toThrow(/unterminated dollar-quoted/);
   });
 
   test('SQLite bracket names and MySQL specifics', () => {
-    expect(() => assertReadOnlySql('SELECT [drop] FROM [delete from t]', 'sqlite')).not.toThrow();
-    expect(() => assertReadOnlySql("SELECT 'it\\'s; DELETE FROM t' FROM t", 'mysql')).not.toThrow();
+    expect(() => readOnlyStatement('SELECT [drop] FROM [delete from t]', 'sqlite')).not.toThrow();
+    expect(() => readOnlyStatement("SELECT 'it\\'s; DELETE FROM t' FROM t", 'mysql')).not.toThrow();
     // A backslash escapes the quote in MySQL: all of this is one string.
-    expect(() => assertReadOnlySql("SELECT 'a\\'; DELETE FROM singer; -- '", 'mysql')).not.toThrow();
-    expect(() => assertReadOnlySql('SELECT 1 # DELETE FROM t', 'mysql')).not.toThrow();
-    expect(() => assertReadOnlySql('SELECT /*+ MAX_EXECUTION_TIME(10) */ 1', 'mysql')).not.toThrow();
-    expect(() => assertReadOnlySql('EXPLAIN FORMAT=JSON SELECT 1', 'mysql')).not.toThrow();
-    expect(() => assertReadOnlySql('SELECT CAST(x AS CHAR CHARACTER SET utf8mb4) FROM t', 'mysql')).not.toThrow();
+    expect(() => readOnlyStatement("SELECT 'a\\'; DELETE FROM singer; -- '", 'mysql')).not.toThrow();
+    expect(() => readOnlyStatement('SELECT 1 # DELETE FROM t', 'mysql')).not.toThrow();
+    expect(() => readOnlyStatement('SELECT /*+ MAX_EXECUTION_TIME(10) */ 1', 'mysql')).not.toThrow();
+    expect(() => readOnlyStatement('SELECT CAST(x AS CHAR CHARACTER SET utf8mb4) FROM t', 'mysql')).not.toThrow();
   });
 
   // No false positives on real text-to-SQL: every Spider gold query (dev and train) passes, in both dialects.
@@ -77,7 +74,7 @@ describe('read-only guard: accepts queries', () => {
         .map((l) => l.split('\t')[0])
         .filter((sql) => {
           try {
-            assertReadOnlySql(sql, dialect);
+            readOnlyStatement(sql, dialect);
             return false;
           } catch {
             return true;
@@ -118,14 +115,14 @@ describe('read-only guard: rejects writes, naming what and why', () => {
     ['WITH x AS (SELECT 1) INSERT INTO singer SELECT * FROM x', /rejected WITH \.\.\. INSERT/],
     ['WITH x AS (SELECT 1) REPLACE INTO singer SELECT * FROM x', /rejected WITH \.\.\. REPLACE/],
     ['WITH RECURSIVE x(a) AS (SELECT 1), y AS (SELECT 2) UPDATE singer SET age = 1', /rejected WITH \.\.\. UPDATE/],
-    ['EXPLAIN DELETE FROM singer', /rejected EXPLAIN DELETE/],
-    ['EXPLAIN QUERY PLAN INSERT INTO singer VALUES (1)', /rejected EXPLAIN INSERT/],
+    ['EXPLAIN SELECT 1', /rejected EXPLAIN: a plan answers no question/],
+    ['EXPLAIN QUERY PLAN INSERT INTO singer VALUES (1)', /rejected EXPLAIN/],
     ["SELECT load_extension('/tmp/evil.so')", /load_extension\(\)/],
     ['SELECT * FROM singer FOR UPDATE', /FOR UPDATE: it locks rows/],
     ['', /empty SQL/],
     [' ; -- nothing', /empty SQL/],
     ["SELECT 'unterminated", /cannot be checked: unterminated string/],
-    ['SELECT 1\0; DELETE FROM singer', /NUL/],
+    ['SELECT 1\0; DELETE FROM singer', /control character \(0x00\)/],
   ];
   test.each(cases)('%s', (sql, message) => {
     for (const dialect of both) expect(rejection(sql, dialect)).toMatch(message);
@@ -149,8 +146,8 @@ describe('read-only guard: rejects writes, naming what and why', () => {
     ['SHOW TABLES', /rejected SHOW: it is not a query/],
     ['SELECT 1 /*! ; DELETE FROM singer */', /executable comment/],
     ['SELECT 1 /*M!100000 , (DELETE) */', /executable comment/],
-    // MySQL needs a space after `--`: here it is arithmetic, so the DELETE is real code.
-    ['SELECT 1 --1; DELETE FROM singer', /multiple statements/],
+    // MySQL needs a space after `--` (here it is arithmetic), PostgreSQL and SQLite do not: no engine may read a comment the guard did not.
+    ['SELECT 1 --1; DELETE FROM singer', /"--" outside a comment/],
     // An escaped backslash does not escape the quote after it: the DELETE is outside the string.
     ["SELECT 'a\\\\'; DELETE FROM singer", /multiple statements/],
   ];
@@ -161,7 +158,110 @@ describe('read-only guard: rejects writes, naming what and why', () => {
   test('the SQLite dialect reads strings the SQLite way', () => {
     // In SQLite a backslash is an ordinary character: the string ends at the second quote.
     expect(rejection("SELECT 'a\\'; DELETE FROM singer", 'sqlite')).toMatch(/multiple statements/);
-    // ...and `--` always starts a comment.
-    expect(() => assertReadOnlySql('SELECT 1 --1; DELETE FROM singer', 'sqlite')).not.toThrow();
+    // ...and `--` always starts a comment, which is removed from the text sent.
+    expect(readOnlyStatement('SELECT 1 --1; DELETE FROM singer', 'sqlite')).toBe('SELECT 1');
+  });
+});
+
+describe('read-only guard: the server runs exactly the text the guard read', () => {
+  test('comments are removed by the engine’s rules and the statement is sent alone', () => {
+    expect(readOnlyStatement('SELECT 1 -- trailing; DELETE FROM t', 'postgres')).toBe('SELECT 1');
+    expect(readOnlyStatement('/* why */ SELECT a/**/FROM t;', 'sqlite')).toBe('SELECT a FROM t');
+    expect(readOnlyStatement('SELECT /*+ MAX_EXECUTION_TIME(10) */ 1 # note', 'mysql')).toBe('SELECT   1');
+    expect(readOnlyStatement(';; SELECT 1 ;;', 'mysql')).toBe('SELECT 1');
+    expect(readOnlyStatement("SELECT '-- not a comment', 'a /* b */ c'", 'postgres')).toBe("SELECT '-- not a comment', 'a /* b */ c'");
+    // CR LF is a newline; the rest of the text is unchanged.
+    expect(readOnlyStatement('SELECT 1\r\nFROM t', 'sqlite')).toBe('SELECT 1\nFROM t');
+  });
+
+  // Each rule where an engine's lexer and a naive scanner part ways (the breaks found on PostgreSQL 15 and MariaDB 10.11).
+  const desyncs: [string, Dialect, RegExp][] = [
+    // PostgreSQL ends a `--` comment at a carriage return: the rest would be code the guard took for a comment.
+    ['SELECT 1 -- x\r; COMMIT; BEGIN READ WRITE; DELETE FROM singer', 'postgres', /control character \(0x0d\)/],
+    // MariaDB starts a `--` comment before 0x7f: a quote inside it would open a string only for the guard.
+    ["SELECT 1 --\x7f '\nINTO OUTFILE '/tmp/x' -- '", 'mysql', /control character \(0x7f\)/],
+    ['SELECT 1\f', 'sqlite', /control character \(0x0c\)/],
+    ['SELECT 1\v', 'postgres', /control character \(0x0b\)/],
+    ['SELECT 1\x1b', 'mysql', /control character \(0x1b\)/],
+    // Executable comments run in MySQL/MariaDB: refused, not removed.
+    ['SELECT 1 /*!50000 , (SELECT 1) */', 'mysql', /executable comment/],
+    ['SELECT 1 /*M!100000 , 2 */', 'mysql', /executable comment/],
+    // A backslash escapes a quote in MySQL strings: the DELETE is inside the string, then a second statement follows.
+    ["SELECT 'a\\\\'; DELETE FROM singer", 'mysql', /multiple statements/],
+  ];
+  test.each(desyncs)('%j (%s) is refused', (sql, dialect, message) => {
+    expect(rejection(sql, dialect)).toMatch(message);
+  });
+
+  test('where the engines agree on a comment, it is removed; a backslash-escaped quote stays inside its MySQL string', () => {
+    expect(readOnlyStatement('SELECT 2--1', 'postgres')).toBe('SELECT 2');
+    // MySQL rejects an unterminated block comment; what is sent is the text before it.
+    expect(readOnlyStatement('SELECT 4 /*/ 2', 'mysql')).toBe('SELECT 4');
+    expect(readOnlyStatement('SELECT "a\\"; DELETE FROM singer -- "', 'mysql')).toBe('SELECT "a\\"; DELETE FROM singer -- "');
+  });
+
+  test('tab and newline are the whitespace a query keeps', () => {
+    expect(readOnlyStatement('SELECT\t1\nFROM t', 'postgres')).toBe('SELECT\t1\nFROM t');
+  });
+});
+
+describe('read-only guard: functions by allowlist', () => {
+  const refused: [string, Dialect, RegExp][] = [
+    ["SELECT * FROM ts_stat('SELECT pg_read_file(''/etc/passwd'')::tsvector')", 'postgres', /ts_stat\(\)/],
+    ["SELECT ts_rewrite('a'::tsquery, 'SELECT 1')", 'postgres', /ts_rewrite\(\)/],
+    ["SELECT query_to_xml('DELETE FROM singer', true, true, '')", 'postgres', /query_to_xml\(\)/],
+    ['SELECT pg_sleep(100)', 'postgres', /pg_sleep\(\)/],
+    ['SELECT "pg_read_file"(\'x\')', 'postgres', /pg_read_file/],
+    ['SELECT public.sneaky_delete()', 'postgres', /public\.sneaky_delete\(\)/],
+    ['SELECT sneaky_delete()', 'postgres', /sneaky_delete\(\) is not among the functions/],
+    ["SELECT lo_import('/etc/passwd')", 'postgres', /lo_import/],
+    ['SELECT SLEEP(10)', 'mysql', /sleep\(\)/],
+    ['SELECT BENCHMARK(1e9, MD5(1))', 'mysql', /benchmark\(\)/],
+    ["SELECT `load_file`('/etc/passwd')", 'mysql', /load_file\(\) \(quoted\)/],
+    ['SELECT shop.evil(1)', 'mysql', /shop\.evil\(\)/],
+    ["SELECT load_extension('x')", 'sqlite', /load_extension\(\)/],
+    ["SELECT readfile('/etc/passwd')", 'sqlite', /readfile\(\)/],
+  ];
+  test.each(refused)('%s (%s)', (sql, dialect, message) => {
+    expect(rejection(sql, dialect)).toMatch(message);
+  });
+
+  const accepted: [string, Dialect][] = [
+    ['SELECT CAST(price AS DECIMAL(10, 2)), COUNT(DISTINCT id) FROM t', 'mysql'],
+    ['SELECT CONVERT(x, DECIMAL(10, 2)) FROM t', 'mysql'],
+    ['SELECT name::varchar(20), pg_catalog.lower(name) FROM t', 'postgres'],
+    ['WITH c (a, b) AS (SELECT 1, 2), d(x) AS MATERIALIZED (SELECT 3) SELECT * FROM c, d', 'postgres'],
+    ['SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FILTER (WHERE x > 0) FROM t', 'postgres'],
+    ['SELECT RANK() OVER (PARTITION BY a ORDER BY b) FROM t WHERE a IN (1, 2) AND EXISTS (SELECT 1)', 'sqlite'],
+    ["SELECT strftime('%Y', d), IIF(a > 1, 'x', 'y'), julianday(d) FROM t", 'sqlite'],
+    ["SELECT * FROM t USE INDEX (i) WHERE MATCH (a) AGAINST ('x')", 'mysql'],
+  ];
+  test.each(accepted)('%s (%s) is accepted', (sql, dialect) => {
+    expect(() => readOnlyStatement(sql, dialect)).not.toThrow();
+  });
+
+  // What a good model writes: every BIRD gold query (dev in SQLite, mini-dev in each engine's own dialect) passes.
+  test('every BIRD gold query in its dialect', () => {
+    const files: [string, Dialect][] = [
+      ['bird/dev_gold.sql', 'sqlite'],
+      ['bird/mini_dev/mini_dev_sqlite_gold.sql', 'sqlite'],
+      ['bird/mini_dev/mini_dev_mysql_gold.sql', 'mysql'],
+      ['bird/mini_dev/mini_dev_postgresql_gold.sql', 'postgres'],
+    ];
+    const refusedGold = files.flatMap(([file, dialect]) =>
+      readFileSync(path.join(DATASETS, file), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => l.split('\t')[0])
+        .flatMap((sql) => {
+          try {
+            readOnlyStatement(sql, dialect);
+            return [];
+          } catch (err) {
+            return [`${dialect}: ${(err as Error).message.slice(0, 80)}: ${sql}`];
+          }
+        }),
+    );
+    expect(refusedGold).toEqual([]);
   });
 });

@@ -31,10 +31,12 @@ describe('terminal output', () => {
   beforeAll(async () => {
     file = path.join(mkdtempSync(path.join(os.tmpdir(), 'decodex-term-db-')), 'notes.sqlite');
     const db = new Database(file);
-    db.exec('CREATE TABLE "note\x1b[31m" (id INTEGER, body TEXT)');
+    // The hostile names are the database's (the guard refuses control characters in SQL, so the query names none).
+    db.exec('CREATE TABLE "note\x1b[31m" (id INTEGER, "b\x1b[5m" TEXT)');
+    db.exec('CREATE VIEW note AS SELECT * FROM "note\x1b[31m"');
     db.prepare('INSERT INTO "note\x1b[31m" VALUES (1, ?)').run(HOSTILE);
     db.close();
-    llm = await startScriptedLlm({ rules: scriptedPipeline(new Map([[QUESTION, 'SELECT body AS "b\x1b[5m" FROM "note\x1b[31m"']])) });
+    llm = await startScriptedLlm({ rules: scriptedPipeline(new Map([[QUESTION, 'SELECT * FROM note']])) });
   });
   afterAll(async () => {
     await llm?.close();
