@@ -239,7 +239,7 @@ const NOT_CALLS = new Set(
     'SELECT FROM WHERE AND OR NOT XOR IN EXISTS ANY SOME ALL JOIN LATERAL ON USING AS WITH RECURSIVE MATERIALIZED ' +
     'UNION INTERSECT EXCEPT MINUS HAVING LIMIT OFFSET VALUES BY OVER FILTER GROUP SETS CUBE ROLLUP WHEN THEN ELSE CASE ' +
     'END IS LIKE ILIKE GLOB REGEXP RLIKE SIMILAR TO ESCAPE BETWEEN DISTINCT ARRAY INDEX KEY PARTITION FETCH ROWS RANGE ' +
-    'OVERLAPS COLLATE NULLS ASC DESC WINDOW RETURNS'
+    'OVERLAPS COLLATE NULLS ASC DESC WINDOW RETURNS REPEATABLE'
   ).split(' '),
 );
 
@@ -257,6 +257,8 @@ function checkFunctionCalls(tokens: SqlToken[], dialect: Dialect): void {
     if (t.kind === 'word' && NOT_CALLS.has(t.upper)) continue;
     const prev = tokens[i - 1];
     if (isWord(prev, 'AS') || (isSymbol(prev, ':') && isSymbol(tokens[i - 2], ':'))) continue;
+    // PostgreSQL's built-in sampling methods (TABLESAMPLE BERNOULLI (10) REPEATABLE (1)); an extension's method is refused.
+    if (isWord(prev, 'TABLESAMPLE') && (t.upper === 'BERNOULLI' || t.upper === 'SYSTEM')) continue;
     if (isCommonTableExpressionColumns(tokens, i + 1)) continue;
     const name = t.upper.toLowerCase();
     if (isSymbol(prev, '.')) {

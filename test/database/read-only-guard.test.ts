@@ -235,6 +235,7 @@ describe('read-only guard: functions by allowlist', () => {
     ['SELECT RANK() OVER (PARTITION BY a ORDER BY b) FROM t WHERE a IN (1, 2) AND EXISTS (SELECT 1)', 'sqlite'],
     ["SELECT strftime('%Y', d), IIF(a > 1, 'x', 'y'), julianday(d) FROM t", 'sqlite'],
     ["SELECT * FROM t USE INDEX (i) WHERE MATCH (a) AGAINST ('x')", 'mysql'],
+    ['SELECT a FROM t TABLESAMPLE BERNOULLI (10) REPEATABLE (7)', 'postgres'],
   ];
   test.each(accepted)('%s (%s) is accepted', (sql, dialect) => {
     expect(() => readOnlyStatement(sql, dialect)).not.toThrow();
