@@ -18,7 +18,17 @@ export interface LlmSettings {
   temperature: number;
   maxTokens: number;
   timeoutMs: number;
+  /**
+   * How a role that writes SQL answers (activities/prompts/sql-answer-format.ts): `json` (the
+   * default: a JSON object, query first, as the schema orders it), `json-reasoning-first`, or
+   * `fenced` (free text: a short reasoning, then the query in one ```sql block). Roles whose
+   * answer is not a query ignore it.
+   */
+  sqlFormat?: SqlAnswerFormat;
 }
+
+export const SQL_ANSWER_FORMATS = ['json', 'json-reasoning-first', 'fenced'] as const;
+export type SqlAnswerFormat = (typeof SQL_ANSWER_FORMATS)[number];
 
 /**
  * The model configuration of a worker: settings shared by every role, and per-role overrides
@@ -58,6 +68,7 @@ const FIELDS = {
   temperature: 'TEMPERATURE',
   maxTokens: 'MAX_TOKENS',
   timeoutMs: 'TIMEOUT_MS',
+  sqlFormat: 'SQL_FORMAT',
 } as const satisfies Record<keyof LlmSettings, string>;
 type Field = keyof typeof FIELDS;
 const FIELD_NAMES = Object.keys(FIELDS) as Field[];
@@ -97,6 +108,9 @@ function parseField(field: Field, raw: unknown, source: string): LlmSettings[Fie
     case 'maxTokens':
     case 'timeoutMs':
       return parsePositiveInteger(raw, source, configError);
+    case 'sqlFormat':
+      if (typeof raw === 'string' && (SQL_ANSWER_FORMATS as readonly string[]).includes(raw)) return raw as SqlAnswerFormat;
+      throw configError(`${source} must be one of ${SQL_ANSWER_FORMATS.join(', ')}, got ${JSON.stringify(raw)}`);
   }
 }
 

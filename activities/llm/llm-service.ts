@@ -3,7 +3,7 @@ import type { ArtifactStore } from '../artifacts/artifact-store';
 import { LlmError } from './errors';
 import type { JsonSchema } from './json-schema';
 import { createLlmCache, llmCacheKey } from './llm-cache';
-import { roleEnvVar, settingsForRole, type LlmConfig, type LlmSettings, type ProviderName } from './llm-config';
+import { roleEnvVar, settingsForRole, type LlmConfig, type LlmSettings, type ProviderName, type SqlAnswerFormat } from './llm-config';
 import type { ChatMessage, Completion, LlmProvider, TokenUsage } from './llm-provider';
 import { providerForSettings } from './provider-for-settings';
 import type { LocalRuntimeOptions } from './local/local-llm-config';
@@ -36,6 +36,8 @@ export interface LlmCallResult<T = unknown> {
 
 export interface LlmService {
   call<T = unknown>(request: LlmCallRequest): Promise<LlmCallResult<T>>;
+  /** How `role` writes SQL (its `sqlFormat` setting); absent: `json`. */
+  sqlFormat?(role: string): SqlAnswerFormat;
 }
 
 export interface LlmServiceOptions {
@@ -137,6 +139,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
   }
 
   return {
+    sqlFormat: (role: string) => settingsForRole(config, role).sqlFormat ?? 'json',
     async call<T = unknown>(request: LlmCallRequest): Promise<LlmCallResult<T>> {
       const startedAt = now();
       const configured = settingsForRole(config, request.role);

@@ -1,0 +1,108 @@
+import { askModel } from '../../activities/prompts/ask-model';
+import { loadPrompt } from '../../activities/prompts/render-prompt';
+import { inSqlFormat, parseFencedSql, writesSql } from '../../activities/prompts/sql-answer-format';
+import { loadLlmConfig, settingsForRole } from '../../activities/llm/llm-config';
+import type { LlmCallRequest, LlmService } from '../../activities/llm/llm-service';
+import { PROMPT_CATALOG, type PromptName } from '../../core/prompts/prompt-catalog';
+
+const SQL_TEMPLATES = (Object.keys(PROMPT_CATALOG) as PromptName[]).filter((name) => writesSql(loadPrompt(name).schema));
+
+/** A model that answers with the given texts in turn and keeps what it was asked. */
+function scriptedService(answers: string[], format: 'json' | 'fenced' | 'json-reasoning-first'): LlmService & { asked: LlmCallRequest[] } {
+  const asked: LlmCallRequest[] = [];
+  return {
+    asked,
+    sqlFormat: () => format,
+    async call(request) {
+      asked.push(request);
+      const text = answers[asked.length - 1] ?? '';
+      const record = {
+        role: request.role,
+        model: 'm',
+        provider: 'openai' as const,
+        promptTokens: 10,
+        completionTokens: 5,
+        latencyMs: 1,
+        cacheHit: false,
+        attempts: 1,
+      };
+      return { text, ...(request.schema ? { value: JSON.parse(text) } : {}), record };
+    },
+  };
+}
+
+const VARS = { dialect: 'sqlite', schema: 'CREATE TABLE singer (name TEXT)', knowledge: '', evidence: 'none', question: 'How many singers?' };
+
+describe('the answer format of roles that write SQL', () => {
+  it('covers every SQL-writing template, each of which states its answer in the one sentence the formats rewrite', () => {
+    expect(SQL_TEMPLATES).toEqual(
+      expect.arrayContaining([
+        'generate-sql',
+        'generate-sql-few-shot',
+        'generate-sql-divide-and-conquer',
+        'generate-sql-dependency-tree',
+        'revise-sql',
+        'generate-node-sql',
+        'draft-preliminary-sql',
+        'apply-rules',
+      ]),
+    );
+    for (const name of SQL_TEMPLATES) {
+      const template = loadPrompt(name);
+      const { messages, schema } = inSqlFormat([{ role: 'system', content: template.system }], template.schema, 'fenced');
+      expect(schema).toBeUndefined();
+      expect(messages[0].content).toMatch(/first your reasoning \(.+\) as plain text, then the .*query in one ```sql code block/);
+      expect(messages[0].content).not.toMatch(/JSON/);
+    }
+  });
+
+  it('json keeps the prompt as it is; json-reasoning-first puts reasoning before sql in the schema', () => {
+    const { system, schema } = loadPrompt('generate-sql');
+    const messages = [{ role: 'system' as const, content: system }];
+    expect(inSqlFormat(messages, schema, 'json')).toEqual({ messages, schema });
+    const first = inSqlFormat(messages, schema, 'json-reasoning-first');
+    expect(first.messages).toBe(messages);
+    expect(Object.keys(first.schema!.properties!)).toEqual(['reasoning', 'sql']);
+  });
+
+  it.each([
+    ['The question counts rows.\n```sql\nSELECT count(*) FROM singer;\n```', 'SELECT count(*) FROM singer;', 'The question counts rows.'],
+    ['Two tries.\n```sql\nSELECT 1\n```\nBetter:\n```\nSELECT 2\n```', 'SELECT 2', 'Two tries.\n```sql\nSELECT 1\n```\nBetter:'],
+    ['SELECT name FROM singer', 'SELECT name FROM singer', ''],
+    ['Cut off:\n```sql\nSELECT name FROM', 'SELECT name FROM', 'Cut off:'],
+  ])('parses %j', (text, sql, reasoning) => {
+    expect(parseFencedSql(text)).toEqual({ sql, reasoning });
+  });
+
+  it('finds no query in prose', () => {
+    expect(parseFencedSql('I cannot answer this.')).toBeNull();
+    expect(parseFencedSql('```sql\n```')).toBeNull();
+  });
+
+  it('fenced: asks without a schema, re-asks once when the answer has no query, and adds up both calls', async () => {
+    const llm = scriptedService(['I think we count singers.', 'Sorry.\n```sql\nSELECT count(*) FROM singer\n```'], 'fenced');
+    const answer = await askModel(llm, 'generate-sql', VARS);
+    expect(answer.value).toEqual({ sql: 'SELECT count(*) FROM singer', reasoning: 'Sorry.' });
+    expect(llm.asked).toHaveLength(2);
+    expect(llm.asked[0].schema).toBeUndefined();
+    expect(llm.asked[1].messages.at(-1)!.content).toMatch(/no query/);
+    expect(answer.usage.promptTokens).toBe(20);
+  });
+
+  it('fenced: twice without a query is a malformed answer', async () => {
+    await expect(askModel(scriptedService(['no', 'still no'], 'fenced'), 'generate-sql', VARS)).rejects.toThrow(/without a query/);
+  });
+
+  it('a role whose answer is no query keeps its JSON schema whatever the format', async () => {
+    const llm = scriptedService(['{"keywords": ["singer"]}'], 'fenced');
+    await askModel(llm, 'extract-keywords', { ...VARS, question: 'How many singers?' }).catch(() => undefined);
+    expect(llm.asked[0].schema).toBeDefined();
+  });
+
+  it('is configured per role: DECODEX_LLM_<ROLE>_SQL_FORMAT, checked', () => {
+    const config = loadLlmConfig({ DECODEX_LLM_GENERATOR_SQL_FORMAT: 'fenced' });
+    expect(settingsForRole(config, 'generator').sqlFormat).toBe('fenced');
+    expect(settingsForRole(config, 'reviser').sqlFormat).toBeUndefined();
+    expect(() => loadLlmConfig({ DECODEX_LLM_SQL_FORMAT: 'yaml' })).toThrow(/must be one of json, json-reasoning-first, fenced/);
+  });
+});
