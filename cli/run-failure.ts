@@ -1,6 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TimeoutFailure } from '@temporalio/common';
-import type { RunError } from '../core/answer-question-types';
+import type { RunError } from '../core/run-trace';
 import { escapeForTerminal } from './terminal-text';
 
 /**

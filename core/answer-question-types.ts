@@ -4,6 +4,7 @@ import type { SqlRow } from './sql-value';
 import type { RunUsage } from './usage';
 import type { PipelineOverrides } from './pipeline/pipeline-config';
 import type { FocusedTable } from './question/focused-table';
+import type { RunError, TraceEvent } from './run-trace';
 
 /** Limits of one question run. Each one is explicit; running out ends the run with its best answer. */
 export interface QuestionBudget {
@@ -93,31 +94,6 @@ export interface AnswerQuestionInput {
  *   context; the error names the sizes.
  */
 export type Outcome = 'answered' | 'execution_error' | 'llm_error' | 'budget_exhausted' | 'database_error' | 'context_overflow';
-
-export interface RunError {
-  kind: string;
-  message: string;
-}
-
-/** One step of a run, as the `trace` query and the result show it (the same for every workflow). */
-export interface TraceEvent {
-  /** The paper's stage (linking, notes, judging, generation, correction, selection, ...) or a preparation phase. */
-  stage: string;
-  /** The step, usually named after its activity. */
-  step: string;
-  /** What the step does. */
-  summary: string;
-  /** One line on what it produced. */
-  outcome?: string;
-  startedAt: string;
-  elapsedMs: number;
-  ok: boolean;
-  /** Why the step did not run (a budget, an ablation, a missing knowledge base). */
-  skipped?: string;
-  detail?: Record<string, unknown>;
-  /** The LLM calls the step made. */
-  usage?: { calls: number; cacheHits: number; tokens: number };
-}
 
 /** Which way the question went: DecoSearch's direct path, or its complex route (sub-question DAG). */
 export type Route = 'direct' | 'complex';

@@ -1,5 +1,5 @@
 import { defineQuery } from '@temporalio/workflow';
-import type { TraceEvent } from '../core/answer-question-types';
+import type { TraceEvent } from '../core/run-trace';
 import type { BenchmarkProgress } from '../core/benchmark/benchmark-types';
 import type { DagReport } from '../core/dag/dag-report';
 import type { DecompositionKbProgress } from '../core/knowledge/decomposition-kb-types';

@@ -1,4 +1,4 @@
-import type { TraceEvent } from '../answer-question-types';
+import type { TraceEvent } from '../run-trace';
 import type { RunUsage } from '../usage';
 import type { PreparationConfigOverrides, PreparationLimits } from './preparation-config';
 import type { Dialect, SchemaInfo } from '../database/schema-types';

@@ -1,5 +1,6 @@
 import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
-import type { AnswerQuestionResult, CandidateReport, Outcome, RunError } from '../../core/answer-question-types';
+import type { AnswerQuestionResult, CandidateReport, Outcome } from '../../core/answer-question-types';
+import type { RunError } from '../../core/run-trace';
 import { pipelineLabel } from '../../core/pipeline/pipeline-config';
 import { OUTCOME, REFINEMENTS, ROUTE, TOKENS } from '../../core/search-attributes';
 import { totalTokens } from '../../core/usage';

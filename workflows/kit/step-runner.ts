@@ -1,5 +1,5 @@
 import { ApplicationFailure, setCurrentDetails } from '@temporalio/workflow';
-import type { TraceEvent } from '../../core/answer-question-types';
+import type { TraceEvent } from '../../core/run-trace';
 import type { RunBudget } from '../../core/budget';
 import { isRunUsage, type LlmCallUsage, type RunUsage } from '../../core/usage';
 

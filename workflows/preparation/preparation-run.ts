@@ -1,6 +1,6 @@
 import { proxyActivities, setHandler, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { ExplorationLlmActivities, PreparationActivities } from '../../activities/preparation/preparation-activities';
-import type { TraceEvent } from '../../core/answer-question-types';
+import type { TraceEvent } from '../../core/run-trace';
 import { RunBudget } from '../../core/budget';
 import { resolvePreparationConfig, resolvePreparationLimits, type PreparationConfig, type PreparationLimits } from '../../core/preparation/preparation-config';
 import type { PrepareDatabaseInput, PrepareDatabaseResult } from '../../core/preparation/preparation-types';
