@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult } from '../core/answer-question-types';
+import type { AnswerQuestionInput, AnswerQuestionResult } from '../core/answer-question-types';
+import { resolveLimits } from '../core/question-limits';
 import type { TraceEvent } from '../core/run-trace';
 import { checkResultByteLimits } from '../core/result-bytes';
 import { awaitAnswer } from '../core/unanswered-run';

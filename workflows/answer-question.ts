@@ -1,6 +1,7 @@
 import { ApplicationFailure, CancellationScope, CancelledFailure, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ExecuteSqlOutput } from '../core/question/sql-execution';
-import { resolveLimits, type AnswerQuestionInput, type AnswerQuestionResult } from '../core/answer-question-types';
+import type { AnswerQuestionInput, AnswerQuestionResult } from '../core/answer-question-types';
+import { resolveLimits } from '../core/question-limits';
 import type { RunError } from '../core/run-trace';
 import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { PRESET } from '../core/search-attributes';

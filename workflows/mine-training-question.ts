@@ -1,6 +1,6 @@
 import { executeChild, setHandler } from '@temporalio/workflow';
 import type { AnswerQuestionResult } from '../core/answer-question-types';
-import { resolveLimits } from '../core/answer-question-types';
+import { resolveLimits } from '../core/question-limits';
 import { RunBudget } from '../core/budget';
 import { databaseLabel } from '../core/database-label';
 import type { MineQuestionBrief, MineQuestionInput, MinedQuestionRecord } from '../core/mining/mining-types';

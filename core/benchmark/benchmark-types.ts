@@ -1,4 +1,4 @@
-import type { AnswerQuestionInput } from '../answer-question-types';
+import type { QuestionLimitsInput } from '../question-limits';
 import type { PipelineOverrides } from '../pipeline/pipeline-config';
 import type { BenchmarkQuestion, EvaluatorName } from '../datasets/benchmark-question';
 import type { LinkingScore } from '../evaluation/schema-linking';
@@ -41,7 +41,7 @@ export interface RunBenchmarkInput {
   ablations?: string[];
   /** Settings changed on top of the preset (`--set`), passed through like preset and ablations. */
   pipeline?: PipelineOverrides;
-  questionLimits?: AnswerQuestionInput['limits'];
+  questionLimits?: QuestionLimitsInput;
   /** Questions (child workflows or evaluations) in flight at once. */
   concurrency: number;
   /** Questions per workflow run before continue-as-new (keeps histories small). */

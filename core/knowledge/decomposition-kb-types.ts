@@ -1,4 +1,4 @@
-import type { AnswerQuestionInput } from '../answer-question-types';
+import type { QuestionLimitsInput } from '../question-limits';
 import type { MineRulesInput } from '../mining/mining-types';
 
 /**
@@ -15,7 +15,7 @@ export interface BuildDecompositionKbInput {
   datasetsRoot: string;
   sample: MineRulesInput['sample'];
   /** The question runs' preset, ablations and limits; the complex route is forced on top. */
-  answer: { preset?: string; ablations?: string[]; limits?: AnswerQuestionInput['limits'] };
+  answer: { preset?: string; ablations?: string[]; limits?: QuestionLimitsInput };
   budget: { maxTokens: number; maxLlmCalls: number };
   concurrency: number;
   questionsPerRun: number;

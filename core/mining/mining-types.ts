@@ -1,4 +1,4 @@
-import type { AnswerQuestionInput } from '../answer-question-types';
+import type { QuestionLimitsInput } from '../question-limits';
 import type { PriceTable } from '../benchmark/cost';
 import type { BenchmarkQuestion } from '../datasets/benchmark-question';
 import type { CorrectionRule } from '../knowledge/knowledge-types';
@@ -27,7 +27,7 @@ export interface MineRulesInput {
     databases?: string[];
   };
   /** How each training question is answered (the real online pipeline; default: DexterSQL without rules). */
-  answer: { preset?: string; ablations?: string[]; pipeline?: PipelineOverrides; limits?: AnswerQuestionInput['limits'] };
+  answer: { preset?: string; ablations?: string[]; pipeline?: PipelineOverrides; limits?: QuestionLimitsInput };
   clustering: {
     /** Explanations per clustering call (and groups per merging call). */
     batchSize: number;

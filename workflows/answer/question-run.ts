@@ -8,7 +8,8 @@ import type { LinkingActivities, RetrievalActivities } from '../../activities/li
 import type { NotesActivities } from '../../activities/notes/notes-activities';
 import type { QuestionContext } from '../../core/question/question-context';
 import type { SelectionActivities } from '../../activities/selection/selection-activities';
-import type { AnswerQuestionInput, Judgement, QuestionLimits, Route } from '../../core/answer-question-types';
+import type { AnswerQuestionInput, Judgement, Route } from '../../core/answer-question-types';
+import type { QuestionLimits } from '../../core/question-limits';
 import { RunBudget } from '../../core/budget';
 import type { DagReport } from '../../core/dag/dag-report';
 import type { PipelineConfig } from '../../core/pipeline/pipeline-config';

@@ -1,7 +1,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { MiningActivities } from '../../activities/mining/mining-activities';
 import type { MiningLlmActivities } from '../../activities/mining/mining-llm-activities';
-import { resolveLimits, type AnswerQuestionInput } from '../../core/answer-question-types';
+import { resolveLimits, type QuestionLimitsInput } from '../../core/question-limits';
 import { queuePrefixOf, taskQueue } from '../../core/task-queues';
 
 /**
@@ -15,7 +15,7 @@ export const MINING_HEARTBEAT_TIMEOUT_MS = 15_000;
  * store on `offline`, model calls on `llm` with the question runs' retry policy and attempt
  * timeout (`answer.limits`).
  */
-export function miningActivities(limits: AnswerQuestionInput['limits'], sqlTimeoutMs: number) {
+export function miningActivities(limits: QuestionLimitsInput | undefined, sqlTimeoutMs: number) {
   const prefix = queuePrefixOf(workflowInfo().taskQueue);
   const offline = proxyActivities<MiningActivities>({
     taskQueue: taskQueue('offline', prefix),
