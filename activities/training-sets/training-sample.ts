@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
-import type { MineRulesInput } from '../../core/mining/mining-types';
+import type { TrainingSample } from '../../core/datasets/training-sample';
 import { stratifiedSample } from '../../core/mining/stratified-sample';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { loadTrainingSet } from './training-questions';
@@ -17,7 +17,7 @@ export interface SampleRequest {
   jobId: string;
   dataset: string;
   datasetsRoot: string;
-  sample: MineRulesInput['sample'];
+  sample: TrainingSample;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { QuestionLimitsInput } from '../question-limits';
-import type { MineRulesInput } from '../mining/mining-types';
+import type { TrainingSample } from '../datasets/training-sample';
 
 /**
  * The job that builds DecoSearch's decomposition knowledge base (§3.5): training questions are
@@ -13,7 +13,7 @@ export interface BuildDecompositionKbInput {
   /** `spider-train` or a .jsonl file of training questions (their databases must be executable). */
   dataset: string;
   datasetsRoot: string;
-  sample: MineRulesInput['sample'];
+  sample: TrainingSample;
   /** The question runs' preset, ablations and limits; the complex route is forced on top. */
   answer: { preset?: string; ablations?: string[]; limits?: QuestionLimitsInput };
   budget: { maxTokens: number; maxLlmCalls: number };

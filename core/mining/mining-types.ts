@@ -1,6 +1,7 @@
 import type { QuestionLimitsInput } from '../question-limits';
 import type { PriceTable } from '../benchmark/cost';
 import type { BenchmarkQuestion } from '../datasets/benchmark-question';
+import type { TrainingSample } from '../datasets/training-sample';
 import type { CorrectionRule } from '../knowledge/knowledge-types';
 import type { PipelineOverrides } from '../pipeline/pipeline-config';
 import type { RunUsage } from '../usage';
@@ -18,14 +19,7 @@ export interface MineRulesInput {
   dataset: string;
   /** Folder holding spider/ and spider-syn/ (DECODEX_DATASETS). */
   datasetsRoot: string;
-  sample: {
-    /** Questions mined, stratified by difficulty (labels when present, else estimated from the gold SQL). */
-    size: number;
-    /** Seed of the sample: the same seed gives the same questions. */
-    seed: number;
-    /** Only these training databases (db ids); absent: all of them. */
-    databases?: string[];
-  };
+  sample: TrainingSample;
   /** How each training question is answered (the real online pipeline; default: DexterSQL without rules). */
   answer: { preset?: string; ablations?: string[]; pipeline?: PipelineOverrides; limits?: QuestionLimitsInput };
   clustering: {
