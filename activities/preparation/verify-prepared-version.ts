@@ -1,7 +1,7 @@
 import type { ValueLexicon } from '../../core/indexing/lexical-value-index';
 import type { PreparationVersions } from '../../core/preparation/preparation-types';
 import type { TableProfile } from '../../core/profiling/column-profile';
-import type { StoredSchema } from '../../core/preparation/preparation-types';
+import type { StoredSchema } from '../../core/profiling/stored-schema';
 import { ARTIFACT_KINDS, artifactKeys, collectionNames, pointIds } from '../prepared/preparation-artifacts';
 import type { PreparationDeps } from '../prepared/preparation-deps';
 

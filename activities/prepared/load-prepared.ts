@@ -3,7 +3,7 @@ import type { PreparationVersions } from '../../core/preparation/preparation-typ
 import type { ColumnProfile, TableProfile } from '../../core/profiling/column-profile';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { recentArtifacts } from '../artifacts/recent-artifacts';
-import type { StoredSchema } from '../../core/preparation/preparation-types';
+import type { StoredSchema } from '../../core/profiling/stored-schema';
 import { ARTIFACT_KINDS, artifactKeys } from './preparation-artifacts';
 import { requireArtifact } from '../artifacts/require-artifact';
 

@@ -6,7 +6,7 @@ import type { ColumnProfile, TableProfile } from '../../core/profiling/column-pr
 import { columnDocumentation, tableDocumentation } from '../../core/profiling/documentation';
 import type { TableInfo } from '../../core/database/schema-types';
 import { heartbeat, resumeDetails } from '../heartbeat/activity-heartbeat';
-import type { StoredSchema } from '../../core/preparation/preparation-types';
+import type { StoredSchema } from '../../core/profiling/stored-schema';
 import { ARTIFACT_KINDS, artifactKeys } from '../prepared/preparation-artifacts';
 import { type PreparationDeps } from '../prepared/preparation-deps';
 import { requireArtifact } from '../artifacts/require-artifact';

@@ -1,8 +1,7 @@
 import type { TraceEvent } from '../run-trace';
 import type { RunUsage } from '../usage';
 import type { PreparationConfigOverrides, PreparationLimits } from './preparation-config';
-import type { Dialect, SchemaInfo } from '../database/schema-types';
-import type { DatabaseDocumentation } from '../profiling/documentation';
+import type { Dialect } from '../database/schema-types';
 
 /** What `prepareDatabase` is asked to do. */
 export interface PrepareDatabaseInput {
@@ -101,11 +100,4 @@ export interface PrepareDatabaseResult {
   activityMs: { profiling: number; valueIndex: number; profileIndex: number };
   /** Why the run stopped early, when it did. */
   budgetMessage?: string;
-}
-
-/** The schema as read once per profile version: every later step reads this, not the database. */
-export interface StoredSchema {
-  schema: SchemaInfo;
-  documentation: DatabaseDocumentation | null;
-  tables: TableOverview[];
 }
