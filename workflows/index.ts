@@ -3,6 +3,6 @@ export { answerQuestion } from './answer-question';
 export { runBenchmark } from './run-benchmark';
 export { prepareDatabase } from './prepare-database';
 export { mineRules } from './mine-rules';
-export { mineTrainingQuestion } from './mine-training-question';
+export { mineTrainingQuestion } from './mining/mine-training-question';
 export { buildDecompositionKnowledge } from './build-decomposition-knowledge';
 export { buildFewShotIndex } from './build-few-shot-index';

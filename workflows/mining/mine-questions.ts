@@ -3,7 +3,7 @@ import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import { taskQueue } from '../../core/task-queues';
 import { runQuestionWindow } from '../kit/question-window';
 import { failureMessage } from '../kit/step-runner';
-import type { mineTrainingQuestion } from '../mine-training-question';
+import type { mineTrainingQuestion } from './mine-training-question';
 import type { MiningJob } from './mining-job';
 
 /** Questions fetched per activity call: enough to keep the window full, small as a payload. */

@@ -1,17 +1,17 @@
 import { executeChild, setHandler } from '@temporalio/workflow';
-import type { AnswerQuestionResult } from '../core/answer-question-types';
-import { resolveLimits } from '../core/question-limits';
-import { RunBudget } from '../core/budget';
-import { databaseLabel } from '../core/database-label';
-import type { MineQuestionBrief, MineQuestionInput, MinedQuestionRecord } from '../core/mining/mining-types';
-import { DATABASE } from '../core/search-attributes';
-import { taskQueue } from '../core/task-queues';
-import type { answerQuestion } from './answer-question';
-import { awaitAnswer } from '../core/unanswered-run';
-import { traceQuery } from './queries';
-import { failureMessage, StepRunner } from './kit/step-runner';
-import { explainMismatches } from './mining/explain-mismatches';
-import { miningActivities } from './mining/mining-proxies';
+import type { AnswerQuestionResult } from '../../core/answer-question-types';
+import { resolveLimits } from '../../core/question-limits';
+import { RunBudget } from '../../core/budget';
+import { databaseLabel } from '../../core/database-label';
+import type { MineQuestionBrief, MineQuestionInput, MinedQuestionRecord } from '../../core/mining/mining-types';
+import { DATABASE } from '../../core/search-attributes';
+import { taskQueue } from '../../core/task-queues';
+import type { answerQuestion } from '../answer-question';
+import { awaitAnswer } from '../../core/unanswered-run';
+import { traceQuery } from '../queries';
+import { failureMessage, StepRunner } from '../kit/step-runner';
+import { explainMismatches } from './explain-mismatches';
+import { miningActivities } from './mining-proxies';
 
 const STAGE = 'mining';
 
