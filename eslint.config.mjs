@@ -5,7 +5,8 @@
 //   interfaces' types only (`*-activities.ts`); their data types come from core/;
 // - core/ is pure code shared by both sides.
 // test/architecture/layers.test.ts lints a deliberate violation of each rule, so none can be
-// switched off unnoticed, and checks what ESLint cannot: no import circles, one-way stage folders.
+// switched off unnoticed, and checks what ESLint cannot: no import circle between files, and no
+// import loop between the folders (and top-level files) of core/, activities/ or workflows/.
 import tseslint from 'typescript-eslint';
 
 const LAYERS = {
