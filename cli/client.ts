@@ -8,7 +8,6 @@ import { checkResultByteLimits } from '../core/result-bytes';
 import { awaitAnswer } from '../core/unanswered-run';
 import { databaseLabel } from '../core/database-label';
 import { databaseReferenceOrFail } from './database-reference';
-import { databaseFileProblem } from '../activities/database/sqlite-file-problem';
 import { DATABASE, PRESET } from '../core/search-attributes';
 import { formatOverrides, resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { taskQueue } from '../core/task-queues';
@@ -168,10 +167,7 @@ export class DecodexClient {
 
   /** The reference a run carries, or a refusal before anything starts (a password, a bad URL, no SQLite file). */
   private databaseReference(spec: string): string {
-    const reference = databaseReferenceOrFail(spec);
-    const problem = this.checkDatabaseFiles ? databaseFileProblem(reference) : null;
-    if (problem) throw new Error(problem);
-    return reference;
+    return databaseReferenceOrFail(spec, this.checkDatabaseFiles ? (reference) => reference : undefined);
   }
 
   async close(): Promise<void> {

@@ -8,8 +8,7 @@ import { ensureTemporal } from '../temporal/embedded-server';
 import type { TemporalEndpoint } from '../../core/temporal-endpoint';
 import { detachedNotice, type WatchedRun } from '../detached-run';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
-import { credentialsSetting, normalizeDatabaseSpec } from '../database-reference';
-import { databaseFileProblem } from '../../activities/database/sqlite-file-problem';
+import { checkedDatabase, credentialsSetting } from '../database-reference';
 import { log, UsageError } from './command';
 import { noticeMissingWorkers, unpolledQueues } from './no-worker-notice';
 import { catchInterrupts, Interrupted } from './interrupt';
@@ -38,12 +37,14 @@ export function databaseForCommand(
 ): { database: string; databasePasswords: DatabasePasswords } {
   let normalized;
   try {
-    normalized = normalizeDatabaseSpec(spec);
+    // What this process's worker would do first with the reference, done now: a connection name
+    // must be configured, and the SQLite file it or the path names must be one. (The resolved spec
+    // may hold a password: it is only checked, never printed.)
+    normalized = checkedDatabase(spec, noWorker ? undefined : (reference) => loadDatabaseConnections(config, process.env).resolve(reference));
   } catch (err) {
     throw new UsageError(`--db: ${(err as Error).message}`);
   }
   const { reference, password } = normalized;
-  if (!noWorker) refuseUnopenable(config, reference);
   if (password === undefined) return { database: reference, databasePasswords: new Map() };
   if (noWorker || detach) {
     throw new UsageError(
@@ -52,22 +53,6 @@ export function databaseForCommand(
     );
   }
   return { database: reference, databasePasswords: new Map([[reference, password]]) };
-}
-
-/**
- * What this process's worker would do first with the reference, done now: a connection name must
- * be configured, and the SQLite file it or the path names must be one. (The resolved spec may hold
- * a password: it is only checked, never printed.)
- */
-function refuseUnopenable(config: RuntimeConfig, reference: string): void {
-  let resolved;
-  try {
-    resolved = loadDatabaseConnections(config, process.env).resolve(reference);
-  } catch (err) {
-    throw new UsageError(`--db: ${(err as Error).message}`);
-  }
-  const problem = databaseFileProblem(resolved);
-  if (problem) throw new UsageError(`--db: ${problem}`);
 }
 
 let quietRuntime = false;
@@ -139,11 +124,12 @@ export async function withClientSession<T>(
     }
     workers = options.noWorker ? undefined : await runWorkers(endpoint, config, queues, options.databasePasswords);
     const address = endpoint.address;
-    // With --no-worker the files are the other worker's: it says what it cannot open.
+    // A command's --db was checked before anything started (databaseForCommand; with --no-worker the
+    // files are the other worker's, which says what it cannot open): the client only takes its reference.
     client = await DecodexClient.connect({
       ...endpoint,
       queuePrefix: config.queuePrefix,
-      checkDatabaseFiles: !options.noWorker,
+      checkDatabaseFiles: false,
       onServerOutage: (error) =>
         log(`the Temporal server at ${address} does not answer (${error}); waiting for it: the run goes on once it is back (up to 10 min)`),
     });
