@@ -44,6 +44,8 @@ export interface TargetDatabase {
   readonly dialect: Dialect;
   /** A stable identifier for search attributes and artifact keys (file name or host/db). */
   readonly name: string;
+  /** The file the database was opened from, for an engine that keeps it in one (SQLite); absent for a server. */
+  readonly path?: string;
   /** What the user should know about how the database was opened (e.g. a MySQL account that can write); shown in the run's trace. */
   readonly warnings?: readonly string[];
   schema(): Promise<SchemaInfo>;

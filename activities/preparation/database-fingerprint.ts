@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { canonicalJson } from './content-hash';
 import { quoteIdentifier } from '../database/sql-identifiers';
-import { SqliteDatabase } from '../database/sqlite-database';
 import type { TargetDatabase } from '../database/target-database';
 import type { SchemaInfo } from '../../core/database/schema-types';
 
@@ -19,7 +18,7 @@ import type { SchemaInfo } from '../../core/database/schema-types';
  */
 export async function databaseFingerprint(db: TargetDatabase, schema: SchemaInfo, queryTimeoutMs: number): Promise<string> {
   // The file the database opened, not the reference (which may be a connection name).
-  if (db instanceof SqliteDatabase) return sqliteFileFingerprint(db.path);
+  if (db.path) return sqliteFileFingerprint(db.path);
   const hash = createHash('sha256').update(canonicalJson(schema));
   for (const table of schema.tables) {
     const { rows } = await db.execute(rowHashSumSql(table, db.dialect), { timeoutMs: queryTimeoutMs, maxRows: 1 });

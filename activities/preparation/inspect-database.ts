@@ -1,4 +1,3 @@
-import { SqliteDatabase } from '../database/sqlite-database';
 import { ApplicationFailure } from '@temporalio/common';
 import { databaseLabel } from '../../core/database-label';
 import { preparedDatabaseId } from '../../core/preparation/database-id';
@@ -30,7 +29,7 @@ export async function inspectDatabase(deps: PreparationDeps, input: InspectDatab
   const schema = await db.schema();
   const databaseId = preparedDatabaseId(input.database);
   const fingerprint = await databaseFingerprint(db, schema, input.queryTimeoutMs);
-  const fromFiles = readDocumentationOrFail(input.documentation, db instanceof SqliteDatabase ? db.path : input.database, db.dialect);
+  const fromFiles = readDocumentationOrFail(input.documentation, db.path ?? input.database, db.dialect);
   // Without a documentation file, the comments the database holds (COMMENT ON) are the developer's documentation.
   const fromDatabase = fromFiles.documentation === null && db.documentation ? await db.documentation() : null;
   const { documentation, source } = fromDatabase ? { documentation: fromDatabase, source: 'comments in the database' } : fromFiles;
