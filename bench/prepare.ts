@@ -70,7 +70,7 @@ import { causeChain, startBenchTemporal } from './bench-temporal';
 import { startPostgresSpiderServer, type PostgresSpiderServer } from './postgres-spider-server';
 import { childPids, commandOf, cpuSeconds, peakRssKib, watchChildProcesses, watchMemoryParts } from './process-stats';
 import { watchProcessTree } from './process-tree-stats';
-import { shippedSpiderDatabases } from './spider-database-files';
+import { shippedSpiderDatabases } from '../devkit/spider-database-files';
 
 const PHASES = ['inspect', 'profile', 'index', 'candidates', 'triage', 'statistics', 'notes', 'publish'];
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { shippedSpiderDatabases } from '../bench/spider-database-files';
+import { shippedSpiderDatabases } from '../devkit/spider-database-files';
 import { redactDatabaseSpec } from '../core/database-reference';
 import { datasetsRoot } from '../core/datasets/datasets-root';
 import { loadSpiderIntoPostgres } from '../devkit/spider-to-postgres';
