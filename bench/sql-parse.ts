@@ -1,6 +1,7 @@
 /**
- * Parse-rate benchmark that chooses the SQL analyzer (DESIGN.md, "SQL analysis"): every gold
- * query of Spider dev/train and BIRD dev through every implementation, SQLite dialect.
+ * Parse-rate benchmark that chooses the SQL analyzer (the one that parses the most gold SQL is
+ * CHOSEN_SQL_ANALYZER): every gold query of Spider dev/train and BIRD dev through every
+ * implementation, SQLite dialect.
  * A query counts as parsed only when the analysis is ok and names at least one table.
  *
  *   npx tsx bench/sql-parse.ts            # name: value lines on stdout

@@ -1,6 +1,6 @@
 /**
- * The one contract every SQL parser sits behind. Parsers are swappable (DESIGN.md, "SQL
- * analysis"): which one runs is chosen by measured parse rate over the benchmark gold SQL
+ * The one contract every SQL parser sits behind. Parsers are swappable: which one runs
+ * (CHOSEN_SQL_ANALYZER) is chosen by measured parse rate over the benchmark gold SQL
  * (`bench/sql-parse.ts`), not by preference, so callers must depend only on this file.
  */
 

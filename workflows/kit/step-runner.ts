@@ -45,7 +45,7 @@ type Describe<T> = (result: T) => { outcome?: string; detail?: Record<string, un
 export type PaidResult = { usage: LlmCallUsage | LlmCallUsage[] | RunUsage };
 
 /**
- * The one way a workflow runs a step (DESIGN.md "Pipeline stages", the stage kit):
+ * The one way a workflow runs a step (the workflow kit, the same for every workflow):
  * - the budget gate: a step that would call a model past a budget is not started (null);
  * - live visibility: current details and the `progress` query say which stage and step run;
  * - the activity summary: `run` receives `{ summary }` to pass to `executeWithOptions`;

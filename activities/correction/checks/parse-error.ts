@@ -2,8 +2,8 @@ import type { Finding } from '../../../core/correction/finding';
 import type { CheckInput } from './check-input';
 
 /**
- * The SQL analyzer cannot parse the query. The database is the final judge (DESIGN.md "SQL
- * analysis"): a query that runs is not reported for the parser's sake, but when it fails too,
+ * The SQL analyzer cannot parse the query. The database, not the parser, is the final judge of
+ * valid SQL: a query that runs is not reported for the parser's sake, but when it fails too,
  * the parser's position says where the syntax breaks, which the engine's message often does not.
  */
 export function parseError(input: CheckInput): Finding | null {
