@@ -48,9 +48,3 @@ export async function readThroughCursor(client: PoolClient, sql: string, params:
     batch = Math.max(1, Math.min(MAX_BATCH, limits.maxRows + 1 - rows.length, Math.floor((limits.maxBytes - bytes) / perRow / 4)));
   }
 }
-
-/** EXPLAIN cannot be a cursor's query; its plan is short, read whole and capped here. */
-export async function readWhole(client: PoolClient, sql: string, params: string[], maxRows: number): Promise<StatementRows> {
-  const result = await client.query<SqlRow>({ text: sql, values: params, rowMode: 'array' });
-  return { columns: result.fields.map((f) => f.name), rows: result.rows.slice(0, maxRows), truncated: result.rows.length > maxRows };
-}

@@ -7,11 +7,12 @@ import type { SqlRow } from '../../core/sql-value';
 import { executeGuarded } from './execute-options';
 import type { SqlWithParams } from './named-relations';
 import { postgresWritePrivileges } from './postgres-account';
-import { readThroughCursor, readWhole } from './postgres-cursor';
+import { readThroughCursor } from './postgres-cursor';
+import { readFieldFunctions } from './postgres-field-functions';
 import { readPostgresSchema, type PostgresSchema } from './postgres-schema';
 import { beginTransactionSql, postgresStartupOptions } from './postgres-session';
+import { assertPostgresQuery } from './postgres-statement-check';
 import { POSTGRES_TYPES } from './postgres-values';
-import { tokenizeSql } from './sql-tokens';
 import { StatisticsFromSql } from './statistics-delegate';
 import { accountPolicyOf, checkOnConnect, maxResultBytesOf, type ServerDatabaseOptions } from './server-database-options';
 import { QueryOutOfMemory, QueryTimeout, ReadOnlyViolation, type ExecuteOptions, type StatementRows, type TargetDatabase } from './target-database';
@@ -39,8 +40,8 @@ const OUT_OF_MEMORY = '53200';
 const INSUFFICIENT_PRIVILEGE = '42501';
 
 /**
- * A PostgreSQL database as a TargetDatabase. Generated SQL passes the statement guard, then
- * runs in its own BEGIN READ ONLY ... ROLLBACK with a statement_timeout, read through a cursor
+ * A PostgreSQL database as a TargetDatabase. Generated SQL passes the statement guard and the
+ * check on PostgreSQL's own parse tree (postgres-statement-check.ts), then runs in its own BEGIN READ ONLY ... ROLLBACK with a statement_timeout, read through a cursor
  * (postgres-cursor.ts) so rows and bytes are bounded as they are produced. A connection goes
  * back to the pool only after ROLLBACK and DISCARD ALL (settings, temp tables, prepared
  * statements, advisory locks, LISTEN: nothing of one question reaches the next). Sessions start
@@ -60,6 +61,8 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
   private tempFileLimitKb: number | null = null;
   private readonly requestedTempFileLimitKb: number;
   private catalog: PostgresSchema | null = null;
+  /** Names that, as a field `x.f`, PostgreSQL would read as a call (postgres-field-functions.ts); read by `connect`. */
+  private fieldFunctions: ReadonlySet<string> = new Set();
   private closed = false;
   private readonly sockets = new Set<Socket>();
 
@@ -75,6 +78,7 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
     await checkOnConnect(db, check, options, async () => {
       await db.checkTempFileLimit();
       db.catalog = await readPostgresSchema((sql) => db.internalQuery(sql));
+      db.fieldFunctions = await readFieldFunctions((sql) => db.internalQuery(sql));
       return postgresWritePrivileges((sql) => db.internalQuery(sql));
     });
     if (db.catalog!.shadowed.length) {
@@ -120,7 +124,11 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
   }
 
   execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
-    return executeGuarded(sql, options, 'postgres', (statement, limits) => this.run(statement, limits));
+    return executeGuarded(sql, options, 'postgres', async (statement, limits) => {
+      // The text that is sent, decodex's named relations included, as PostgreSQL will read it.
+      await assertPostgresQuery(statement.sql, this.fieldFunctions);
+      return this.run(statement, limits);
+    });
   }
 
   async close(): Promise<void> {
@@ -184,9 +192,7 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
       const searchPath = this.catalog?.searchPath ?? [];
       await client.query(beginTransactionSql({ timeoutMs: limits.timeoutMs, searchPath, tempFileLimitKb: this.tempFileLimitKb }));
       const bounds = { maxRows: limits.maxRows, maxBytes: this.maxResultBytes, deadline };
-      const rows = isExplain(statement.sql)
-        ? await readWhole(client, statement.sql, statement.params, limits.maxRows)
-        : await readThroughCursor(client, statement.sql, statement.params, bounds);
+      const rows = await readThroughCursor(client, statement.sql, statement.params, bounds);
       reusable = true;
       return rows;
     } catch (err) {
@@ -217,11 +223,6 @@ async function release(client: PoolClient, reusable: boolean): Promise<void> {
     }
   }
   client.release(true);
-}
-
-function isExplain(sql: string): boolean {
-  const first = tokenizeSql(sql, 'postgres').find((t) => t.kind === 'word' || (t.kind === 'symbol' && t.text !== '('));
-  return first?.kind === 'word' && first.upper === 'EXPLAIN';
 }
 
 function isServerError(err: unknown): err is Error & { code: string } {
