@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import type { PoolClient, QueryConfig } from 'pg';
 import { sqlValueBytes, type SqlRow } from '../../core/sql-value';
 import { statementTimeout } from './postgres-session';
 import { QueryOutOfMemory, type StatementRows } from './target-database';
@@ -23,9 +23,15 @@ export interface CursorLimits {
  * stay under `maxBytes` (one row's values are bounded only by PostgreSQL's 1 GB per value).
  * DECLARE ... CURSOR FOR accepts only SELECT and VALUES, a check by PostgreSQL's own parser
  * behind the statement guard. Each FETCH gets the time that is left as its statement_timeout.
+ *
+ * The DECLARE, which carries the statement's text, goes through the extended protocol (Parse,
+ * Bind, Execute), always, not only when there are parameters: a Parse message holds exactly one
+ * statement, and the server refuses a second ("cannot insert multiple commands into a prepared
+ * statement"). Sent as a simple query, `...; COMMIT; BEGIN READ WRITE; DELETE ...` ran every
+ * statement, so one gap in the guards was a write.
  */
 export async function readThroughCursor(client: PoolClient, sql: string, params: string[], limits: CursorLimits): Promise<StatementRows> {
-  await client.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${sql}`, params);
+  await client.query(oneStatement(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${sql}`, params));
   const rows: SqlRow[] = [];
   let columns: string[] = [];
   let bytes = 0;
@@ -47,4 +53,10 @@ export async function readThroughCursor(client: PoolClient, sql: string, params:
     const perRow = Math.max(1, bytes / rows.length);
     batch = Math.max(1, Math.min(MAX_BATCH, limits.maxRows + 1 - rows.length, Math.floor((limits.maxBytes - bytes) / perRow / 4)));
   }
+}
+
+/** node-postgres 8.23 reads `queryMode` (lib/query.js) though its types do not declare it. */
+function oneStatement(text: string, values: string[]): QueryConfig {
+  const config: QueryConfig & { queryMode: 'extended' } = { text, values, queryMode: 'extended' };
+  return config;
 }

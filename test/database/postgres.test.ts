@@ -143,6 +143,21 @@ describeWithPostgres('Spider databases on PostgreSQL', (server) => {
       expect(await tableChecksums(loaded.concert_singer.url)).toEqual(before);
     });
 
+    test('one statement on the wire: past both checks, chained statements are a protocol error, and none runs', async () => {
+      const db = await openPostgres('concert_singer');
+      const exists = () => withPostgres(loaded.concert_singer.url, async (c) => (await c.query("SELECT to_regclass('pwned') AS t")).rows[0].t);
+      // As a simple query, COMMIT would end the read-only transaction and BEGIN READ WRITE start one that writes.
+      for (const sql of [
+        'SELECT 1; COMMIT; BEGIN READ WRITE; CREATE TABLE pwned (x int); COMMIT',
+        'SELECT 1 -- \r; COMMIT; BEGIN READ WRITE; CREATE TABLE pwned (x int)',
+      ]) {
+        const outcome = await runUnguarded(db, sql, { timeoutMs: 5000, maxRows: 10 }).catch((e: Error) => e);
+        expect([sql, String(outcome)]).toEqual([sql, expect.stringMatching(/cannot insert multiple commands into a prepared statement/)]);
+      }
+      expect(await exists()).toBeNull();
+      expect((await db.execute('SELECT count(*) FROM singer', { timeoutMs: 5000, maxRows: 1 })).rows).toEqual([[6]]);
+    });
+
     test('a timeout stops the statement on the server (statement_timeout), and the database keeps working', async () => {
       const db = await openPostgres('car_1');
       // pg_sleep is not an allowed function: two long joins instead.
