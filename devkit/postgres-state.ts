@@ -13,6 +13,16 @@ export async function withPostgres<T>(url: string, work: (c: Client) => Promise<
   }
 }
 
+/** Whether backend `pid` is still on the server once it had up to `withinMs` to go (polled every 100 ms). */
+export async function backendStillThere(url: string, pid: number, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const there = await withPostgres(url, async (c) => ((await c.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount ?? 0) > 0);
+    if (!there || Date.now() > deadline) return there;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Each table's row count and rows as one md5, every schema but the system's. */
 export function tableChecksums(url: string): Promise<Record<string, string>> {
   return withPostgres(url, async (c) => {

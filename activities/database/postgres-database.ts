@@ -7,8 +7,10 @@ import type { SqlRow } from '../../core/sql-value';
 import { executeGuarded } from './execute-options';
 import type { SqlWithParams } from './named-relations';
 import { postgresWritePrivileges } from './postgres-account';
+import { backendKeyOf, sendCancelRequest } from './postgres-cancel';
 import { readThroughCursor } from './postgres-cursor';
 import { readFieldFunctions } from './postgres-field-functions';
+import { guardMessages, MessageTooLarge, type MessageGuard } from './postgres-message-guard';
 import { readPostgresSchema, type PostgresSchema } from './postgres-schema';
 import { beginTransactionSql, postgresStartupOptions } from './postgres-session';
 import { assertPostgresQuery } from './postgres-statement-check';
@@ -32,6 +34,8 @@ export const DEFAULT_POSTGRES_TEMP_FILE_LIMIT_KB = 2 ** 20;
 const INTERNAL_MAX_ROWS = 10_000_000;
 /** How long past its deadline a statement may hang on the network before the connection is dropped. */
 const CLIENT_GRACE_MS = 2000;
+/** How long a cancel request may take to reach the server. */
+const CANCEL_TIMEOUT_MS = 1000;
 
 /** SQLSTATEs: statement_timeout (or a cancel), a write in a read-only transaction, out of memory, no privilege to set a parameter. */
 const QUERY_CANCELED = '57014';
@@ -41,8 +45,11 @@ const INSUFFICIENT_PRIVILEGE = '42501';
 
 /**
  * A PostgreSQL database as a TargetDatabase. Generated SQL passes the statement guard and the
- * check on PostgreSQL's own parse tree (postgres-statement-check.ts), then runs in its own BEGIN READ ONLY ... ROLLBACK with a statement_timeout, read through a cursor
- * (postgres-cursor.ts) so rows and bytes are bounded as they are produced. A connection goes
+ * check on PostgreSQL's own parse tree (postgres-statement-check.ts), then runs in its own
+ * BEGIN READ ONLY ... ROLLBACK with a statement_timeout, read through a cursor declared through
+ * the extended protocol, one statement only (postgres-cursor.ts), so rows and bytes are bounded
+ * as they are produced. Every message the server sends is measured before node-postgres buffers
+ * it (postgres-message-guard.ts). A connection goes
  * back to the pool only after ROLLBACK and DISCARD ALL (settings, temp tables, prepared
  * statements, advisory locks, LISTEN: nothing of one question reaches the next). Sessions start
  * with default_transaction_read_only on (postgres-session.ts).
@@ -65,6 +72,8 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
   private fieldFunctions: ReadonlySet<string> = new Set();
   private closed = false;
   private readonly sockets = new Set<Socket>();
+  private readonly server: { host: string; port: number };
+  private readonly guards = new WeakMap<PoolClient, MessageGuard>();
 
   /** What the account may do beyond reading (empty: it can only read). */
   accountCanWrite: string[] = [];
@@ -94,9 +103,9 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
     this.internalTimeoutMs = options.internalTimeoutMs ?? 120_000;
     this.maxResultBytes = maxResultBytesOf(options);
     this.requestedTempFileLimitKb = options.tempFileLimitKb ?? DEFAULT_POSTGRES_TEMP_FILE_LIMIT_KB;
+    this.server = { host: host.replace(/^\[(.*)\]$/, '$1'), port };
     this.pool = new Pool({
-      host: host.replace(/^\[(.*)\]$/, '$1'),
-      port,
+      ...this.server,
       user,
       // A function, so the password is looked up nowhere else (PGPASSWORD, ~/.pgpass): the worker's configuration is the one source.
       password: () => password,
@@ -110,7 +119,11 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
     this.pool.on('error', () => undefined);
     // Nor one that drops while checked out (or that the hang timer below destroys): its client
     // emits 'error' besides failing its query, and the query's failure is what `run` handles.
-    this.pool.on('connect', (client) => client.on('error', () => undefined));
+    // The message guard goes on the stream node-postgres reads (the TLS one, under TLS), at a message boundary.
+    this.pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+      this.guards.set(client, guardMessages(client.connection.stream, this.maxResultBytes));
+    });
   }
 
   async schema(): Promise<SchemaInfo> {
@@ -185,10 +198,11 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
     let hung = false;
     const timer = setTimeout(() => {
       hung = true;
-      (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+      client.connection.stream.destroy();
     }, limits.timeoutMs + CLIENT_GRACE_MS);
     let reusable = false;
     try {
+      this.guards.get(client)?.startStatement();
       const searchPath = this.catalog?.searchPath ?? [];
       await client.query(beginTransactionSql({ timeoutMs: limits.timeoutMs, searchPath, tempFileLimitKb: this.tempFileLimitKb }));
       const bounds = { maxRows: limits.maxRows, maxBytes: this.maxResultBytes, deadline };
@@ -198,11 +212,20 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
     } catch (err) {
       if (hung) throw new QueryTimeout(limits.timeoutMs);
       reusable = isServerError(err) || err instanceof QueryOutOfMemory;
+      // The connection is gone (the message guard dropped it, or it broke): its backend may still
+      // be computing what nobody will read.
+      if (!reusable) await this.cancel(client);
       throw translateError(err, limits.timeoutMs);
     } finally {
       clearTimeout(timer);
       await release(client, reusable && !hung);
     }
+  }
+
+  /** Cancels what the client's backend is running (postgres-cancel.ts); false when it could not be asked. */
+  private async cancel(client: PoolClient): Promise<boolean> {
+    const key = backendKeyOf(client);
+    return key !== null && (await sendCancelRequest(this.server, key, CANCEL_TIMEOUT_MS));
   }
 }
 
@@ -231,6 +254,9 @@ function isServerError(err: unknown): err is Error & { code: string } {
 }
 
 function translateError(err: unknown, timeoutMs: number): unknown {
+  if (err instanceof MessageTooLarge) return new QueryOutOfMemory(err.message);
+  // Past the message guard only if the bound is set above V8's longest string (about 512 MB).
+  if ((err as { code?: unknown } | null)?.code === 'ERR_STRING_TOO_LONG') return new QueryOutOfMemory(`out of memory: ${(err as Error).message}`);
   if (!isServerError(err)) return err;
   if (err.code === QUERY_CANCELED) return new QueryTimeout(timeoutMs);
   if (err.code === READ_ONLY_SQL_TRANSACTION) return new ReadOnlyViolation(`rejected by the server inside the read-only transaction: ${err.message}`);
