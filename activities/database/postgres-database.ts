@@ -32,9 +32,9 @@ export interface PostgresDatabaseOptions extends ServerDatabaseOptions {
 
 export const DEFAULT_POSTGRES_TEMP_FILE_LIMIT_KB = 2 ** 20;
 const INTERNAL_MAX_ROWS = 10_000_000;
-/** How long past its deadline a statement may hang on the network before the connection is dropped. */
+/** How long past its deadline a statement may go on before decodex cancels it and drops its connection. */
 const CLIENT_GRACE_MS = 2000;
-/** How long a cancel request may take to reach the server. */
+/** How long a cancel request may take to reach the server before the connection is dropped anyway. */
 const CANCEL_TIMEOUT_MS = 1000;
 
 /** SQLSTATEs: statement_timeout (or a cancel), a write in a read-only transaction, out of memory, no privilege to set a parameter. */
@@ -49,7 +49,8 @@ const INSUFFICIENT_PRIVILEGE = '42501';
  * BEGIN READ ONLY ... ROLLBACK with a statement_timeout, read through a cursor declared through
  * the extended protocol, one statement only (postgres-cursor.ts), so rows and bytes are bounded
  * as they are produced. Every message the server sends is measured before node-postgres buffers
- * it (postgres-message-guard.ts). A connection goes
+ * it (postgres-message-guard.ts). A statement still running when its deadline and a grace
+ * have passed is cancelled on the server before its connection is dropped. A connection goes
  * back to the pool only after ROLLBACK and DISCARD ALL (settings, temp tables, prepared
  * statements, advisory locks, LISTEN: nothing of one question reaches the next). Sessions start
  * with default_transaction_read_only on (postgres-session.ts).
@@ -194,11 +195,12 @@ export class PostgresDatabase extends StatisticsFromSql implements TargetDatabas
   private async run(statement: SqlWithParams, limits: ExecuteOptions): Promise<StatementRows> {
     const client = await this.pool.connect();
     const deadline = performance.now() + limits.timeoutMs;
-    // The server enforces the deadline (statement_timeout); this only catches a connection that hangs.
+    // The server enforces the deadline (statement_timeout). Past it and a grace, the statement
+    // turned its timeout off or the network hangs: cancel it on the server, then drop the connection.
     let hung = false;
     const timer = setTimeout(() => {
       hung = true;
-      client.connection.stream.destroy();
+      void this.cancel(client).finally(() => client.connection.stream.destroy());
     }, limits.timeoutMs + CLIENT_GRACE_MS);
     let reusable = false;
     try {

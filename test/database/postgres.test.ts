@@ -4,7 +4,8 @@ import { SqliteProcessPool } from '../../activities/database/sqlite-process-pool
 import { QueryTimeout, ReadOnlyViolation, type ExecuteOptions } from '../../activities/database/target-database';
 import { encodeSqlValue } from '../../core/sql-value';
 import { describeWithPostgres } from '../support/postgres-tests';
-import { tableChecksums, withPostgres } from '../../devkit/postgres-state';
+import * as session from '../../activities/database/postgres-session';
+import { backendStillThere, tableChecksums, withPostgres } from '../../devkit/postgres-state';
 import { loadSpiderIntoPostgres, type LoadedPostgresDatabase } from '../../devkit/spider-to-postgres';
 import { expectEachRefused } from './expect-refused';
 import { sameRowMultiset } from '../../devkit/same-rows';
@@ -173,6 +174,26 @@ describeWithPostgres('Spider databases on PostgreSQL', (server) => {
         expect(ms).toBeGreaterThanOrEqual(490);
         expect(ms).toBeLessThan(500 + 1500);
         await expectNotRunning(loaded.car_1.url, sql.includes('marker_sleep') ? 'marker_sleep' : 'marker_join');
+      }
+      expect((await db.execute('SELECT count(*) FROM car_makers', { timeoutMs: 5000, maxRows: 1 })).rows).toEqual([[22]]);
+    });
+
+    test('a statement that turned its own statement_timeout off is cancelled on the server once its deadline and grace pass, not left running', async () => {
+      const db = await openPostgres('car_1', { connectionLimit: 1 });
+      const [[pid]] = (await runUnguarded(db, 'SELECT pg_backend_pid()', { timeoutMs: 5000, maxRows: 1 })).rows;
+      // Both checks refuse set_config, so the test turns the timeout off for the statement, after decodex set it.
+      const begin = session.beginTransactionSql;
+      const spy = jest.spyOn(session, 'beginTransactionSql').mockImplementation((s) => `${begin(s)}; SET LOCAL statement_timeout = 0`);
+      try {
+        const started = Date.now();
+        const sql = 'SELECT count(*) FROM cars_data a, cars_data b, cars_data c, cars_data d, cars_data e';
+        const outcome = await db.execute(sql, { timeoutMs: 1000, maxRows: 1 }).catch((e: Error) => e);
+        expect(outcome).toBeInstanceOf(QueryTimeout);
+        // The deadline, the 2 s grace, the cancel request.
+        expect(Date.now() - started).toBeLessThan(1000 + 2000 + 2000);
+        expect(await backendStillThere(loaded.car_1.url, pid as number, 2000)).toBe(false);
+      } finally {
+        spy.mockRestore();
       }
       expect((await db.execute('SELECT count(*) FROM car_makers', { timeoutMs: 5000, maxRows: 1 })).rows).toEqual([[22]]);
     });
