@@ -3,9 +3,10 @@ import path from 'node:path';
 import { formatServerUrl, parseServerUrl } from '../core/database-reference';
 import { withPostgres } from '../devkit/postgres-state';
 import { findPostgresBinaries, startPostgres } from '../devkit/postgres';
+import { createPostgresReader } from '../devkit/postgres-reader';
 import { loadSpiderIntoPostgres } from '../devkit/spider-to-postgres';
 
-/** The role decodex reads with: SELECT on every table, nothing else (README, "A read-only PostgreSQL account"). */
+/** The role decodex reads with: SELECT on every table, nothing else, and the reader settings (README, "A read-only PostgreSQL account"). */
 const READER = 'decodex_bench_reader';
 
 export interface PostgresSpiderServer {
@@ -31,7 +32,7 @@ export async function startPostgresSpiderServer(files: { dbId: string; file: str
   const server = await startPostgres(binaries);
   try {
     const started = performance.now();
-    await withPostgres(server.url, (c) => c.query(`CREATE ROLE ${READER} LOGIN`));
+    await withPostgres(server.url, (c) => createPostgresReader(c, READER));
     for (const { dbId, file } of files) await loadSpiderIntoPostgres(file, server.url, { database: dbId, reader: READER });
     const loadSeconds = (performance.now() - started) / 1000;
     const parts = parseServerUrl(server.url);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { quoteIdentifier } from '../activities/database/sql-identifiers';
+import { applyPostgresReaderSettings } from './postgres-reader';
 import type { ForeignKeyInfo, TableInfo } from '../core/database/schema-types';
 import { readSqliteFileSchema, sqliteColumnKind, tryDdl } from './spider-copy';
 
@@ -26,7 +27,8 @@ const TYPES = { integer: 'bigint', real: 'double precision', text: 'text', blob:
  * (`SELECT Name FROM Singer`) finds them, as it does on SQLite and MariaDB, which ignore case.
  * Column types follow what the values are (sqliteColumnKind). Keys are added after the rows;
  * foreign keys NOT VALID (Spider data breaks its own keys); a constraint the server refuses is
- * reported, not fatal. `options.reader`, an existing role, is granted SELECT on every table. The server's default collation (the test server's C.UTF-8) compares text
+ * reported, not fatal. `options.reader`, an existing role, is granted SELECT on every table and
+ * gets the reader settings (postgres-reader.ts; `serverUrl` must be a superuser's). The server's default collation (the test server's C.UTF-8) compares text
  * byte for byte, as SQLite does.
  */
 export async function loadSpiderIntoPostgres(
@@ -77,7 +79,10 @@ export async function loadSpiderIntoPostgres(
       }
     }
     // CONNECT and USAGE on public are PUBLIC's by default; SELECT is all a reader gets (README, "A read-only PostgreSQL account").
-    if (options.reader) await conn.query(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${quoteIdentifier(options.reader, 'postgres')}`);
+    if (options.reader) {
+      await conn.query(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${quoteIdentifier(options.reader, 'postgres')}`);
+      await applyPostgresReaderSettings(conn, options.reader);
+    }
     return { url: url.toString(), database, foreignKeys, skipped };
   } finally {
     sqlite.close();

@@ -15,7 +15,9 @@ import { loadSpiderIntoPostgres } from '../devkit/spider-to-postgres';
  *
  * evaluates Spider on PostgreSQL. The URL is an account that may create databases; a database of
  * the same name is replaced. `--reader` names an existing role that is granted SELECT on every
- * table (README, "A read-only PostgreSQL account"), for decodex to read with. Prints `name: value` lines.
+ * table and gets the reader settings (devkit/postgres-reader.ts: read-only transactions,
+ * statement_timeout, temp_file_limit; that takes a superuser's URL) (README, "A read-only
+ * PostgreSQL account"), for decodex to read with. Prints `name: value` lines.
  */
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({ allowPositionals: true, options: { only: { type: 'string' }, reader: { type: 'string' } } });

@@ -1,6 +1,7 @@
 import { DatabaseConnections } from '../../activities/database/database-connections';
 import { PostgresDatabase } from '../../activities/database/postgres-database';
 import { PASSWORD_ROLE } from '../../devkit/postgres';
+import { POSTGRES_READER_SETTINGS, createPostgresReader } from '../../devkit/postgres-reader';
 import { withPostgres } from '../../devkit/postgres-state';
 import { describeWithPostgres } from '../support/postgres-tests';
 
@@ -24,7 +25,8 @@ describeWithPostgres('the PostgreSQL account check', (server) => {
       await c.query(
         "DO $$ BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'decodex_tuned') THEN REVOKE SET ON PARAMETER temp_file_limit FROM decodex_tuned; END IF; END $$",
       );
-      for (const role of ['decodex_reader', 'decodex_writer', 'decodex_tuned']) await c.query(`DROP ROLE IF EXISTS ${role}`);
+      for (const role of ['decodex_reader', 'decodex_writer', 'decodex_tuned', 'decodex_files', 'decodex_programs', 'decodex_settled'])
+        await c.query(`DROP ROLE IF EXISTS ${role}`);
     });
 
   beforeAll(async () => {
@@ -33,12 +35,17 @@ describeWithPostgres('the PostgreSQL account check', (server) => {
       await c.query(`CREATE DATABASE ${database}`);
       await c.query('CREATE ROLE decodex_reader LOGIN; CREATE ROLE decodex_writer LOGIN; CREATE ROLE decodex_tuned LOGIN');
       await c.query('GRANT SET ON PARAMETER temp_file_limit TO decodex_tuned');
+      // Reads the server's files; and a NOINHERIT member of the role that runs programs, which it may still SET ROLE to.
+      await c.query(
+        'CREATE ROLE decodex_files LOGIN IN ROLE pg_read_server_files; CREATE ROLE decodex_programs LOGIN NOINHERIT IN ROLE pg_execute_server_program',
+      );
+      await createPostgresReader(c, 'decodex_settled');
     });
     await withPostgres(server().url.replace(/\/postgres$/, `/${database}`), (c) =>
       c.query(`
         CREATE SCHEMA shop; CREATE TABLE shop.orders (id int PRIMARY KEY); CREATE TABLE open_notes (id int);
-        GRANT USAGE ON SCHEMA shop TO decodex_reader, decodex_writer, decodex_tuned;
-        GRANT SELECT ON ALL TABLES IN SCHEMA shop, public TO decodex_reader, decodex_writer, decodex_tuned;
+        GRANT USAGE ON SCHEMA shop TO decodex_reader, decodex_writer, decodex_tuned, decodex_files, decodex_programs, decodex_settled;
+        GRANT SELECT ON ALL TABLES IN SCHEMA shop, public TO decodex_reader, decodex_writer, decodex_tuned, decodex_files, decodex_programs, decodex_settled;
         GRANT INSERT, DELETE ON shop.orders TO decodex_writer;`),
     );
   });
@@ -108,5 +115,48 @@ describeWithPostgres('the PostgreSQL account check', (server) => {
     expect(String(refused)).not.toMatch(/s3cr/);
     const superuser = await PostgresDatabase.connect(server().url, { readOnlyAccount: 'require' }).catch((e: Error) => e);
     expect(String(superuser)).toMatch(/SUPERUSER/);
+  });
+
+  test('an account that can read the server files or run programs there is named with it: warned, or refused under require', async () => {
+    for (const [role, named] of [
+      ['decodex_files', /member of pg_read_server_files \(reads any file the server can\)/],
+      ['decodex_programs', /member of pg_execute_server_program \(runs programs on the server\)/],
+    ] as const) {
+      const warned: string[] = [];
+      const db = await PostgresDatabase.connect(urlAs(role), { onAccountWarning: (m) => warned.push(m) });
+      await db.close();
+      expect([role, warned.join('\n')]).toEqual([role, expect.stringMatching(named)]);
+      const refused = await PostgresDatabase.connect(urlAs(role), { readOnlyAccount: 'require' }).catch((e: Error) => e);
+      expect([role, String(refused)]).toEqual([role, expect.stringMatching(/refused because DECODEX_POSTGRES_ACCOUNT=require/)]);
+    }
+  });
+
+  test("a reader set up as the README says starts every session read-only, with a statement timeout and a temp disk limit, decodex's or not", async () => {
+    const expected = Object.entries(POSTGRES_READER_SETTINGS).map(([name, value]) => `${name}=${value}`);
+    const roleSettings = await withPostgres(
+      server().url,
+      async (c) => (await c.query("SELECT setconfig FROM pg_db_role_setting WHERE setrole = 'decodex_settled'::regrole AND setdatabase = 0")).rows[0].setconfig,
+    );
+    expect([...roleSettings].sort()).toEqual(expected.sort());
+    // A session of the role that is not decodex's.
+    const shown = await withPostgres(
+      urlAs('decodex_settled').replace(/:s3cr%40t@/, '@'),
+      async (c) => (await c.query("SELECT current_setting('default_transaction_read_only') AS ro, current_setting('temp_file_limit') AS t")).rows[0],
+    );
+    expect(shown).toEqual({ ro: 'on', t: POSTGRES_READER_SETTINGS.temp_file_limit });
+    // decodex's: it may not set temp_file_limit itself, and the role's limit is what bounds the temp disk; it says so.
+    const warned: string[] = [];
+    const db = await PostgresDatabase.connect(urlAs('decodex_settled'), { readOnlyAccount: 'require', onAccountWarning: (m) => warned.push(m) });
+    try {
+      expect(warned).toEqual([]);
+      expect(db.warnings.join('\n')).toMatch(/bounded only by the server's own temp_file_limit \(1GB\)/);
+      const spill = await db.execute('SELECT g FROM generate_series(1, 3000000) g ORDER BY md5(g::text) LIMIT 1', { timeoutMs: 60_000, maxRows: 1 }).then(
+        () => 'ran',
+        (e: Error) => e.message,
+      );
+      expect(spill).toBe('ran'); // 1 GB is room enough for a sort of 3 million rows
+    } finally {
+      await db.close();
+    }
   });
 });
