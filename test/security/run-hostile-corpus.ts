@@ -7,6 +7,8 @@ export interface HostileStatement {
   sql: string;
   /** `refused`: a clear error; `bounded`: a harmless read within the limits; `either`: runaway and giant queries, bounded by time, rows and bytes. */
   expect: 'refused' | 'bounded' | 'either';
+  /** Its own time limit, when it must run long enough to meet another bound (a value built to hundreds of MB, temp files filled to their limit). */
+  timeoutMs?: number;
 }
 
 export const CORPUS_LIMITS = { timeoutMs: 1500, maxRows: 50, maxCellBytes: 4096, maxResultBytes: 256 * 1024 };
@@ -25,15 +27,16 @@ export async function runHostileCorpus(
   for (const statement of statements) {
     const sql = Object.entries(substitutions).reduce((text, [name, value]) => text.replaceAll(`{${name}}`, value), statement.sql);
     const started = Date.now();
+    const timeoutMs = statement.timeoutMs ?? CORPUS_LIMITS.timeoutMs;
     let out: ExecuteSqlOutput;
     try {
-      out = await executeSql({ database, sql, ...CORPUS_LIMITS });
+      out = await executeSql({ database, sql, ...CORPUS_LIMITS, timeoutMs });
     } catch (err) {
       problems.push(`${sql}: the activity threw ${(err as Error).message}`);
       continue;
     }
     const elapsed = Date.now() - started;
-    if (elapsed > CORPUS_LIMITS.timeoutMs + 8000) problems.push(`${sql}: took ${elapsed} ms`);
+    if (elapsed > timeoutMs + 8000) problems.push(`${sql}: took ${elapsed} ms`);
     if (!out.ok) {
       if (statement.expect === 'bounded') problems.push(`${sql}: expected a bounded read, got ${out.error.kind}: ${out.error.message}`);
       if (!out.error.message.trim()) problems.push(`${sql}: an error without a message`);
