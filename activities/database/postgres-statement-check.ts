@@ -141,7 +141,7 @@ function checkTree(root: RawStatement, fieldFunctions: ReadonlySet<string>): voi
   while (pending.length) {
     const value = pending.pop();
     if (Array.isArray(value)) {
-      pending.push(...value);
+      for (const item of value) pending.push(item);
       continue;
     }
     if (!isObject(value)) continue;

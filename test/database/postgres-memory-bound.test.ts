@@ -51,7 +51,7 @@ describeWithPostgres('PostgreSQL rows and the worker memory', (server) => {
     // A result under the bound is still answered whole.
     expect(measured[4]).toMatchObject({ rows: 20 });
     expect(lines.at(-1)).toEqual({ alive: [[1]] });
-    process.stdout.write(`${measured.map((m) => `${m.sql}: +${m.riseMb.toFixed(0)} MB`).join('\n')}\n`);
+    process.stdout.write(`${measured.map((m) => `${m.sql}: +${Math.max(0, m.riseMb).toFixed(0)} MB`).join('\n')}\n`);
   }, 660_000);
 
   test('a connection dropped mid-result leaves no backend behind', async () => {

@@ -97,6 +97,11 @@ describe('the PostgreSQL parse-tree check', () => {
     await expect(check('SELECT 1')).resolves.toBeUndefined();
   });
 
+  test('a wide statement (an IN list of 200,000 values) is walked whole, nothing spread on the stack', async () => {
+    await expect(check(`SELECT 1 IN (${Array.from({ length: 200_000 }, (_, i) => i).join(', ')})`)).resolves.toBeUndefined();
+    await expect(check(`SELECT 1 IN (${Array.from({ length: 200_000 }, (_, i) => i).join(', ')}, ts_stat('SELECT 1'))`)).rejects.toThrow(/ts_stat/);
+  }, 60_000);
+
   test('every Spider gold query passes, or is a syntax error PostgreSQL reports too', async () => {
     const refused: string[] = [];
     for (const file of ['dev_gold.sql', 'train_gold.sql']) {
