@@ -82,6 +82,7 @@ export function parseServerUrl(spec: string): ServerUrlParts {
   const hostMatch = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(hostPort);
   if (!hostMatch) throw new Error(`cannot read host and port of ${redactDatabaseSpec(spec)}`);
   if (!database) throw new Error(`the URL names no database (${engine}://user@host:port/DATABASE): ${redactDatabaseSpec(spec)}`);
+  refuseTlsParameters(spec, engine);
   const defaults = DEFAULTS[engine];
   return {
     engine,
@@ -91,6 +92,21 @@ export function parseServerUrl(spec: string): ServerUrlParts {
     port: hostMatch[2] ? Number(hostMatch[2]) : defaults.port,
     database,
   };
+}
+
+/**
+ * decodex connects with the URL's user, password, host, port and database only; a query string is
+ * not applied. A URL that asks for TLS (`?sslmode=require`, `?ssl=true`) would then connect in
+ * plain text without saying so: it is refused, naming what applies instead.
+ */
+function refuseTlsParameters(spec: string, engine: ServerEngine): void {
+  const query = /\?([^#]*)/.exec(spec.slice(spec.lastIndexOf('@') + 1))?.[1] ?? '';
+  for (const [key, value] of new URLSearchParams(query)) {
+    if (/^ssl/i.test(key) && !/^(disable|false|0)$/i.test(value)) {
+      const instead = engine === 'postgres' ? "set PGSSLMODE (and PGSSLROOTCERT) in the worker's environment" : 'TLS to MySQL is not supported yet';
+      throw new Error(`${key}=${value} in the URL is not applied (decodex reads only user, password, host, port and database from it): ${instead}`);
+    }
+  }
 }
 
 /** The URL of these parts; with `withPassword` false (references, logs) the password is left out. */

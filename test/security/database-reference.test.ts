@@ -58,6 +58,9 @@ describe('database references', () => {
     expect(normalizeDatabaseSpec('postgres://pg.example/shop').reference).toBe('postgres://postgres@pg.example:5432/shop');
     expect(() => databaseReferenceOrFail(pg)).toThrow(/holds a password/);
     expect(() => databaseReferenceOrFail(pg)).not.toThrow(/p@ss/);
+    // A URL that asks for TLS is refused: its query string would be dropped and the connection made in plain text.
+    expect(() => parseServerUrl('postgres://reader@pg.example/shop?sslmode=require')).toThrow(/sslmode=require in the URL is not applied.*PGSSLMODE/);
+    expect(() => parseServerUrl('mysql://reader@db/shop?ssl=true')).toThrow(/ssl=true in the URL is not applied/);
     // The setting it suggests is one of the same engine.
     expect(() => databaseReferenceOrFail(pg)).toThrow(/DECODEX_DATABASE_<NAME>=postgres:\/\/user:password@/);
 
