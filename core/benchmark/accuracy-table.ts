@@ -29,6 +29,8 @@ export interface AccuracyRow {
   /** Prompt tokens the model evaluated over prompt tokens sent (1 without prefix reuse). */
   promptTokensEvaluatedFraction: number | null;
   linkingRecall: number | null;
+  /** Questions whose final SQL the database refused or stopped at its timeout. */
+  failingSql: number;
   /** Questions that ended without an answer, by outcome. */
   outcomes: Record<string, number>;
 }
@@ -79,6 +81,7 @@ export function accuracyRow(label: string, records: BenchmarkRecord[]): Accuracy
     cachedCallFraction: calls ? hits / calls : 0,
     promptTokensEvaluatedFraction: sent ? (sent - reused) / sent : null,
     linkingRecall: linked.length ? mean(linked) : null,
+    failingSql: scored.filter((r) => r.verdict === 'pred_error' || r.verdict === 'pred_timeout').length,
     outcomes,
   };
 }
@@ -100,6 +103,7 @@ export function accuracyLines(row: AccuracyRow): string[] {
     `cached_call_fraction_${k}: ${f3(row.cachedCallFraction)}`,
     `prompt_tokens_evaluated_fraction_${k}: ${row.promptTokensEvaluatedFraction === null ? 'n/a' : f3(row.promptTokensEvaluatedFraction)}`,
     `linking_recall_${k}: ${row.linkingRecall === null ? 'n/a' : f3(row.linkingRecall)}`,
+    `failing_sql_${k}: ${row.failingSql}`,
   ];
 }
 
