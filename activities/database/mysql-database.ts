@@ -93,6 +93,7 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
     };
     this.pool = mysql.createPool({ ...common, connectionLimit: options.connectionLimit ?? 4 });
     this.killPool = mysql.createPool({ ...common, connectionLimit: 1 });
+    for (const pool of [this.pool, this.killPool]) pool.on('connection', (conn) => keepErrorsFromCrashing(conn as unknown as CoreConnection));
     this.internalTimeoutMs = options.internalTimeoutMs ?? 120_000;
     this.maxResultBytes = maxResultBytesOf(options);
     this.maxTempDiskBytes = options.maxTempDiskBytes ?? DEFAULT_MAX_TEMP_DISK_BYTES;
@@ -183,6 +184,18 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
       // The statement may have ended on its own (unknown thread): nothing left to stop.
     }
   }
+}
+
+/**
+ * mysql2's pooled connection listens for 'error' only once, and a connection reports there what
+ * no command with a callback waits for: a socket lost while idle, a packet the server sends
+ * unasked, a streamed query added after the connection failed. A second such error would be an
+ * 'error' event with no listener, which ends the process: the worker. A running statement hears
+ * of its connection's errors through streamRows; for any other, mysql2 has already acted (the
+ * connection is closed and out of the pool), so there is nothing more to do here.
+ */
+function keepErrorsFromCrashing(connection: CoreConnection): void {
+  connection.on('error', () => {});
 }
 
 function resetSession(connection: CoreConnection): Promise<void> {
