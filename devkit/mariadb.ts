@@ -9,7 +9,20 @@ import { ownServerProcess } from './stop-process';
 export interface RunningMariaDb {
   /** `mysql://root@127.0.0.1:PORT/`: no database; add one to the path. */
   url: string;
+  /** The server's data directory, when it runs on this machine (started here). */
+  dataDir?: string;
   stop(): Promise<void>;
+}
+
+export interface MariaDbOptions {
+  /**
+   * A server of its own even when DECODEX_TEST_MYSQL_URL names a shared one: for a test that
+   * changes server-wide settings or compares the server's files, which other test files running
+   * at the same time would disturb or be disturbed by.
+   */
+  own?: boolean;
+  /** More mariadbd options, e.g. `--max-allowed-packet=1G`. */
+  serverOptions?: string[];
 }
 
 /**
@@ -19,9 +32,9 @@ export interface RunningMariaDb {
  * (lower_case_table_names=1) as SQLite's are, so Spider SQL that spells a table in another case
  * still runs.
  */
-export async function startMariaDb(): Promise<RunningMariaDb> {
+export async function startMariaDb(options: MariaDbOptions = {}): Promise<RunningMariaDb> {
   const external = process.env.DECODEX_TEST_MYSQL_URL;
-  if (external) return { url: external, stop: async () => {} };
+  if (external && !options.own) return { url: external, stop: async () => {} };
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-mariadb-'));
   const dataDir = path.join(dir, 'data');
@@ -65,12 +78,13 @@ export async function startMariaDb(): Promise<RunningMariaDb> {
       '--innodb-doublewrite=0',
       '--innodb-buffer-pool-size=128M',
       ...serverOptions,
+      ...(options.serverOptions ?? []),
     ],
     { stdio: 'ignore' },
   );
   const url = `mysql://root@127.0.0.1:${port}/`;
   const { stop } = await ownServerProcess(server, dir, () => waitUntilAnswering(server, port, errorLog));
-  return { url, stop };
+  return { url, dataDir, stop };
 }
 
 function findProgram(name: string, dirs: string[]): string {

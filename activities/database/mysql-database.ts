@@ -14,6 +14,7 @@ import { redactDatabaseSpec } from '../../core/database-reference';
 import { parseMysqlUrl, type MysqlConnectionSettings } from './mysql-connection-url';
 import { readMysqlSchema } from './mysql-schema';
 import { accountWritePrivileges } from './mysql-grants';
+import { packetWatchdogStream } from './mysql-packet-watchdog';
 import { inspectMysqlServer, sessionSettingsSql, type MysqlServerInfo } from './mysql-session';
 import { streamRows } from './mysql-stream';
 import { executeGuarded } from './execute-options';
@@ -83,6 +84,7 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
   private constructor(settings: MysqlConnectionSettings, options: MysqlDatabaseOptions) {
     super('mysql');
     this.name = `${settings.host}:${settings.port}/${settings.database}`;
+    this.maxResultBytes = maxResultBytesOf(options);
     const common = {
       ...settings,
       supportBigNumbers: true,
@@ -91,11 +93,11 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
       jsonStrings: true,
       multipleStatements: false,
     };
-    this.pool = mysql.createPool({ ...common, connectionLimit: options.connectionLimit ?? 4 });
+    // No row may be larger than a whole result's bound: the watchdog stops it before mysql2 reads it into memory.
+    this.pool = mysql.createPool({ ...common, connectionLimit: options.connectionLimit ?? 4, stream: packetWatchdogStream(this.maxResultBytes) });
     this.killPool = mysql.createPool({ ...common, connectionLimit: 1 });
     for (const pool of [this.pool, this.killPool]) pool.on('connection', (conn) => keepErrorsFromCrashing(conn as unknown as CoreConnection));
     this.internalTimeoutMs = options.internalTimeoutMs ?? 120_000;
-    this.maxResultBytes = maxResultBytesOf(options);
     this.maxTempDiskBytes = options.maxTempDiskBytes ?? DEFAULT_MAX_TEMP_DISK_BYTES;
     if (!(Number.isSafeInteger(this.maxTempDiskBytes) && this.maxTempDiskBytes > 0))
       throw new RangeError(`maxTempDiskBytes must be a positive integer, got ${options.maxTempDiskBytes}`);
@@ -175,6 +177,10 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
       }
     }
     conn.destroy();
+    // mysql2's destroy() only ends our side of the socket. A killed statement still sending a row
+    // to a paused socket (the packet watchdog's) would block the server thread until its
+    // net_write_timeout; closing the socket both ways ends its write at once.
+    (conn.connection as unknown as { stream?: { destroy(): void } }).stream?.destroy();
   }
 
   private async killQuery(threadId: number): Promise<void> {

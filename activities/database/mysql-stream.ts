@@ -1,6 +1,7 @@
 import type { Connection, FieldPacket } from 'mysql2';
 import { cutCellWhileReading } from '../../core/result-bytes';
 import { sqlValueBytes, type SqlRow } from '../../core/sql-value';
+import { packetWatchdogOf } from './mysql-packet-watchdog';
 import { castMysqlField } from './mysql-values';
 import { QueryOutOfMemory, QueryTimeout, ReadOnlyViolation, type StatementRows } from './target-database';
 
@@ -23,9 +24,11 @@ const megabytes = (bytes: number) => Math.round(bytes / 2 ** 20);
  * in memory. It keeps `maxRows` rows; one more sets `truncated` and the rest are not wanted.
  * Rows kept past `maxBytes` in all stop it with QueryOutOfMemory: this runs inside the worker
  * process, whose memory must not follow whatever the SQL selects (200 rows of 16 MB held 3.3 GB).
- * Cells are cut to about `maxCellBytes` (when given) before they count against `maxBytes`.
- * At `timeoutMs` it fails with QueryTimeout. Stopping a statement means `killQuery()`, a KILL
- * QUERY sent on another connection, so the server stops working, not just this client reading.
+ * One row larger than the connection's packet watchdog allows (mysql-packet-watchdog.ts) stops
+ * it the same way, before the row is read. Cells are cut to about `maxCellBytes` (when given)
+ * before they count against `maxBytes`. At `timeoutMs` it fails with QueryTimeout. Stopping a
+ * statement means `killQuery()`, a KILL QUERY sent on another connection, so the server stops
+ * working, not just this client reading.
  *
  * Whatever the server answers, the statement settles at once: a reply without a result set
  * (SELECT ... INTO, which the guard should have refused) fails with ReadOnlyViolation, a second
@@ -47,12 +50,14 @@ export function streamRows(
     let stopping = false; // we sent KILL QUERY: the interruption that follows is ours, not an error
     let settled = false;
     let timer = setTimeout(() => stop(() => reject(new QueryTimeout(limits.timeoutMs))), limits.timeoutMs);
+    const watchdog = packetWatchdogOf(connection);
 
     const settleOnce = (settle: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       connection.removeListener('error', onConnectionError);
+      if (watchdog) watchdog.onOversize = null;
       settle();
     };
     const stop = (settle: () => void) => {
@@ -81,6 +86,11 @@ export function streamRows(
       if (!stopping) settleOnce(() => reject(err));
     };
     connection.on('error', onConnectionError);
+    if (watchdog) {
+      if (watchdog.oversized !== null) return settleOnce(() => reject(new Error('the connection was stopped by its packet watchdog')));
+      watchdog.onOversize = (announced) =>
+        outOfMemory(`one row of the statement passed ${megabytes(watchdog.maxLogicalPacketBytes)} MB (${megabytes(announced)} MB announced)`);
+    }
 
     const query = connection.query({ sql, rowsAsArray: true, typeCast: castMysqlField });
     query.on(

@@ -1,12 +1,12 @@
 import { MysqlDatabase } from '../../activities/database/mysql-database';
-import { QueryTimeout, ReadOnlyViolation } from '../../activities/database/target-database';
+import { QueryOutOfMemory, QueryTimeout, ReadOnlyViolation } from '../../activities/database/target-database';
 import { HOSTILE_REPLIES, startHostileMysqlServer } from '../support/hostile-mysql-server';
 
 /**
  * Nothing a server sends can throw in the worker or leave a statement waiting for its timeout: a
  * fake server answers statements with replies a real one should never send (an OK packet where
- * rows belong, two result sets, a socket closed mid-rows, an unsolicited error, a malformed row,
- * bytes that are no protocol at all). Each statement ends at once, with
+ * rows belong, two result sets, a socket closed mid-rows, an unsolicited error, a 16 MB row
+ * header, a malformed row, bytes that are no protocol at all). Each statement ends at once, with
  * an error that says what happened where it fails, and the next statement runs. An 'error' event no one listens to
  * would end this process, and jest would fail the file.
  */
@@ -36,6 +36,7 @@ const expected: Record<string, (outcome: unknown) => void> = {
   hostile_two_results: failsWith((err) => expect(err.message).toMatch(/second result set/)),
   hostile_drop: failsWith((err) => expect(err.message).toMatch(/closed the connection/i)),
   hostile_error_mid_rows: failsWith((err) => expect(err.message).toMatch(/hostile error in the middle of the rows/)),
+  hostile_huge_header: failsWith((err) => expect(err).toBeInstanceOf(QueryOutOfMemory)),
   hostile_garbage: failsWith((err) => expect(err.message).not.toBe('')),
   // mysql2 reads the cell on into the next packet's bytes: nonsense, but bounded, and it ends.
   hostile_malformed_row: (outcome) => expect(outcome).not.toBeInstanceOf(QueryTimeout),

@@ -78,6 +78,11 @@ export const HOSTILE_REPLIES: Record<string, HostileReply> = {
     writeRows(conn, ['a'], [['1']]);
     setTimeout(() => conn.writeError({ message: 'an unsolicited error', code: 1105 }), 20);
   },
+  /** A row packet announcing 16 MB, and a few bytes of it. */
+  hostile_huge_header: (conn) => {
+    conn.writeColumns([column('a')]);
+    writeRaw(conn, [0xff, 0xff, 0xff], Buffer.alloc(100, 0x78));
+  },
   /** A row packet whose length-coded cell runs past the packet's end (mysql2 reads on into the next packet). */
   hostile_malformed_row: (conn) => {
     conn.writeColumns([column('a')]);
