@@ -1,6 +1,7 @@
 import mysql from 'mysql2/promise';
 import { MysqlDatabase } from '../../activities/database/mysql-database';
 import { testMysqlUrl } from '../../devkit/mariadb';
+import { createReaderAccount, READER_MAX_STATEMENT_SECONDS } from '../../devkit/mysql-reader-account';
 
 /**
  * Issue 12, points 7 and 8 on a real MariaDB: a pooled connection's session state (user
@@ -27,15 +28,12 @@ describe('MySQL sessions and accounts', () => {
     await root.query(`CREATE DATABASE ${DATABASE}`);
     await root.query(`CREATE TABLE ${DATABASE}.item (id INT PRIMARY KEY)`);
     await root.query(`INSERT INTO ${DATABASE}.item VALUES (1), (2)`);
-    for (const [user, grant] of [
-      ['ro_reader', `GRANT SELECT ON ${DATABASE}.* TO 'ro_reader'@'%'`],
-      ['rw_writer', `GRANT SELECT, INSERT, DELETE ON ${DATABASE}.* TO 'rw_writer'@'%'`],
-    ]) {
-      await root.query(`DROP USER IF EXISTS '${user}'@'%'`);
-      await root.query(`CREATE USER '${user}'@'%' IDENTIFIED BY 'pw'`);
-      await root.query(grant);
-    }
+    await root.query(`DROP USER IF EXISTS 'rw_writer'@'%'`);
+    await root.query(`CREATE USER 'rw_writer'@'%' IDENTIFIED BY 'pw'`);
+    await root.query(`GRANT SELECT, INSERT, DELETE ON ${DATABASE}.* TO 'rw_writer'@'%'`);
     await root.end();
+    // The reader as decodex's own tooling creates one: SELECT and SHOW VIEW on the database, nothing else.
+    await createReaderAccount(testMysqlUrl(), { user: 'ro_reader', password: 'pw', database: DATABASE });
   });
   afterAll(async () => {
     await Promise.all(opened.map((db) => db.close()));
@@ -57,6 +55,21 @@ describe('MySQL sessions and accounts', () => {
     const db = await open(urlFor('ro_reader', 'pw'), { onAccountWarning: (w) => warnings.push(w) });
     expect(db.accountCanWrite).toEqual([]);
     expect(warnings).toEqual([]);
+  });
+
+  it("the tooling's reader account has SELECT and SHOW VIEW on its database only, and on MariaDB a default statement time limit", async () => {
+    const reader = await mysql.createConnection(urlFor('ro_reader', 'pw'));
+    try {
+      const [grants] = await reader.query({ sql: 'SHOW GRANTS', rowsAsArray: true });
+      const lines = (grants as string[][]).map((r) => r[0]);
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^GRANT USAGE ON \*\.\* TO `ro_reader`@`%`/);
+      expect(lines[1]).toBe(`GRANT SELECT, SHOW VIEW ON \`${DATABASE}\`.* TO \`ro_reader\`@\`%\``);
+      const [[limit]] = (await reader.query({ sql: 'SELECT @@session.max_statement_time', rowsAsArray: true }))[0] as number[][];
+      expect(Number(limit)).toBe(READER_MAX_STATEMENT_SECONDS);
+    } finally {
+      await reader.end();
+    }
   });
 
   it('an account that can write is named with its write privileges, and refused when asked to', async () => {

@@ -5,6 +5,7 @@ import mysql from 'mysql2/promise';
 import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
 import { historyText } from '../support/history-text';
 import { testMysqlUrl } from '../../devkit/mariadb';
+import { createReaderAccount } from '../../devkit/mysql-reader-account';
 import { runCli, type CliRun } from '../../devkit/run-cli';
 import { scriptedPipeline } from '../../devkit/scripted-pipeline';
 
@@ -50,10 +51,8 @@ describe('no database password leaves the worker', () => {
     await root.query(`CREATE DATABASE ${DATABASE}`);
     await root.query(`CREATE TABLE ${DATABASE}.product (id INT PRIMARY KEY, name VARCHAR(40))`);
     await root.query(`INSERT INTO ${DATABASE}.product VALUES (1, 'lamp'), (2, 'desk'), (3, 'chair')`);
-    await root.query(`DROP USER IF EXISTS 'reader'@'%'`);
-    await root.query(`CREATE USER 'reader'@'%' IDENTIFIED BY ?`, [PASSWORD]);
-    await root.query(`GRANT SELECT ON ${DATABASE}.* TO 'reader'@'%'`);
     await root.end();
+    await createReaderAccount(testMysqlUrl(), { user: 'reader', password: PASSWORD, database: DATABASE });
     llm = await startScriptedLlm({ rules: scriptedPipeline(new Map([[QUESTION, SQL]])) });
   });
   afterAll(async () => {
