@@ -15,6 +15,7 @@ import { parseMysqlUrl, type MysqlConnectionSettings } from './mysql-connection-
 import { readMysqlSchema } from './mysql-schema';
 import { accountWritePrivileges } from './mysql-grants';
 import { packetWatchdogStream } from './mysql-packet-watchdog';
+import { assertNoUnsafeView, describeUnsafeViews, readUnsafeViews, type UnsafeView } from './mysql-unsafe-views';
 import { inspectMysqlServer, sessionSettingsSql, type MysqlServerInfo } from './mysql-session';
 import { streamRows } from './mysql-stream';
 import { executeGuarded } from './execute-options';
@@ -47,6 +48,7 @@ const ER_RECORD_FILE_FULL = 1114;
 export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
   readonly dialect = 'mysql' as const;
   readonly name: string;
+  private readonly database: string;
   private readonly pool: Pool;
   /** One connection kept aside for KILL QUERY, so a full pool cannot delay a kill. */
   private readonly killPool: Pool;
@@ -58,12 +60,15 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
 
   /** Write privileges of the account (empty: it can only read), from SHOW GRANTS at connection time. */
   accountCanWrite: string[] = [];
+  /** Views whose reading can change something (mysql-unsafe-views.ts), read at connection time; statements naming one are refused. */
+  unsafeViews: UnsafeView[] = [];
   warnings: string[] = [];
 
   /**
    * Opens the pool and checks the server answers, so a wrong URL fails here, clearly; then checks
    * the account's grants: the statement guard and read-only transactions are the barrier, and an
-   * account that can only SELECT is the one below them.
+   * account that can only SELECT is the one below them. The views the account can see are checked
+   * too: one that runs a stored function with its definer's rights writes whatever the grants.
    */
   static async connect(url: string, options: MysqlDatabaseOptions = {}): Promise<MysqlDatabase> {
     accountPolicyOf(options);
@@ -73,7 +78,9 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
       await db.serverInfo();
       const conn = await db.pool.getConnection();
       try {
-        return await accountWritePrivileges(conn);
+        const { account, writes } = await accountWritePrivileges(conn);
+        db.unsafeViews = await readUnsafeViews(conn, account);
+        return { account, writes, unsafeObjects: describeUnsafeViews(db.unsafeViews) };
       } finally {
         conn.release();
       }
@@ -84,6 +91,7 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
   private constructor(settings: MysqlConnectionSettings, options: MysqlDatabaseOptions) {
     super('mysql');
     this.name = `${settings.host}:${settings.port}/${settings.database}`;
+    this.database = settings.database;
     this.maxResultBytes = maxResultBytesOf(options);
     const common = {
       ...settings,
@@ -109,7 +117,10 @@ export class MysqlDatabase extends StatisticsFromSql implements TargetDatabase {
   }
 
   execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
-    return executeGuarded(sql, options, 'mysql', (statement, limits) => this.run(statement, limits));
+    return executeGuarded(sql, options, 'mysql', (statement, limits) => {
+      assertNoUnsafeView(sql, this.unsafeViews, this.database);
+      return this.run(statement, limits);
+    });
   }
 
   async close(): Promise<void> {

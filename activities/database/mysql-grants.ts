@@ -18,11 +18,29 @@ const READ_ONLY_PRIVILEGES = new Set([
   'SHOW CREATE ROUTINE',
 ]);
 
+/**
+ * Privileges that reach past the database's tables, which a read-only transaction does not
+ * stop: they are named with what they allow, so a warning about FILE does not read like one
+ * about INSERT. (MySQL 8's dynamic privileges end in _ADMIN; MariaDB split SUPER into ... ADMIN.)
+ */
+const SERVER_PRIVILEGES: [RegExp, string][] = [
+  [/^FILE$/, "reads and writes the server's files"],
+  [/^ALL( PRIVILEGES)?$/, 'every privilege, FILE and SUPER included'],
+  [/^(SUPER|.*[ _]ADMIN|SET USER|SHUTDOWN|RELOAD)$/, 'changes server settings or other sessions'],
+  [/^(CREATE USER|GRANT OPTION|PROXY)$/, 'changes accounts and privileges'],
+];
+
 /** What the connected account may do beyond reading: each write privilege once, in grant order. */
 export async function accountWritePrivileges(conn: PoolConnection): Promise<{ account: string; writes: string[] }> {
   const [[userRow]] = (await conn.query({ sql: 'SELECT CURRENT_USER()', rowsAsArray: true })) as unknown as [string[][]];
   const [grantRows] = (await conn.query({ sql: 'SHOW GRANTS', rowsAsArray: true })) as unknown as [string[][]];
-  return { account: String(userRow[0]), writes: writePrivilegesOf(grantRows.map((r) => String(r[0]))) };
+  return { account: String(userRow[0]), writes: writePrivilegesOf(grantRows.map((r) => String(r[0]))).map(describePrivilege) };
+}
+
+/** `FILE (reads and writes the server's files)`; a privilege that only writes tables stays bare. */
+export function describePrivilege(privilege: string): string {
+  const hit = SERVER_PRIVILEGES.find(([pattern]) => pattern.test(privilege));
+  return hit ? `${privilege} (${hit[1]})` : privilege;
 }
 
 /** The write privileges in SHOW GRANTS lines (exported for the parser's own reading). */

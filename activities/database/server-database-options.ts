@@ -49,6 +49,12 @@ export interface AccountCheck {
   account: string;
   /** What the account may do beyond reading; empty when it can only read. */
   writes: string[];
+  /**
+   * Objects of the database through which reading can change something whatever the account's
+   * privileges (MySQL views that run stored functions with their definer's rights), named; the
+   * engine refuses statements that use them.
+   */
+  unsafeObjects?: string[];
   /** The database, redacted, for the message. */
   where: string;
   /** The worker setting that makes the check refuse (DECODEX_MYSQL_ACCOUNT, ...). */
@@ -58,18 +64,27 @@ export interface AccountCheck {
 }
 
 /**
- * The message for an account that can write, or null when it can only read. Under `require` it
- * throws instead (the caller closes what it opened); under `warn` the message goes to
+ * The message for an account that can write, or whose reads can write through the database's
+ * unsafe objects, or null when it can only read. Under `require` it throws instead (the caller
+ * closes what it opened): the setting asks for a database where reading cannot change anything,
+ * and an unsafe view breaks that whatever the grants. Under `warn` the message goes to
  * `onAccountWarning` (stderr by default) and is returned for the database's `warnings`.
  */
 export function applyAccountPolicy(check: AccountCheck, options: ServerDatabaseOptions): string | null {
-  if (!check.writes.length) return null;
-  const message =
-    `the account ${check.account} of ${check.where} can write (${check.writes.join(', ')}); decodex relies on its statement guard and read-only ` +
-    `transactions, and a SELECT-only account is the barrier below them: connect with one (README, "${check.readme}")`;
+  const unsafe = check.unsafeObjects ?? [];
+  if (!check.writes.length && !unsafe.length) return null;
+  const message = check.writes.length
+    ? `the account ${check.account} of ${check.where} can write (${check.writes.join(', ')})${unsafe.length ? `, and ${unsafeText(unsafe)}` : ''}; ` +
+      `decodex relies on its statement guard and read-only transactions, and a SELECT-only account is the barrier below them: connect with one (README, "${check.readme}")`
+    : `the account ${check.account} of ${check.where} can only read, but ${unsafeText(unsafe)}; decodex refuses statements that name them ` +
+      `(README, "${check.readme}")`;
   if (accountPolicyOf(options) === 'require') throw new Error(`${message}. It is refused because ${check.setting}=require`);
   (options.onAccountWarning ?? ((m) => process.stderr.write(`decodex: warning: ${m}\n`)))(message);
   return message;
+}
+
+function unsafeText(unsafe: string[]): string {
+  return `reading these can change the database: ${unsafe.join('; ')}`;
 }
 
 /** What a server engine's database exposes of its account check. */
@@ -88,18 +103,19 @@ export async function checkOnConnect(
   db: CheckedDatabase,
   check: Omit<AccountCheck, 'account' | 'writes'>,
   options: ServerDatabaseOptions,
-  probe: () => Promise<{ account: string; writes: string[] }>,
+  probe: () => Promise<{ account: string; writes: string[]; unsafeObjects?: string[] }>,
 ): Promise<void> {
   let account: string;
+  let unsafeObjects: string[] | undefined;
   try {
-    ({ account, writes: db.accountCanWrite } = await probe());
+    ({ account, writes: db.accountCanWrite, unsafeObjects } = await probe());
   } catch (err) {
     await db.close();
     // The driver's error stays the cause: its code tells a database that does not exist (missing-database.ts) from a server that is down.
     throw new Error(`cannot connect to ${check.where}: ${(err as Error).message}`, { cause: err });
   }
   try {
-    const warning = applyAccountPolicy({ ...check, account, writes: db.accountCanWrite }, options);
+    const warning = applyAccountPolicy({ ...check, account, writes: db.accountCanWrite, unsafeObjects }, options);
     if (warning) db.warnings.unshift(warning);
   } catch (err) {
     await db.close();

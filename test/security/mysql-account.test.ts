@@ -1,5 +1,6 @@
 import mysql from 'mysql2/promise';
 import { MysqlDatabase } from '../../activities/database/mysql-database';
+import { ReadOnlyViolation } from '../../activities/database/target-database';
 import { testMysqlUrl } from '../../devkit/mariadb';
 import { createReaderAccount, READER_MAX_STATEMENT_SECONDS } from '../../devkit/mysql-reader-account';
 
@@ -87,6 +88,109 @@ describe('MySQL sessions and accounts', () => {
     // root has every privilege, FILE and CREATE USER included.
     await expect(MysqlDatabase.connect(`${testMysqlUrl().replace(/\/$/, '')}/${DATABASE}`, { readOnlyAccount: 'require' })).rejects.toThrow(
       /can write \(.*(ALL PRIVILEGES|FILE)/,
+    );
+  });
+});
+
+/**
+ * Views defined by a privileged account over a stored function run it with their definer's
+ * rights (SQL SECURITY DEFINER), whatever the reader's grants: on MariaDB 10.11 a SELECT-only
+ * reader changed @@global.max_connections and wrote a file through one. The database checks the
+ * views it can see when it opens, warns naming the unsafe ones (refuses under require) and
+ * refuses statements that name them. Privileges past the tables (FILE, SUPER) are named with
+ * what they allow.
+ */
+describe('MySQL views and server-wide privileges', () => {
+  const VIEWS = 'account_views';
+  const viewsUrl = (user: string) => `mysql://${user}:pw@127.0.0.1:${port}/${VIEWS}`;
+  const opened: MysqlDatabase[] = [];
+  const open = async (user: string, warnings: string[]) => {
+    const db = await MysqlDatabase.connect(viewsUrl(user), { onAccountWarning: (w) => warnings.push(w) });
+    opened.push(db);
+    return db;
+  };
+  const refusal = (db: MysqlDatabase, sql: string) =>
+    db.execute(sql, limits).then(
+      () => null,
+      (err: Error) => err,
+    );
+
+  beforeAll(async () => {
+    const root = await mysql.createConnection(testMysqlUrl());
+    await root.query(`DROP DATABASE IF EXISTS ${VIEWS}`);
+    await root.query(`CREATE DATABASE ${VIEWS}`);
+    await root.query(`CREATE TABLE ${VIEWS}.item (id INT PRIMARY KEY)`);
+    await root.query(`INSERT INTO ${VIEWS}.item VALUES (1), (2)`);
+    // What the function does does not matter here (the hostile corpus has one that writes): that reading the view calls it does.
+    await root.query(`CREATE FUNCTION ${VIEWS}.touch() RETURNS INT DETERMINISTIC RETURN 1`);
+    await root.query(`CREATE SQL SECURITY DEFINER VIEW ${VIEWS}.definer_view AS SELECT id, ${VIEWS}.touch() AS t FROM ${VIEWS}.item`);
+    await root.query(`CREATE VIEW ${VIEWS}.outer_view AS SELECT id FROM ${VIEWS}.definer_view`);
+    await root.query(`CREATE VIEW ${VIEWS}.safe_view AS SELECT id FROM ${VIEWS}.item`);
+    for (const [user, grant] of [
+      ['file_reader', 'FILE'],
+      ['super_reader', 'SUPER'],
+    ]) {
+      await root.query(`DROP USER IF EXISTS '${user}'@'%'`);
+      await root.query(`CREATE USER '${user}'@'%' IDENTIFIED BY 'pw'`);
+      await root.query(`GRANT SELECT ON ${VIEWS}.* TO '${user}'@'%'`);
+      await root.query(`GRANT ${grant} ON *.* TO '${user}'@'%'`);
+    }
+    await root.end();
+    await createReaderAccount(testMysqlUrl(), { user: 'view_reader', password: 'pw', database: VIEWS });
+    await createReaderAccount(testMysqlUrl(), { user: 'blind_reader', password: 'pw', database: VIEWS, showView: false });
+  });
+  afterAll(async () => {
+    await Promise.all(opened.map((db) => db.close()));
+  });
+
+  it('a reader is warned of the views that call a stored function and of those that read them, which are refused', async () => {
+    const warnings: string[] = [];
+    const db = await open('view_reader', warnings);
+    expect(db.accountCanWrite).toEqual([]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/view_reader.* can only read, but reading these can change the database/);
+    expect(warnings[0]).toContain(`view ${VIEWS}.definer_view (it calls stored function touch(), with the rights of root@localhost)`);
+    expect(warnings[0]).toContain(`view ${VIEWS}.outer_view (it reads ${VIEWS}.definer_view)`);
+    expect(warnings[0]).not.toContain('safe_view');
+
+    for (const sql of [
+      'SELECT * FROM definer_view',
+      `SELECT id FROM \`${VIEWS}\`.\`OUTER_VIEW\``,
+      'SELECT id FROM item WHERE id IN (SELECT id FROM definer_view)',
+    ]) {
+      const err = await refusal(db, sql);
+      expect(err).toBeInstanceOf(ReadOnlyViolation);
+      expect(err!.message).toMatch(/rejected a reference to view account_views\.(definer|outer)_view: reading it can change the database/);
+    }
+    expect((await db.execute('SELECT count(*) FROM safe_view', limits)).rows).toEqual([[2]]);
+    expect((await db.execute('SELECT count(*) FROM item', limits)).rows).toEqual([[2]]);
+  });
+
+  it('under DECODEX_MYSQL_ACCOUNT=require such views refuse the database', async () => {
+    await expect(MysqlDatabase.connect(viewsUrl('view_reader'), { readOnlyAccount: 'require' })).rejects.toThrow(/definer_view.*DECODEX_MYSQL_ACCOUNT=require/);
+  });
+
+  it('without SHOW VIEW a reader cannot see definitions: every view with another definer is unsafe and refused', async () => {
+    const warnings: string[] = [];
+    const db = await open('blind_reader', warnings);
+    for (const view of ['definer_view', 'outer_view', 'safe_view'])
+      expect(warnings[0]).toContain(
+        `view ${VIEWS}.${view} (it runs with the rights of root@localhost and this account cannot read its definition (SHOW VIEW))`,
+      );
+    expect(await refusal(db, 'SELECT * FROM safe_view')).toBeInstanceOf(ReadOnlyViolation);
+    expect((await db.execute('SELECT count(*) FROM item', limits)).rows).toEqual([[2]]);
+  });
+
+  it.each([
+    ['file_reader', "FILE (reads and writes the server's files)"],
+    ['super_reader', 'SUPER (changes server settings or other sessions)'],
+  ])('%s: its server-wide privilege is named with what it allows, and refused under require', async (user, named) => {
+    const warnings: string[] = [];
+    const db = await open(user, warnings);
+    expect(db.accountCanWrite).toEqual([named]);
+    expect(warnings[0]).toContain(`can write (${named})`);
+    await expect(MysqlDatabase.connect(viewsUrl(user), { readOnlyAccount: 'require' })).rejects.toThrow(
+      new RegExp(`${user}.*can write \\(${named.replace(/[()]/g, '\\$&')}\\).*DECODEX_MYSQL_ACCOUNT=require`),
     );
   });
 });
