@@ -88,8 +88,8 @@ export function streamRows(
     connection.on('error', onConnectionError);
     if (watchdog) {
       if (watchdog.oversized !== null) return settleOnce(() => reject(new Error('the connection was stopped by its packet watchdog')));
-      watchdog.onOversize = (announced) =>
-        outOfMemory(`one row of the statement passed ${megabytes(watchdog.maxLogicalPacketBytes)} MB (${megabytes(announced)} MB announced)`);
+      // The bytes announced so far are only a lower bound of the row's size: not worth a number.
+      watchdog.onOversize = () => outOfMemory(`one row of the statement is over ${megabytes(watchdog.maxLogicalPacketBytes)} MB`);
     }
 
     const query = connection.query({ sql, rowsAsArray: true, typeCast: castMysqlField });
