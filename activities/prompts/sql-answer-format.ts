@@ -44,16 +44,30 @@ function fencedInstruction(system: string): string {
 }
 
 /**
- * The query and reasoning of a free-text answer: the last fenced block (```sql, or a bare ```)
- * is the query, the text before it the reasoning; an answer that is only a query (no fence, it
- * starts with SELECT or WITH) is taken whole. Null when there is no query to take.
+ * The query and reasoning of a free-text answer: the last fenced block is the query, the text
+ * before it the reasoning. A fence is a line of its own (```, ```sql), so prose that mentions
+ * "a ```sql block" (small models echo the instruction) opens none; a block the answer's end cut
+ * off runs to the end. An answer that is only a query (no fence, it starts with SELECT or WITH) is
+ * taken whole. Null when there is no query to take.
  */
 export function parseFencedSql(text: string): SqlAnswer | null {
-  const blocks = [...text.matchAll(/```[ \t]*(?:sql|SQL)?[ \t]*\n?([\s\S]*?)(?:```|$)/g)];
-  const last = blocks.at(-1);
-  if (last && last[1].trim()) {
-    return { sql: last[1].trim(), reasoning: text.slice(0, last.index).trim().slice(0, 400) };
+  const lines = text.split('\n');
+  let last: { start: number; body: string[] } | null = null;
+  let open: { start: number; body: string[] } | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const fence = /^\s*```\s*([A-Za-z]*)\s*$/.exec(lines[i]);
+    if (open && fence && !fence[1]) {
+      last = open;
+      open = null;
+    } else if (open) {
+      open.body.push(lines[i]);
+    } else if (fence) {
+      open = { start: i, body: [] };
+    }
   }
+  const block = open && open.body.join('\n').trim() ? open : last;
+  const sql = block?.body.join('\n').trim();
+  if (block && sql) return { sql, reasoning: lines.slice(0, block.start).join('\n').trim().slice(0, 400) };
   const bare = text.trim();
   if (/^(SELECT|WITH)\b/i.test(bare)) return { sql: bare, reasoning: '' };
   return null;

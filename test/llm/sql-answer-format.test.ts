@@ -70,6 +70,12 @@ describe('the answer format of roles that write SQL', () => {
     ['Two tries.\n```sql\nSELECT 1\n```\nBetter:\n```\nSELECT 2\n```', 'SELECT 2', 'Two tries.\n```sql\nSELECT 1\n```\nBetter:'],
     ['SELECT name FROM singer', 'SELECT name FROM singer', ''],
     ['Cut off:\n```sql\nSELECT name FROM', 'SELECT name FROM', 'Cut off:'],
+    // The instruction echoed in prose opens no block.
+    [
+      "We count flights.\n\nHere's the query in one ```sql code block:\n\n```sql\nSELECT count(*) FROM flight;\n```",
+      'SELECT count(*) FROM flight;',
+      "We count flights.\n\nHere's the query in one ```sql code block:",
+    ],
   ])('parses %j', (text, sql, reasoning) => {
     expect(parseFencedSql(text)).toEqual({ sql, reasoning });
   });
