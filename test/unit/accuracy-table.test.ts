@@ -23,7 +23,9 @@ describe('the accuracy table (bench:accuracy)', () => {
     expect(lines).toContain('ex_hybrid_minus_selection_easy: 1.000');
     // Final SQL that the database refused or stopped (the not_executable question is not scored at all).
     expect(lines).toContain('failing_sql_hybrid_minus_selection: 0');
-    expect(accuracyLines(accuracyRow('quick', [record(1, 'pred_error', {}), record(2, 'pred_timeout', {}), record(3, 'wrong', {})]))).toContain('failing_sql_quick: 2');
+    expect(accuracyLines(accuracyRow('quick', [record(1, 'pred_error', {}), record(2, 'pred_timeout', {}), record(3, 'wrong', {})]))).toContain(
+      'failing_sql_quick: 2',
+    );
     expect(accuracyMarkdown([row], 'about')).toMatch(/\| hybrid − selection \| 2 \| 0\.500 \|.*\| 1000 \| 4\.0 \| 0\.875 \|/);
   });
 
