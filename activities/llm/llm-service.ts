@@ -7,7 +7,7 @@ import { roleEnvVar, settingsForRole, type LlmConfig, type LlmSettings, type Pro
 import type { ChatMessage, Completion, LlmProvider, TokenUsage } from './llm-provider';
 import { providerForSettings } from './provider-for-settings';
 import type { LocalRuntimeOptions } from './local/local-llm-config';
-import { parseStructured } from './structured-output';
+import { parseStructured, type StructuredResult } from './structured-output';
 
 export interface LlmCallRequest {
   /** Which configured model answers (generator, judger, decomposer, ...). */
@@ -15,7 +15,13 @@ export interface LlmCallRequest {
   messages: ChatMessage[];
   /** When given, the answer must be JSON valid against it; `value` then holds the parsed JSON. */
   schema?: JsonSchema;
-  /** Re-asks after an answer that fails the schema; default 2. */
+  /**
+   * A free-text answer's own format (no schema): `parse` reads the value out of the text, and an
+   * answer it cannot read is re-asked with `repair` (and the problems), as a schema's is. Only a
+   * readable answer is cached.
+   */
+  text?: { parse(text: string): StructuredResult; repair: string };
+  /** Re-asks after an answer that fails the schema (or the text format); default 2. */
   maxRepairAttempts?: number;
   /** Sampling temperature of this call, in place of the role's (it is part of the cache key like the role's). */
   temperature?: number;
@@ -50,6 +56,12 @@ export interface LlmServiceOptions {
 }
 
 const DEFAULT_MAX_REPAIR_ATTEMPTS = 2;
+
+/** The answer's value by the request's schema or text format; undefined when it asks for neither (any text will do). */
+function parseAnswer(request: LlmCallRequest, text: string): StructuredResult | undefined {
+  if (request.schema) return parseStructured(text, request.schema);
+  return request.text?.parse(text);
+}
 
 function repairInstruction(problems: string[]): string {
   return `Your previous answer does not match the required JSON format:\n${problems.map((p) => `- ${p}`).join('\n')}\nAnswer again with only the corrected JSON.`;
@@ -121,18 +133,19 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       usage.promptTokens += completion.usage.promptTokens;
       usage.completionTokens += completion.usage.completionTokens;
       if (completion.usage.reusedPromptTokens) usage.reusedPromptTokens = (usage.reusedPromptTokens ?? 0) + completion.usage.reusedPromptTokens;
-      if (!request.schema) return { text: completion.text, usage, attempts: attempt };
-      const parsed = parseStructured(completion.text, request.schema);
+      const parsed = parseAnswer(request, completion.text);
+      if (!parsed) return { text: completion.text, usage, attempts: attempt };
       if (parsed.ok) return { text: completion.text, value: parsed.value, usage, attempts: attempt };
       // A cut-off answer is no schema mistake to repair: asked again, the model loops or runs
       // out of tokens the same way (and the repair prompt is longer still).
       if (completion.cutOff) throw truncatedAnswer(request.role, settings, completion, usage, attempt);
       problems = parsed.problems;
-      messages.push({ role: 'assistant', content: completion.text }, { role: 'user', content: repairInstruction(problems) });
+      const repair = request.text ? request.text.repair : repairInstruction(problems);
+      messages.push({ role: 'assistant', content: completion.text }, { role: 'user', content: repair });
     }
     throw new LlmError(
       'malformed',
-      `the "${request.role}" model "${settings.model}" answered outside the JSON schema ${maxRepairs + 1} times (last problems: ${problems.join('; ')}); ` +
+      `the "${request.role}" model "${settings.model}" answered outside the ${request.text ? 'required text format' : 'JSON schema'} ${maxRepairs + 1} times (last problems: ${problems.join('; ')}); ` +
         `check the role's prompt template and schema, or configure a stronger model with ${roleEnvVar(request.role, 'model')}`,
       { problems, attempts: maxRepairs + 1, role: request.role, model: settings.model, ...usage },
     );
@@ -164,7 +177,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       const fromCache = async (): Promise<Answer | undefined> => {
         const cached = await cache.lookup(key);
         if (!cached) return undefined;
-        const parsed = request.schema ? parseStructured<T>(cached.text, request.schema) : undefined;
+        const parsed = parseAnswer(request, cached.text);
         if (parsed && !parsed.ok) return undefined;
         return {
           text: cached.text,
@@ -179,7 +192,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       if (hit)
         return {
           text: hit.text,
-          ...(request.schema ? { value: hit.value as T } : {}),
+          ...(hit.value !== undefined ? { value: hit.value as T } : {}),
           record: record({ promptTokens: 0, completionTokens: 0 }, 0, true, { promptTokens: hit.usage.promptTokens, latencyMs: hit.generationMs }),
         };
 
@@ -203,7 +216,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       const answer = await generation;
       return {
         text: answer.text,
-        ...(request.schema ? { value: answer.value as T } : {}),
+        ...(answer.value !== undefined ? { value: answer.value as T } : {}),
         // A joined call, or one another worker answered while this one waited, cost nothing more,
         // like a cache hit: the call that generated counts the tokens.
         record:

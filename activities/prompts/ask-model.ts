@@ -4,11 +4,8 @@ import type { PromptName } from '../../core/prompts/prompt-catalog';
 import { renderPrompt } from './render-prompt';
 import { toActivityFailure } from '../llm/errors';
 import type { JsonSchema } from '../llm/json-schema';
-import type { ChatMessage } from '../llm/llm-provider';
-import type { SqlAnswer } from './sql-answer-format';
 import type { LlmCallRecord, LlmService } from '../llm/llm-service';
-import { LlmError } from '../llm/errors';
-import { FENCED_REPAIR, inSqlFormat, parseFencedSql, writesSql } from './sql-answer-format';
+import { FENCED_ANSWER, inSqlFormat, writesSql } from './sql-answer-format';
 
 export interface ModelAnswer<T> {
   value: T;
@@ -52,44 +49,14 @@ export async function askModel<P extends PromptName>(
     // A role that writes SQL answers in its configured format (sql-answer-format.ts).
     const format = writesSql(narrowed) ? (llm.sqlFormat?.(prompt.role) ?? 'json') : 'json';
     const { messages, schema } = inSqlFormat(prompt.messages, narrowed, format);
-    if (!schema) return (await askForFencedSql(llm, prompt.role, messages, temperature)) as ModelAnswer<PromptAnswers[P]>;
-    const answer = await llm.call<PromptAnswers[P]>({ role: prompt.role, messages, schema, ...temperature });
-    // A call with a schema always carries its parsed value.
+    // A free-text SQL answer is read by its fences, and re-asked once when it has no query (then the stage's fallback).
+    const answerFormat = schema ? { schema } : { text: FENCED_ANSWER, maxRepairAttempts: 1 };
+    const answer = await llm.call<PromptAnswers[P]>({ role: prompt.role, messages, ...answerFormat, ...temperature });
+    // A call with a schema or a text format always carries its parsed value.
     return { value: answer.value as PromptAnswers[P], usage: callUsage(answer.record) };
   } catch (err) {
     throw toActivityFailure(err);
   }
-}
-
-/**
- * A free-text SQL answer: the query is the last fenced block. An answer without one is asked
- * once more, quoting it; still none is a malformed answer, which the stage handles as any other
- * (its fallback). Usage adds up both calls.
- */
-async function askForFencedSql(llm: LlmService, role: string, messages: ChatMessage[], temperature: { temperature?: number }): Promise<ModelAnswer<SqlAnswer>> {
-  const first = await llm.call({ role, messages, ...temperature });
-  const parsed = parseFencedSql(first.text);
-  if (parsed) return { value: parsed, usage: callUsage(first.record) };
-  const again = await llm.call({
-    role,
-    messages: [...messages, { role: 'assistant', content: first.text }, { role: 'user', content: FENCED_REPAIR }],
-    ...temperature,
-  });
-  const repaired = parseFencedSql(again.text);
-  const usage = addUsage(callUsage(first.record), callUsage(again.record));
-  if (repaired) return { value: repaired, usage };
-  throw new LlmError('malformed', `the "${role}" model answered twice without a query in a \`\`\`sql block`, { role, attempts: 2 });
-}
-
-function addUsage(a: LlmCallUsage, b: LlmCallUsage): LlmCallUsage {
-  return {
-    ...a,
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens,
-    reusedPromptTokens: (a.reusedPromptTokens ?? 0) + (b.reusedPromptTokens ?? 0) || undefined,
-    latencyMs: a.latencyMs + b.latencyMs,
-    cacheHit: a.cacheHit && b.cacheHit,
-  };
 }
 
 /** The part of a call record that usage accounting keeps (no provider details, no attempts). */

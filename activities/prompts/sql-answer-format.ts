@@ -73,5 +73,11 @@ export function parseFencedSql(text: string): SqlAnswer | null {
   return null;
 }
 
-/** The one re-ask a free-text answer without a query gets. */
-export const FENCED_REPAIR = 'Your answer has no query. Write the query in one ```sql code block.';
+/** How the LLM service reads a fenced answer, and the re-ask one without a query gets. */
+export const FENCED_ANSWER = {
+  parse: (text: string) => {
+    const answer = parseFencedSql(text);
+    return answer ? { ok: true as const, value: answer } : { ok: false as const, problems: ['no ```sql block with a query'] };
+  },
+  repair: 'Your answer has no query. Write the query in one ```sql code block.',
+};

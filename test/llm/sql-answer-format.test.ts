@@ -3,6 +3,12 @@ import { loadPrompt } from '../../activities/prompts/render-prompt';
 import { inSqlFormat, parseFencedSql, writesSql } from '../../activities/prompts/sql-answer-format';
 import { loadLlmConfig, settingsForRole } from '../../activities/llm/llm-config';
 import type { LlmCallRequest, LlmService } from '../../activities/llm/llm-service';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artifact-store';
+import { createLlmService } from '../../activities/llm/llm-service';
+import type { ChatMessage, LlmProvider } from '../../activities/llm/llm-provider';
 import { PROMPT_CATALOG, type PromptName } from '../../core/prompts/prompt-catalog';
 
 const SQL_TEMPLATES = (Object.keys(PROMPT_CATALOG) as PromptName[]).filter((name) => writesSql(loadPrompt(name).schema));
@@ -85,18 +91,34 @@ describe('the answer format of roles that write SQL', () => {
     expect(parseFencedSql('```sql\n```')).toBeNull();
   });
 
-  it('fenced: asks without a schema, re-asks once when the answer has no query, and adds up both calls', async () => {
-    const llm = scriptedService(['I think we count singers.', 'Sorry.\n```sql\nSELECT count(*) FROM singer\n```'], 'fenced');
+  /** The real LLM service over a provider that answers with the given texts in turn, its store in a temp dir. */
+  function serviceAnswering(texts: string[]): { llm: LlmService; asked: ChatMessage[][] } {
+    const asked: ChatMessage[][] = [];
+    const provider = {
+      async complete(request: { messages: ChatMessage[] }) {
+        asked.push(request.messages);
+        return { text: texts[asked.length - 1] ?? '', usage: { promptTokens: 10, completionTokens: 5 } };
+      },
+    };
+    const store = openSqliteArtifactStore(path.join(mkdtempSync(path.join(os.tmpdir(), 'decodex-fenced-')), 'a.db'));
+    const config = loadLlmConfig({ DECODEX_LLM_BASE_URL: 'http://127.0.0.1:9/v1', DECODEX_LLM_MODEL: 'm', DECODEX_LLM_SQL_FORMAT: 'fenced' });
+    return { llm: createLlmService({ config, store, providerFor: () => provider as unknown as LlmProvider }), asked };
+  }
+
+  it('fenced: the service asks without a schema, re-asks once when the answer has no query, and adds up both calls', async () => {
+    const { llm, asked } = serviceAnswering(['I think we count singers.', 'Sorry.\n```sql\nSELECT count(*) FROM singer\n```']);
     const answer = await askModel(llm, 'generate-sql', VARS);
     expect(answer.value).toEqual({ sql: 'SELECT count(*) FROM singer', reasoning: 'Sorry.' });
-    expect(llm.asked).toHaveLength(2);
-    expect(llm.asked[0].schema).toBeUndefined();
-    expect(llm.asked[1].messages.at(-1)!.content).toMatch(/no query/);
+    expect(asked).toHaveLength(2);
+    expect(asked[1].at(-1)!.content).toMatch(/no query/);
     expect(answer.usage.promptTokens).toBe(20);
+    // Only the readable answer is cached: the same question is answered from the cache.
+    expect((await askModel(llm, 'generate-sql', VARS)).usage.cacheHit).toBe(true);
+    expect(asked).toHaveLength(2);
   });
 
   it('fenced: twice without a query is a malformed answer', async () => {
-    await expect(askModel(scriptedService(['no', 'still no'], 'fenced'), 'generate-sql', VARS)).rejects.toThrow(/without a query/);
+    await expect(askModel(serviceAnswering(['no', 'still no']).llm, 'generate-sql', VARS)).rejects.toThrow(/outside the required text format 2 times/);
   });
 
   it('a role whose answer is no query keeps its JSON schema whatever the format', async () => {
