@@ -35,7 +35,6 @@ export function readOnlyStatement(sql: string, dialect: Dialect): string {
   checkStatementKind(statement);
   checkQueryClauses(statement);
   checkFunctionCalls(statement, dialect);
-  if (dialect === 'postgres') checkPostgresFunctions(statement);
   // Sent alone, without a trailing `;` (PostgreSQL's DECLARE ... CURSOR FOR cannot end in one).
   return statementText(statement, tokens, text);
 }
@@ -281,40 +280,6 @@ function isCommonTableExpressionColumns(tokens: SqlToken[], open: number): boole
   if (isWord(tokens[i], 'NOT')) i++;
   if (isWord(tokens[i], 'MATERIALIZED')) i++;
   return isSymbol(tokens[i], '(');
-}
-
-/**
- * PostgreSQL functions that act outside the query: on the server's files, on other sessions,
- * on settings, on large objects, on other databases, or that run SQL text the guard never sees
- * (query_to_xml). A read-only transaction stops some of them, not all (pg_read_file,
- * set_config, advisory locks, pg_terminate_backend run in one). They are refused wherever the
- * name appears, called or not: PostgreSQL can also call a one-argument function as `x.f`.
- */
-const POSTGRES_FUNCTIONS: [RegExp, string][] = [
-  [/^PG_(READ_FILE|READ_BINARY_FILE|STAT_FILE|LS_\w+|FILE_\w+|CURRENT_LOGFILE)$/, 'it reads or writes files on the database server'],
-  [/^(LO_\w+|LOREAD|LOWRITE|BE_LO_\w+)$/, 'it reads, writes or moves large objects and server files'],
-  [/^DBLINK\w*$/, 'it opens a connection to another database, where nothing is read-only'],
-  [/^SET_CONFIG$/, 'it changes settings'],
-  [/^PG_(TRY_)?ADVISORY_\w+$/, 'it takes or releases advisory locks that can outlive the query'],
-  [/^PG_(TERMINATE|CANCEL)_BACKEND$/, 'it stops other sessions'],
-  [
-    /^PG_(RELOAD_CONF|ROTATE_LOGFILE|SWITCH_WAL|PROMOTE|LOG_BACKEND_MEMORY_CONTEXTS|STAT_RESET\w*|WAL_REPLAY_\w+|BACKUP_\w+|START_BACKUP|STOP_BACKUP)$/,
-    'it changes server state',
-  ],
-  [/^PG_(CREATE|DROP|COPY|REPLICATION|LOGICAL)_\w+$/, 'it changes replication slots, restore points or logical decoding state'],
-  [/^PG_(EXPORT|IMPORT)_SNAPSHOT$/, 'it shares transaction snapshots between sessions'],
-  [/^PG_NOTIFY$/, 'it sends notifications to other sessions'],
-  [/^(NEXTVAL|SETVAL)$/, 'it advances or sets a sequence'],
-  [/^(QUERY|CURSOR|TABLE|SCHEMA|DATABASE)_TO_XML\w*$/, 'it runs SQL given as text, which the guard cannot check'],
-  [/^PG_EXTENSION_CONFIG_DUMP$/, "it changes an extension's configuration"],
-];
-
-function checkPostgresFunctions(tokens: SqlToken[]): void {
-  for (const t of tokens) {
-    if (t.kind !== 'word' && t.kind !== 'quoted') continue;
-    const hit = POSTGRES_FUNCTIONS.find(([name]) => name.test(t.upper));
-    if (hit) reject(`${t.upper.toLowerCase()}${t.kind === 'quoted' ? ' (quoted)' : ''}`, hit[1]);
-  }
 }
 
 function splitStatements(tokens: SqlToken[]): SqlToken[][] {
