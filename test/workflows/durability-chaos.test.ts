@@ -28,6 +28,8 @@ import Database from 'better-sqlite3';
 
 /** Worker kills the run must at least see while work is in flight; the server restarts after the third. */
 const MIN_KILLS = 4;
+/** A kill comes after this many new model requests (seeded random in the range): the run makes well over a hundred. */
+const KILL_EVERY_REQUESTS = { min: 8, max: 20 };
 const SERVER_RESTART_AFTER_KILLS = 3;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rowKeys = (rows: unknown[][]) => rows.map((r) => r.map((v) => sqlValueKey(v as never)).join('|')).sort();
@@ -120,12 +122,16 @@ describe('durability under worker kills and a server restart', () => {
     let finished = false;
     const everything = Promise.allSettled([prepared.handle.result(), benchmarkDone, ...questions]).finally(() => (finished = true));
 
-    // Chaos: kill a random worker at random moments and start another; restart the server once.
+    // Chaos: kill a random worker and start another each time the model has seen a random number
+    // of new requests (so every kill lands while work is in flight, however fast this machine is);
+    // restart the server once.
     const random = seededRandom(20261201);
     const interruptions: number[] = [];
+    const nextKillAt = () => llm.requests.length + KILL_EVERY_REQUESTS.min + Math.floor(random() * (KILL_EVERY_REQUESTS.max - KILL_EVERY_REQUESTS.min));
+    let killAt = nextKillAt();
     while (!finished) {
-      await Promise.race([sleep(1_500 + random() * 2_500), everything]);
-      if (finished) break;
+      await Promise.race([sleep(100), everything]);
+      if (finished || llm.requests.length < killAt) continue;
       const victim = Math.floor(random() * workers.length);
       workers[victim].kill('SIGKILL');
       interruptions.push(Date.now());
@@ -136,6 +142,7 @@ describe('durability under worker kills and a server restart', () => {
         server = await startEmbeddedServer(config);
         interruptions.push(Date.now());
       }
+      killAt = nextKillAt();
     }
     // The kills overlapped the work, the server restart included.
     expect(interruptions.length).toBeGreaterThanOrEqual(MIN_KILLS + 2);
