@@ -21,13 +21,13 @@ export interface LlmSettings {
   /**
    * How a role that writes SQL answers (activities/prompts/sql-answer-format.ts): `json` (the
    * default: a JSON object, query first, as the schema orders it), `json-reasoning-first`, or
-   * `fenced` (free text: a short reasoning, then the query in one ```sql block). Roles whose
-   * answer is not a query ignore it.
+   * `fenced` (free text: a short reasoning, then the query in one ```sql block), or `plain` (only
+   * the query, as SQL text cut at its `;`). Roles whose answer is not a query ignore it.
    */
   sqlFormat?: SqlAnswerFormat;
 }
 
-export const SQL_ANSWER_FORMATS = ['json', 'json-reasoning-first', 'fenced'] as const;
+export const SQL_ANSWER_FORMATS = ['json', 'json-reasoning-first', 'fenced', 'plain'] as const;
 export type SqlAnswerFormat = (typeof SQL_ANSWER_FORMATS)[number];
 
 /**

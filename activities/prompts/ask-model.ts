@@ -5,7 +5,7 @@ import { renderPrompt } from './render-prompt';
 import { toActivityFailure } from '../llm/errors';
 import type { JsonSchema } from '../llm/json-schema';
 import type { LlmCallRecord, LlmService } from '../llm/llm-service';
-import { FENCED_ANSWER, inSqlFormat, writesSql } from './sql-answer-format';
+import { inSqlFormat, writesSql } from './sql-answer-format';
 
 export interface ModelAnswer<T> {
   value: T;
@@ -48,10 +48,10 @@ export async function askModel<P extends PromptName>(
     const narrowed = options.narrow ? options.narrow(prompt.schema) : prompt.schema;
     // A role that writes SQL answers in its configured format (sql-answer-format.ts).
     const format = writesSql(narrowed) ? (llm.sqlFormat?.(prompt.role) ?? 'json') : 'json';
-    const { messages, schema } = inSqlFormat(prompt.messages, narrowed, format);
-    // A free-text SQL answer is read by its fences, and re-asked once when it has no query (then the stage's fallback).
-    const answerFormat = schema ? { schema } : { text: FENCED_ANSWER, maxRepairAttempts: 1 };
-    const answer = await llm.call<PromptAnswers[P]>({ role: prompt.role, messages, ...answerFormat, ...temperature });
+    const asked = inSqlFormat(prompt.messages, narrowed, format);
+    // A free-text SQL answer is re-asked once when it has no query (then the stage's fallback).
+    const answerFormat = 'schema' in asked ? { schema: asked.schema } : { text: asked.text, maxRepairAttempts: 1 };
+    const answer = await llm.call<PromptAnswers[P]>({ role: prompt.role, messages: asked.messages, ...answerFormat, ...temperature });
     // A call with a schema or a text format always carries its parsed value.
     return { value: answer.value as PromptAnswers[P], usage: callUsage(answer.record) };
   } catch (err) {

@@ -7,6 +7,7 @@ import type { QuestionContext } from '../../core/question/question-context';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { loadPreparedProfiles } from '../prepared/load-prepared';
+import { loadSharedText } from './render-prompt';
 
 export interface ContextDeps {
   databases: DatabaseRegistry;
@@ -69,7 +70,16 @@ export async function questionPromptVars(deps: ContextDeps, ctx: QuestionContext
     evidence: ctx.evidence?.trim() || '(none)',
     schema: renderFocusedSchema(loaded, ctx.focus),
     knowledge: knowledgeBlock(ctx),
+    hintRules: hintRules(ctx.evidence),
   };
+}
+
+/**
+ * The rules for reading a hint (prompts/shared/hint-rules.md), only when the question has one:
+ * written for BIRD-style evidence ("names rather than ids", LIKE), they mislead where there is none.
+ */
+export function hintRules(evidence: string | undefined): string {
+  return evidence?.trim() ? ` ${loadSharedText('hint-rules')}` : '';
 }
 
 /**

@@ -83,18 +83,23 @@ export interface RenderedPrompt {
   schema: JsonSchema;
 }
 
-let questionContext: string | undefined;
+const sharedTexts = new Map<string, string>();
+
+/** A shared template of `prompts/shared/` (front matter dropped), e.g. the question context. */
+export function loadSharedText(name: 'question-context' | 'hint-rules'): string {
+  let text = sharedTexts.get(name);
+  if (text === undefined) {
+    const file = readFileSync(path.join(PROMPTS_DIR, 'shared', `${name}.md`), 'utf8');
+    const header = /^---\n[\s\S]*?\n---\n/.exec(file);
+    if (!header) throw new Error(`prompts/shared/${name}.md: missing front-matter header`);
+    text = file.slice(header[0].length).trim();
+    sharedTexts.set(name, text);
+  }
+  return text;
+}
 
 /** The shared opening of every `context: question` prompt (prompts/shared/question-context.md). */
-export function loadQuestionContext(): string {
-  if (questionContext === undefined) {
-    const text = readFileSync(path.join(PROMPTS_DIR, 'shared', 'question-context.md'), 'utf8');
-    const header = /^---\n[\s\S]*?\n---\n/.exec(text);
-    if (!header) throw new Error('prompts/shared/question-context.md: missing front-matter header');
-    questionContext = text.slice(header[0].length).trim();
-  }
-  return questionContext;
-}
+export const loadQuestionContext = (): string => loadSharedText('question-context');
 
 export function renderPrompt(name: PromptName, vars: Record<string, string>): RenderedPrompt {
   const template = loadPrompt(name);

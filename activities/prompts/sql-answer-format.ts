@@ -14,6 +14,8 @@ import type { ChatMessage } from '../llm/llm-provider';
  *   it writes the query.
  * - `fenced`: free text, no grammar: R in a sentence or two, then Q in one ```sql block. A small
  *   model writes SQL as SQL (no quoting inside a string) after its reasoning.
+ * - `plain`: only Q, as plain SQL text, the way code models are trained and evaluated on
+ *   text-to-SQL (schema, question, then the query cut at its `;`): no reasoning, no quoting.
  */
 export type SqlAnswer = { sql: string; reasoning: string };
 
@@ -25,23 +27,42 @@ export function writesSql(schema: JsonSchema): boolean {
   return keys.length === 2 && keys.includes('sql') && keys.includes('reasoning');
 }
 
-/** The system message and schema of a SQL-writing prompt in `format`; `schema` undefined means free text. */
-export function inSqlFormat(messages: ChatMessage[], schema: JsonSchema, format: SqlAnswerFormat): { messages: ChatMessage[]; schema?: JsonSchema } {
+/** How the LLM service reads a free-text answer, and the re-ask one it cannot read gets. */
+export interface TextAnswerReader {
+  parse: (text: string) => { ok: true; value: SqlAnswer } | { ok: false; problems: string[] };
+  repair: string;
+}
+
+/**
+ * A SQL-writing prompt in `format`: its messages, and either the JSON schema its answer must
+ * satisfy or (free-text formats) the reader of its text.
+ */
+export function inSqlFormat(
+  messages: ChatMessage[],
+  schema: JsonSchema,
+  format: SqlAnswerFormat,
+): { messages: ChatMessage[]; schema: JsonSchema } | { messages: ChatMessage[]; text: TextAnswerReader } {
   if (format === 'json') return { messages, schema };
   if (format === 'json-reasoning-first') {
     const { sql, reasoning } = schema.properties as Record<string, JsonSchema>;
     return { messages, schema: { ...schema, properties: { reasoning, sql }, required: ['reasoning', 'sql'] } };
   }
-  return { messages: messages.map((m) => (m.role === 'system' ? { ...m, content: fencedInstruction(m.content) } : m)) };
+  const sentence = format === 'fenced' ? fencedSentence : plainSentence;
+  const reworded = messages.map((m) => (m.role === 'system' ? { ...m, content: withAnswerSentence(m.content, sentence) } : m));
+  return { messages: reworded, text: format === 'fenced' ? FENCED_ANSWER : PLAIN_ANSWER };
 }
 
-function fencedInstruction(system: string): string {
+/** The template's answer sentence replaced by `sentence(reasoning, query)`. */
+function withAnswerSentence(system: string, sentence: (reasoning: string, query: string) => string): string {
   const match = ANSWER_SENTENCE.exec(system);
   if (!match) throw new Error('a SQL-writing prompt must end its instructions with the JSON answer sentence (see sql-answer-format.ts)');
-  const query = match[2].replace(/, as one string$/, '');
-  const sentence = `Answer in two parts: first your reasoning (${match[1]}) as plain text, then ${query} in one \`\`\`sql code block, and nothing after the block.`;
-  return system.replace(ANSWER_SENTENCE, sentence);
+  return system.replace(ANSWER_SENTENCE, sentence(match[1], match[2].replace(/, as one string$/, '')));
 }
+
+const fencedSentence = (reasoning: string, query: string) =>
+  `Answer in two parts: first your reasoning (${reasoning}) as plain text, then ${query} in one \`\`\`sql code block, and nothing after the block.`;
+
+const plainSentence = (_reasoning: string, query: string) => `Answer with only ${query}, as plain SQL ending with a semicolon, and nothing else.`;
 
 /**
  * The query and reasoning of a free-text answer: the last fenced block is the query, the text
@@ -73,11 +94,52 @@ export function parseFencedSql(text: string): SqlAnswer | null {
   return null;
 }
 
+/**
+ * The query of a plain answer: a fenced block if the model wrote one anyway, else the text from
+ * its first line that opens a query (SELECT, WITH, or a parenthesised SELECT) to the first `;`
+ * outside quotes, or to a blank line (prose after a query without its `;`). Null when no line
+ * opens a query.
+ */
+export function parsePlainSql(text: string): SqlAnswer | null {
+  const fenced = /^\s*```/m.test(text) ? parseFencedSql(text) : null;
+  if (fenced) return { sql: cutAtStatementEnd(fenced.sql), reasoning: fenced.reasoning };
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => /^\s*\(?\s*(SELECT|WITH)\b/i.test(line));
+  if (start < 0) return null;
+  const sql = cutAtStatementEnd(lines.slice(start).join('\n'));
+  return sql ? { sql, reasoning: lines.slice(0, start).join('\n').trim().slice(0, 400) } : null;
+}
+
+/** `sql` up to its first `;` outside quotes and comments, or its first blank line; trimmed. */
+function cutAtStatementEnd(sql: string): string {
+  let quote: string | null = null;
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i];
+    if (quote) {
+      if (ch === quote) quote = null;
+    } else if (ch === "'" || ch === '"' || ch === '`') {
+      quote = ch;
+    } else if (ch === ';') {
+      return sql.slice(0, i).trim();
+    } else if (ch === '\n' && /^\s*\n/.test(sql.slice(i + 1))) {
+      return sql.slice(0, i).trim();
+    }
+  }
+  return sql.trim();
+}
+
+function reader(parse: (text: string) => SqlAnswer | null, problem: string, repair: string): TextAnswerReader {
+  return {
+    parse: (text) => {
+      const answer = parse(text);
+      return answer ? { ok: true, value: answer } : { ok: false, problems: [problem] };
+    },
+    repair,
+  };
+}
+
 /** How the LLM service reads a fenced answer, and the re-ask one without a query gets. */
-export const FENCED_ANSWER = {
-  parse: (text: string) => {
-    const answer = parseFencedSql(text);
-    return answer ? { ok: true as const, value: answer } : { ok: false as const, problems: ['no ```sql block with a query'] };
-  },
-  repair: 'Your answer has no query. Write the query in one ```sql code block.',
-};
+export const FENCED_ANSWER = reader(parseFencedSql, 'no ```sql block with a query', 'Your answer has no query. Write the query in one ```sql code block.');
+
+/** How it reads a plain answer. */
+export const PLAIN_ANSWER = reader(parsePlainSql, 'no line opens a query', 'Your answer has no query. Write only the SQL query, starting with SELECT.');

@@ -1,6 +1,6 @@
 import { askModel } from '../../activities/prompts/ask-model';
 import { loadPrompt } from '../../activities/prompts/render-prompt';
-import { inSqlFormat, parseFencedSql, writesSql } from '../../activities/prompts/sql-answer-format';
+import { inSqlFormat, parseFencedSql, parsePlainSql, writesSql } from '../../activities/prompts/sql-answer-format';
 import { loadLlmConfig, settingsForRole } from '../../activities/llm/llm-config';
 import type { LlmCallRequest, LlmService } from '../../activities/llm/llm-service';
 import { mkdtempSync } from 'node:fs';
@@ -55,10 +55,14 @@ describe('the answer format of roles that write SQL', () => {
     );
     for (const name of SQL_TEMPLATES) {
       const template = loadPrompt(name);
-      const { messages, schema } = inSqlFormat([{ role: 'system', content: template.system }], template.schema, 'fenced');
-      expect(schema).toBeUndefined();
-      expect(messages[0].content).toMatch(/first your reasoning \(.+\) as plain text, then the .*query in one ```sql code block/);
-      expect(messages[0].content).not.toMatch(/JSON/);
+      const fenced = inSqlFormat([{ role: 'system', content: template.system }], template.schema, 'fenced');
+      expect('schema' in fenced).toBe(false);
+      expect(fenced.messages[0].content).toMatch(/first your reasoning \(.+\) as plain text, then the .*query in one ```sql code block/);
+      expect(fenced.messages[0].content).not.toMatch(/JSON/);
+      const plain = inSqlFormat([{ role: 'system', content: template.system }], template.schema, 'plain');
+      expect('schema' in plain).toBe(false);
+      expect(plain.messages[0].content).toMatch(/Answer with only the .*query, as plain SQL ending with a semicolon, and nothing else\.$/);
+      expect(plain.messages[0].content).not.toMatch(/JSON|reasoning/);
     }
   });
 
@@ -68,7 +72,7 @@ describe('the answer format of roles that write SQL', () => {
     expect(inSqlFormat(messages, schema, 'json')).toEqual({ messages, schema });
     const first = inSqlFormat(messages, schema, 'json-reasoning-first');
     expect(first.messages).toBe(messages);
-    expect(Object.keys(first.schema!.properties!)).toEqual(['reasoning', 'sql']);
+    expect('schema' in first && Object.keys(first.schema.properties!)).toEqual(['reasoning', 'sql']);
   });
 
   it.each([
@@ -84,6 +88,21 @@ describe('the answer format of roles that write SQL', () => {
     ],
   ])('parses %j', (text, sql, reasoning) => {
     expect(parseFencedSql(text)).toEqual({ sql, reasoning });
+  });
+
+  it.each([
+    ['SELECT count(*) FROM singer;', 'SELECT count(*) FROM singer', ''],
+    // Text after the statement's end is not part of it; a `;` inside a string is.
+    ["SELECT name FROM singer WHERE name = 'a;b';\nThis counts the singers.", "SELECT name FROM singer WHERE name = 'a;b'", ''],
+    ['Here it is:\nSELECT name\nFROM singer\n\nIt lists names.', 'SELECT name\nFROM singer', 'Here it is:'],
+    ['```sql\nWITH t AS (SELECT 1) SELECT * FROM t;\n```', 'WITH t AS (SELECT 1) SELECT * FROM t', ''],
+    ['(SELECT a FROM x) UNION (SELECT a FROM y)', '(SELECT a FROM x) UNION (SELECT a FROM y)', ''],
+  ])('parses the plain answer %j', (text, sql, reasoning) => {
+    expect(parsePlainSql(text)).toEqual({ sql, reasoning });
+  });
+
+  it('finds no plain query in prose', () => {
+    expect(parsePlainSql('I cannot answer: no table has prices.')).toBeNull();
   });
 
   it('finds no query in prose', () => {
@@ -131,6 +150,6 @@ describe('the answer format of roles that write SQL', () => {
     const config = loadLlmConfig({ DECODEX_LLM_GENERATOR_SQL_FORMAT: 'fenced' });
     expect(settingsForRole(config, 'generator').sqlFormat).toBe('fenced');
     expect(settingsForRole(config, 'reviser').sqlFormat).toBeUndefined();
-    expect(() => loadLlmConfig({ DECODEX_LLM_SQL_FORMAT: 'yaml' })).toThrow(/must be one of json, json-reasoning-first, fenced/);
+    expect(() => loadLlmConfig({ DECODEX_LLM_SQL_FORMAT: 'yaml' })).toThrow(/must be one of json, json-reasoning-first, fenced, plain/);
   });
 });

@@ -1,5 +1,6 @@
 import { loadPrompt, renderPrompt } from '../../activities/prompts/render-prompt';
 import { PROMPT_NAMES } from '../../core/prompts/prompt-catalog';
+import { hintRules } from '../../activities/prompts/question-context';
 
 const vars = {
   dialect: 'SQLite',
@@ -48,7 +49,8 @@ describe('prompts about the question share one rendering of it', () => {
       expect(r.messages[0].content).toBe(
         loadPrompt(questionPrompts[i])
           .system.replace(/\{\{dialect\}\}/g, 'SQLite')
-          .replace(/\{\{examples\}\}/g, '<examples>'),
+          .replace(/\{\{examples\}\}/g, '<examples>')
+          .replace(/\{\{hintRules\}\}/g, '<hintRules>'),
       );
     }
   });
@@ -57,5 +59,14 @@ describe('prompts about the question share one rendering of it', () => {
     const other = PROMPT_NAMES.find((n) => n === 'select-tables')!;
     const rendered = renderPrompt(other, varsFor(other));
     expect(rendered.messages[0].content).toBe(loadPrompt(other).system.replace('{{dialect}}', 'SQLite'));
+  });
+
+  it('gives the rules for reading a hint only to a question that has one', () => {
+    expect(hintRules(undefined)).toBe('');
+    expect(hintRules('  ')).toBe('');
+    const withHint = renderPrompt('generate-sql', { ...vars, evidence: 'rich refers to salary > 100', hintRules: hintRules('rich refers to salary > 100') });
+    expect(withHint.messages[0].content).toMatch(/return names rather than ids/);
+    const without = renderPrompt('generate-sql', { ...vars, hintRules: hintRules(undefined) });
+    expect(without.messages[0].content).not.toMatch(/names rather than ids|LIKE|hint/i);
   });
 });
