@@ -1,5 +1,5 @@
-import { findJoinPath, type ForeignKeyEdge, type JoinStep } from '../../core/exploration/join-paths';
-import { bridgeJoins } from '../../core/indexing/bridge-tables';
+import type { ForeignKeyEdge } from '../../core/exploration/join-paths';
+import { joinStepsBetween } from '../../core/linking/join-columns';
 import { columnNameMatches } from '../../core/indexing/column-name-matches';
 import { inferJoinKeys } from '../../core/indexing/inferred-joins';
 import { LexicalValueIndex, type ValueLexicon } from '../../core/indexing/lexical-value-index';
@@ -14,9 +14,8 @@ import { requireArtifact } from '../artifacts/require-artifact';
 import type { VectorStore } from '../vectors/vector-store';
 import type { IndexEmbedders } from '../embeddings/index-embedders';
 
-/** What retrieval reads of a prepared database, loaded once per database. */
-export interface PreparedIndices {
-  collections: PreparedDatabaseManifest['collections'];
+/** What linking reads of a prepared database besides its vector collections: values, keys, names. */
+export interface LinkingIndices {
   lexicon: LexicalValueIndex;
   columnCount: number;
   /** Declared foreign keys, then the join keys inferred from values and names (core/indexing/inferred-joins). */
@@ -25,22 +24,30 @@ export interface PreparedIndices {
   tables: { name: string; columns: string[] }[];
 }
 
-export async function loadPreparedIndices(
-  store: ArtifactStore,
-  manifest: Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections'>,
-): Promise<PreparedIndices> {
-  const { databaseId, versions } = manifest;
+/** What retrieval reads of a prepared database, loaded once per database. */
+export interface PreparedIndices extends LinkingIndices {
+  collections: PreparedDatabaseManifest['collections'];
+}
+
+export async function loadLinkingIndices(store: ArtifactStore, prepared: Pick<PreparedDatabaseManifest, 'databaseId' | 'versions'>): Promise<LinkingIndices> {
+  const { databaseId, versions } = prepared;
   const lexicon = await requireArtifact<ValueLexicon>(store, ARTIFACT_KINDS.valueLexicon, artifactKeys.valueLexicon(databaseId, versions));
   const { stored, columns } = await loadPreparedProfiles(store, databaseId, versions);
   const { schema } = stored;
   const declared = schema.tables.flatMap((t) => t.foreignKeys);
   return {
-    collections: manifest.collections,
     lexicon: new LexicalValueIndex(lexicon),
     columnCount: schema.tables.reduce((n, t) => n + t.columns.length, 0),
     foreignKeys: [...declared, ...inferJoinKeys(columns, lexicon, declared)],
     tables: schema.tables.map((t) => ({ name: t.name, columns: t.columns.map((c) => c.name) })),
   };
+}
+
+export async function loadPreparedIndices(
+  store: ArtifactStore,
+  manifest: Pick<PreparedDatabaseManifest, 'databaseId' | 'versions' | 'collections'>,
+): Promise<PreparedIndices> {
+  return { collections: manifest.collections, ...(await loadLinkingIndices(store, manifest)) };
 }
 
 export interface RetrieveColumnsOptions {
@@ -139,33 +146,18 @@ export async function retrieveColumns(
     for (const m of columnNameMatches(question, foundTables))
       add({ table: m.table, column: m.column, reason: 'name', evidence: `the question says "${m.word}"` });
   }
-  for (let i = 0; i < tables.length; i++) {
-    for (let j = i + 1; j < tables.length; j++) {
-      const path = findJoinPath(indices.foreignKeys, tables[i], tables[j], options.joinHops) ?? [];
-      // Two tables joined directly may be joined by more than one key (a flight's source and
-      // destination airport): the question decides which, so every such key is kept.
-      const steps = path.length === 1 ? parallelJoins(indices.foreignKeys, tables[i], tables[j]) : path;
-      for (const step of steps) {
-        const evidence = `${step.left} joins ${step.right}`;
-        for (const column of step.leftColumns) add({ table: step.left, column, reason: 'join', evidence });
-        for (const column of step.rightColumns) add({ table: step.right, column, reason: 'join', evidence });
-      }
-    }
-  }
-  if (options.bridgeTables) {
-    for (const step of bridgeJoins(indices.foreignKeys, tables)) {
-      const evidence = `${step.left} links ${step.right} to another retrieved table`;
-      for (const column of step.leftColumns) add({ table: step.left, column, reason: 'bridge', evidence });
-      for (const column of step.rightColumns) add({ table: step.right, column, reason: 'bridge', evidence });
+  // Bridges after direct paths, so a column both give is kept with the direct reason.
+  const direct = joinStepsBetween(indices.foreignKeys, tables, options.joinHops, false);
+  const bridges = options.bridgeTables ? joinStepsBetween(indices.foreignKeys, tables, 0, true) : [];
+  for (const [steps, reason] of [
+    [direct, 'join'],
+    [bridges, 'bridge'],
+  ] as const) {
+    for (const step of steps) {
+      const evidence = reason === 'join' ? `${step.left} joins ${step.right}` : `${step.left} links ${step.right} to another retrieved table`;
+      for (const column of step.leftColumns) add({ table: step.left, column, reason, evidence });
+      for (const column of step.rightColumns) add({ table: step.right, column, reason, evidence });
     }
   }
   return [...found.values()];
-}
-
-/** Every foreign key between two tables, in either direction. */
-function parallelJoins(foreignKeys: ForeignKeyEdge[], a: string, b: string): JoinStep[] {
-  const same = (x: string, y: string) => x.toLowerCase() === y.toLowerCase();
-  return foreignKeys
-    .filter((fk) => (same(fk.fromTable, a) && same(fk.toTable, b)) || (same(fk.fromTable, b) && same(fk.toTable, a)))
-    .map((fk) => ({ left: fk.fromTable, leftColumns: fk.fromColumns, right: fk.toTable, rightColumns: fk.toColumns, leftIsReferenced: false }));
 }

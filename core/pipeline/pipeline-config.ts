@@ -23,6 +23,13 @@ export interface LinkingConfig {
    * seconds once; 'full-schema' answers over the whole schema instead.
    */
   whenUnprepared: 'prepare' | 'full-schema';
+  /**
+   * The `decosearch` selector's columns completed as CHESS completes a pruning, which the paper
+   * says its selector follows: columns whose names or stored values match the question and its
+   * keywords, and the key columns joining the selected tables (core/linking/complete-selection.ts).
+   * Plain code, no model call. Only the `decosearch` strategy selects columns; the others ignore it.
+   */
+  completeSelection: boolean;
 }
 
 export interface NotesConfig {
@@ -165,7 +172,7 @@ const DECOSEARCH_DECOMPOSITION: DecompositionConfig = {
 };
 
 const DEXTERSQL: Sections = {
-  linking: { strategy: 'dextersql', preliminarySql: true, whenUnprepared: 'prepare' },
+  linking: { strategy: 'dextersql', preliminarySql: true, whenUnprepared: 'prepare', completeSelection: false },
   notes: { enabled: true },
   judging: { enabled: false },
   decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
@@ -183,7 +190,7 @@ export const PRESETS = {
    * node errors (B = 3). The SQL-refiner settings below are what `--set correction.enabled=true` turns on.
    */
   decosearch: {
-    linking: { strategy: 'decosearch', preliminarySql: false, whenUnprepared: 'full-schema' },
+    linking: { strategy: 'decosearch', preliminarySql: false, whenUnprepared: 'full-schema', completeSelection: true },
     notes: { enabled: false },
     judging: { enabled: true },
     decomposition: DECOSEARCH_DECOMPOSITION,
@@ -197,7 +204,7 @@ export const PRESETS = {
    * smoke tests; `decodex demo` uses it.
    */
   quick: {
-    linking: { strategy: 'full-schema', preliminarySql: false, whenUnprepared: 'full-schema' },
+    linking: { strategy: 'full-schema', preliminarySql: false, whenUnprepared: 'full-schema', completeSelection: false },
     notes: { enabled: false },
     judging: { enabled: false },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },

@@ -78,7 +78,7 @@ export function defaultStubs(): { online: OnlineStubs; llm: LlmStubs } {
       }),
       extractKeywords: async () => ({ keywords: ['k'], usage: usage('selector') }),
       selectTables: async () => ({ tables: ['t'], returned: ['t'], usage: usage('selector') }),
-      selectColumns: async () => ({ focus: [{ table: 't', columns: ['a'] }], returned: ['t.a'], usage: usage('selector') }),
+      selectColumns: async () => ({ focus: [{ table: 't', columns: ['a'] }], returned: ['t.a'], completed: [], usage: usage('selector') }),
       selectRelevantNotes: async (ctx) => ({ candidates: 0, notes: [], selectedIds: [], focus: ctx.focus, added: [], usage: [] }),
       judgeComplexity: async () => ({ needsDecomposition: false, reasoning: 'stub', usage: usage('judger') }),
       decomposeQuestion: async () => ({ proposed: STUB_DAG, examples: 0, usage: usage('decomposer') }),

@@ -94,8 +94,14 @@ async function decoSearchSelector(run: QuestionRun): Promise<void> {
     }
     const columns = await run.runner.paidStep(
       { stage: STAGE, name: 'selectColumns', summary: 'selector 3/3: the columns of those tables', llmCalls: 1 },
-      (o) => run.llm.selectColumns.executeWithOptions(o, [{ ctx, keywords: keywords.keywords, tables: tables.tables }]),
-      (r) => ({ outcome: r.focus === null ? 'nothing matched: fallback to the whole schema' : describeFocus(r.focus) }),
+      (o) =>
+        run.llm.selectColumns.executeWithOptions(o, [
+          { ctx, keywords: keywords.keywords, tables: tables.tables, complete: run.config.linking.completeSelection },
+        ]),
+      (r) => ({
+        outcome: r.focus === null ? 'nothing matched: fallback to the whole schema' : describeFocus(r.focus),
+        detail: { modelSaid: r.returned, completedWith: r.completed },
+      }),
     );
     if (columns) run.ctx = { ...run.ctx, focus: columns.focus };
   } catch (err) {
