@@ -95,7 +95,8 @@ export interface GenerationConfig {
 export interface CorrectionConfig {
   /**
    * Every candidate is diagnosed (parse, execution, suspicious results) and repaired (§3.4.1). Off,
-   * candidates are only diagnosed (selection and Algorithm 1's fall-through need their results).
+   * candidates are only diagnosed (selection and Algorithm 1's fall-through need their results) and
+   * given the plain-code fixes that are on (`spellingFixes`, `qualifierFixes`).
    * DecoSearch has it off: its Algorithm 1 falls through to decomposition as soon as the direct SQL
    * fails, and returns the DAG's final SQL as it ran (C.4's refiner appears in no algorithm).
    */
@@ -115,7 +116,8 @@ export interface CorrectionConfig {
    * Before any model is asked, apply the rewrites plain code is sure of (a column the database does
    * not know whose one right spelling the schema has: `pet_type` → `PetType`), kept only when the SQL
    * gets better. Not in the papers: a 1.5B reviser told the right spelling wrote the wrong one again
-   * three rounds running. `hybrid` does it; the paper presets do not.
+   * three rounds running. `hybrid` does it; the paper presets do not. Like `qualifierFixes`, it
+   * runs with `enabled` off too (no model is asked), so any preset can turn it on.
    */
   spellingFixes: boolean;
   /**

@@ -56,4 +56,23 @@ describe('the code fixes of correction', () => {
       expect(paper.result.outcome).toBe('execution_error'); // the scripted reviser keeps the wrong table
     });
   }, 180_000);
+
+  it('runs the code fixes without the reviser when a preset without correction turns them on (quick, decosearch)', async () => {
+    const question = 'Show each concert name with the location of its stadium.';
+    const gold = 'SELECT T1.concert_Name, T2.Location FROM concert AS T1 JOIN stadium AS T2 ON T1.Stadium_ID = T2.Stadium_ID';
+    const wrongTable = 'SELECT T1.concert_Name, T1.Location FROM concert AS T1 JOIN stadium AS T2 ON T1.Stadium_ID = T2.Stadium_ID';
+    await withScriptedPipeline(new Map([[question, gold]]), { pathSql: () => wrongTable, revisedSql: () => wrongTable }, async (stack) => {
+      const database = spiderDatabasePath('concert_singer');
+      const on = await stack.client.ask({ question, database, preset: 'quick', pipeline: { correction: { qualifierFixes: true } } });
+      expect(on.result.outcome).toBe('answered');
+      expect(on.result.sql).toBe(gold);
+      expect(on.result.trace.filter((t) => t.step === 'codeFix').length).toBeGreaterThan(0);
+      expect(on.result.trace.filter((t) => t.step === 'reviseSql')).toEqual([]);
+      expect(on.result.usage.llmCalls).toBe(1);
+
+      const off = await stack.client.ask({ question, database, preset: 'quick', pipeline: { correction: { qualifierFixes: false } } });
+      expect(off.result.trace.some((t) => t.step === 'codeFix')).toBe(false);
+      expect(off.result.outcome).toBe('execution_error');
+    });
+  }, 120_000);
 });

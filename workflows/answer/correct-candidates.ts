@@ -61,11 +61,19 @@ function needsRevision(run: QuestionRun, findings: Finding[]): boolean {
  * Step 1 a diagnostic report; Step 2 an LLM revision (of every candidate as DexterSQL publishes
  * it, or only when a check fires: `reviseOn`), with the whole attempt history, at most `maxRevisions` rounds, each one refinement of the run's budget — a revision
  * that is no better is rejected and recorded; Steps 3–4 rule-guided rewriting when mined
- * rules exist. Candidates are diagnosed even with correction off, since selection needs results.
+ * rules exist. Candidates are diagnosed even with correction off, since selection needs results,
+ * and the plain-code fixes (spelling, qualifier) run whenever they are on, reviser or not.
  */
 export async function correctCandidates(run: QuestionRun, candidates: WorkingCandidate[] = run.candidates): Promise<void> {
   if (!run.config.correction.enabled) {
-    await Promise.all(candidates.map(async (c) => (c.diagnosis = await diagnose(run, c, c.path, 'selection'))));
+    // The plain-code fixes are no model call: a preset without the reviser may still ground its columns.
+    const codeFixes = run.config.correction.spellingFixes || run.config.correction.qualifierFixes;
+    await Promise.all(
+      candidates.map(async (c) => {
+        c.diagnosis = await diagnose(run, c, c.path, codeFixes ? STAGE : 'selection');
+        if (codeFixes) await applyCodeFixes(run, c);
+      }),
+    );
     return;
   }
   if (run.config.correction.rules && run.knowledge.correctionRules === 0) {
