@@ -24,6 +24,13 @@ export interface AnswerQuestionInput {
   /** Settings changed on top of the preset, e.g. `{ selection: { confidenceThreshold: 0.8 } }`; each is checked. */
   pipeline?: PipelineOverrides;
   limits?: QuestionLimitsInput;
+  /**
+   * A question from a training set: retrieved examples (few-shot, decomposition) from this
+   * database (as the knowledge sources name it, e.g. Spider's db_id) are withheld, since its
+   * other questions include paraphrases with the same SQL. Set by benchmarks of training splits,
+   * rule mining and knowledge building; a user's question leaves it out.
+   */
+  withholdExamplesOf?: string;
 }
 
 /**

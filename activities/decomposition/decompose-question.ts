@@ -31,7 +31,7 @@ export interface DecomposeOutput {
  * knowledge base has them.
  */
 export async function decomposeQuestion(deps: QuestionLlmDeps & { vectors: VectorStore; embedder: Embedder }, input: DecomposeInput): Promise<DecomposeOutput> {
-  const examples = await retrieveDecompositionExamples(deps, input.ctx.question, input.examples);
+  const examples = await retrieveDecompositionExamples(deps, input.ctx.question, input.examples, input.ctx.withholdExamplesOf);
   const vars = await questionPromptVars(deps, input.ctx);
   const retry = input.problem ? `\n\nYour previous plan could not be used: ${input.problem}. Write a corrected plan.` : '';
   const answer = await askModel(

@@ -17,7 +17,7 @@ export const FEW_SHOT_EXAMPLES = 3;
  * means the store changed underneath, which a retry will not fix.
  */
 export async function generateFewShot(deps: QuestionLlmDeps & { vectors: VectorStore }, ctx: QuestionContext): Promise<GeneratedSql> {
-  const examples = await retrieveFewShotExamples(deps, ctx.question, FEW_SHOT_EXAMPLES);
+  const examples = await retrieveFewShotExamples(deps, ctx.question, FEW_SHOT_EXAMPLES, ctx.withholdExamplesOf);
   if (!examples.length) throw ApplicationFailure.nonRetryable('no few-shot examples are stored', 'KnowledgeMissing');
   const text = examples
     .map((e, i) => `Example ${i + 1} (database ${e.database})\nQuestion: ${e.question}${e.evidence ? `\nHint: ${e.evidence}` : ''}\nSQL: ${e.sql}`)

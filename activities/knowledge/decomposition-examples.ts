@@ -66,9 +66,15 @@ export async function countDecompositionExamples(deps: Omit<DecompositionKbDeps,
 /**
  * The k past decompositions whose questions are most similar in meaning to `question`, best first,
  * for the decomposer's prompt, never the question itself (nor another copy of it: a training
- * question must not be shown its own plan); [] when no knowledge base exists (zero-shot).
+ * question must not be shown its own plan), nor any of `withheldDatabase`; [] when no knowledge
+ * base exists (zero-shot).
  */
-export async function retrieveDecompositionExamples(deps: DecompositionKbDeps, question: string, k: number): Promise<DecompositionExample[]> {
+export async function retrieveDecompositionExamples(
+  deps: DecompositionKbDeps,
+  question: string,
+  k: number,
+  withheldDatabase?: string,
+): Promise<DecompositionExample[]> {
   const manifest = await deps.store.get<DecompositionKbManifest>(KNOWLEDGE_KINDS.decompositions, MANIFEST_KEY);
   if (!manifest || k <= 0) return [];
   if (manifest.embedder !== deps.embedder.name) {
@@ -79,7 +85,7 @@ export async function retrieveDecompositionExamples(deps: DecompositionKbDeps, q
     );
   }
   const [vector] = await deps.embedder.embed([question]);
-  const hits = await deps.vectors.search(manifest.collection, vector, { k: k + OVERFETCH });
+  const hits = await deps.vectors.search(manifest.collection, vector, { k: (k + OVERFETCH) * (withheldDatabase ? 4 : 1) });
   return withoutQuestion(
     question,
     hits.map((h) => ({
@@ -88,5 +94,6 @@ export async function retrieveDecompositionExamples(deps: DecompositionKbDeps, q
       dag: JSON.parse(String(h.payload.dag)) as SubQuestionDag,
       ...(h.payload.evidence ? { evidence: String(h.payload.evidence) } : {}),
     })),
+    withheldDatabase,
   ).slice(0, k);
 }

@@ -80,13 +80,15 @@ export async function storeFewShotExamples(deps: FewShotIndexDeps, examples: Few
 
 /**
  * The k training examples most similar in structure to the question ([] when no index exists),
- * never the question itself nor a copy of its text (its gold SQL would be its own example).
+ * never the question itself nor a copy of its text (its gold SQL would be its own example), nor
+ * any example of `withheldDatabase` (core/knowledge/without-question.ts).
  */
-export async function retrieveFewShotExamples(deps: FewShotIndexDeps, question: string, k: number): Promise<FewShotExample[]> {
+export async function retrieveFewShotExamples(deps: FewShotIndexDeps, question: string, k: number, withheldDatabase?: string): Promise<FewShotExample[]> {
   const manifest = await loadFewShotManifest(deps.store);
   if (!manifest || manifest.count === 0 || k <= 0) return [];
   const [vector] = await shapeEmbedder.embed([questionShapeText(question)]);
-  const hits = await deps.vectors.search(manifest.collection, vector, { k: k * OVERFETCH });
+  // A withheld database's questions are often the nearest shapes: fetch more so k others remain.
+  const hits = await deps.vectors.search(manifest.collection, vector, { k: k * OVERFETCH * (withheldDatabase ? 4 : 1) });
   const examples: FewShotExample[] = hits.map((h) => ({
     question: String(h.payload.question),
     sql: String(h.payload.sql),
@@ -94,5 +96,5 @@ export async function retrieveFewShotExamples(deps: FewShotIndexDeps, question: 
     database: String(h.payload.database),
     ...(h.payload.evidence ? { evidence: String(h.payload.evidence) } : {}),
   }));
-  return mostSimilarByShape(question, withoutQuestion(question, examples), k);
+  return mostSimilarByShape(question, withoutQuestion(question, examples, withheldDatabase), k);
 }

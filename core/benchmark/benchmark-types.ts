@@ -36,6 +36,12 @@ export interface RunBenchmarkInput {
   evaluation: EvaluationSettings;
   /** Score each dataset's gold SQL as the prediction (no LLM), through the same evaluation. */
   goldAsPrediction?: boolean;
+  /**
+   * Withhold each question's own database from example retrieval (AnswerQuestionInput
+   * .withholdExamplesOf). Absent: on for a training split (a dataset named `*-train`), whose
+   * questions' paraphrases are in the few-shot index built from it; off otherwise.
+   */
+  withholdSameDatabaseExamples?: boolean;
   /** Passed through to answerQuestion, never interpreted here. */
   preset?: string;
   ablations?: string[];

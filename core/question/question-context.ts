@@ -20,4 +20,6 @@ export interface QuestionContext {
   grounding: string[];
   /** Disambiguation notes the note incorporator selected (§3.3.1). */
   notes: string[];
+  /** Retrieved examples of this database are withheld (AnswerQuestionInput.withholdExamplesOf). */
+  withholdExamplesOf?: string;
 }

@@ -75,6 +75,17 @@ describe('the few-shot index', () => {
     expect(found.map((e) => e.sql)).not.toContain(own.sql);
   });
 
+  it("withholds every example of the question's own database when asked to (a training question's paraphrases)", async () => {
+    const paraphrase = { question: 'Count the singers whose country is France.', sql: EXAMPLES[0].sql, database: 'concert_singer' };
+    await storeFewShotExamples({ store, vectors }, [...EXAMPLES, paraphrase]);
+    const question = 'How many singers come from France?';
+    const open = await retrieveFewShotExamples({ store, vectors }, question, 3);
+    expect(open.map((e) => e.database)).toContain('concert_singer');
+    const withheld = await retrieveFewShotExamples({ store, vectors }, question, 3, 'Concert_Singer');
+    expect(withheld).toHaveLength(3);
+    expect(withheld.map((e) => e.database)).not.toContain('concert_singer');
+  });
+
   it('a rebuilt index replaces the old one for readers, and its collection is removed', async () => {
     const first = await storeFewShotExamples({ store, vectors }, EXAMPLES.slice(0, 3));
     const second = await storeFewShotExamples({ store, vectors }, EXAMPLES);

@@ -110,6 +110,7 @@ export function startQuestionRun(input: AnswerQuestionInput, config: PipelineCon
       focus: null,
       grounding: [],
       notes: [],
+      ...(input.withholdExamplesOf ? { withholdExamplesOf: input.withholdExamplesOf } : {}),
     },
     route: 'direct',
     decomposed: false,

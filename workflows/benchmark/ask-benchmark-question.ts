@@ -4,6 +4,7 @@ import type { AnswerQuestionResult } from '../../core/answer-question-types';
 import type { PredictionForEvaluation, RunBenchmarkInput } from '../../core/benchmark/benchmark-types';
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import { databaseLabel } from '../../core/database-label';
+import { isTrainingSplit } from '../../core/datasets/training-split';
 import { DATABASE, PRESET } from '../../core/search-attributes';
 import { queuePrefixOf, taskQueue } from '../../core/task-queues';
 import { awaitAnswer } from '../../core/unanswered-run';
@@ -34,6 +35,7 @@ export async function predictBenchmarkQuestion(input: RunBenchmarkInput, questio
             ablations: input.ablations,
             pipeline: input.pipeline,
             limits: input.questionLimits,
+            ...((input.withholdSameDatabaseExamples ?? isTrainingSplit(input.dataset)) ? { withholdExamplesOf: question.dbId } : {}),
           },
         ],
         staticSummary: question.question.slice(0, 200),

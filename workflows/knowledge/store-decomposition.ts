@@ -39,6 +39,7 @@ export async function storeDecomposition(
           evidence: question.evidence,
           ...input.answer,
           pipeline: { decomposition: { enabled: true, always: true } },
+          withholdExamplesOf: question.dbId,
         },
       ],
       staticSummary: `decompose: ${question.question.slice(0, 180)}`,

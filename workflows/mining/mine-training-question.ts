@@ -42,7 +42,7 @@ export async function mineTrainingQuestion(input: MineQuestionInput): Promise<Mi
           executeChild<typeof answerQuestion>('answerQuestion', {
             workflowId: answerId,
             taskQueue: taskQueue('online', prefix),
-            args: [{ question: q.question, database: q.database, evidence: q.evidence, ...input.answer }],
+            args: [{ question: q.question, database: q.database, evidence: q.evidence, ...input.answer, withholdExamplesOf: q.dbId }],
             staticSummary: q.question.slice(0, 200),
             typedSearchAttributes: [{ key: DATABASE, value: databaseLabel(q.database) }],
           }),
