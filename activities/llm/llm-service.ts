@@ -3,7 +3,7 @@ import type { ArtifactStore } from '../artifacts/artifact-store';
 import { LlmError } from './errors';
 import type { JsonSchema } from './json-schema';
 import { createLlmCache, llmCacheKey } from './llm-cache';
-import { roleEnvVar, settingsForRole, type LlmConfig, type LlmSettings, type ProviderName, type SqlAnswerFormat } from './llm-config';
+import { roleEnvVar, settingsForRole, type LlmConfig, type LlmSettings, type ProviderName, type SqlAnswerFormat, DEFAULT_SQL_FORMAT } from './llm-config';
 import type { ChatMessage, Completion, LlmProvider, TokenUsage } from './llm-provider';
 import { providerForSettings } from './provider-for-settings';
 import type { LocalRuntimeOptions } from './local/local-llm-config';
@@ -42,7 +42,7 @@ export interface LlmCallResult<T = unknown> {
 
 export interface LlmService {
   call<T = unknown>(request: LlmCallRequest): Promise<LlmCallResult<T>>;
-  /** How `role` writes SQL (its `sqlFormat` setting); absent: `json`. */
+  /** How `role` writes SQL (its `sqlFormat` setting, else DEFAULT_SQL_FORMAT); a service without it: `json`. */
   sqlFormat?(role: string): SqlAnswerFormat;
 }
 
@@ -152,7 +152,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
   }
 
   return {
-    sqlFormat: (role: string) => settingsForRole(config, role).sqlFormat ?? 'json',
+    sqlFormat: (role: string) => settingsForRole(config, role).sqlFormat ?? DEFAULT_SQL_FORMAT,
     async call<T = unknown>(request: LlmCallRequest): Promise<LlmCallResult<T>> {
       const startedAt = now();
       const configured = settingsForRole(config, request.role);

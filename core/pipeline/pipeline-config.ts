@@ -116,15 +116,16 @@ export interface CorrectionConfig {
    * Before any model is asked, apply the rewrites plain code is sure of (a column the database does
    * not know whose one right spelling the schema has: `pet_type` → `PetType`), kept only when the SQL
    * gets better. Not in the papers: a 1.5B reviser told the right spelling wrote the wrong one again
-   * three rounds running. `hybrid` does it; the paper presets do not. Like `qualifierFixes`, it
-   * runs with `enabled` off too (no model is asked), so any preset can turn it on.
+   * three rounds running. `hybrid`, `dextersql` and `quick` do it; `decosearch`, as published,
+   * does not. Like `qualifierFixes`, it runs with `enabled` off too (no model is asked).
    */
   spellingFixes: boolean;
   /**
    * Likewise for a column named through the wrong table (`T2.Name` where T2 is `hiring` and the
    * query's `shop` has `Name`): requalified by plain code when exactly one table of the query has
    * it, kept only when the SQL gets better. Not in the papers: it is the commonest execution error
-   * of a 1.5B model over joins (README, "Accuracy with the local model"). `hybrid` does it.
+   * of a 1.5B model over joins (README, "Accuracy with the local model"). `hybrid`, `dextersql`
+   * and `quick` do it.
    */
   qualifierFixes: boolean;
   /**
@@ -179,7 +180,8 @@ const DEXTERSQL: Sections = {
   judging: { enabled: false },
   decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
   generation: { paths: ['dependency-tree', 'few-shot', 'divide-and-conquer'] },
-  correction: { enabled: true, reviseOn: 'always', maxRevisions: 1, rules: true, spellingFixes: false, qualifierFixes: false, questionChecks: false },
+  // Columns grounded by plain code before the reviser (not in the paper; README, "Deviations").
+  correction: { enabled: true, reviseOn: 'always', maxRevisions: 1, rules: true, spellingFixes: true, qualifierFixes: true, questionChecks: false },
   selection: { enabled: true, confidenceThreshold: 0.6, tournamentSize: 3 },
 };
 
@@ -201,9 +203,10 @@ export const PRESETS = {
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
   /**
-   * One model call: the whole schema, the direct path, no correction or selection. For small
-   * local models (the bundled 270M one loops or copies instructions when asked ten times) and
-   * smoke tests; `decodex demo` uses it.
+   * One model call: the whole schema, the direct path, no reviser or selection; a column taken
+   * from the wrong table or respelt is grounded by plain code (no call). For small local models
+   * (the bundled 270M one loops or copies instructions when asked ten times) and smoke tests;
+   * `decodex demo` uses it.
    */
   quick: {
     linking: { strategy: 'full-schema', preliminarySql: false, whenUnprepared: 'full-schema', completeSelection: false },
@@ -211,7 +214,7 @@ export const PRESETS = {
     judging: { enabled: false },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
     generation: { paths: ['direct'] },
-    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false, spellingFixes: false, qualifierFixes: false, questionChecks: false },
+    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false, spellingFixes: true, qualifierFixes: true, questionChecks: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
   /**

@@ -121,6 +121,25 @@ function firstLine(text: string): string {
   );
 }
 
+/**
+ * A scripted rule answers a SQL-writing prompt as `{"reasoning", "sql"}` JSON. A prompt in a
+ * free-text format (activities/prompts/sql-answer-format.ts) asks for the query as plain SQL or in
+ * a ```sql block instead; the stand-in answers as a model told so would, from the same JSON.
+ */
+function inAskedSqlFormat(text: string, prompt: ScriptPrompt): string {
+  const plain = prompt.system.includes('as plain SQL ending with a semicolon');
+  const fenced = prompt.system.includes('in one ```sql code block');
+  if (!plain && !fenced) return text;
+  let answer: { sql?: unknown; reasoning?: unknown };
+  try {
+    answer = JSON.parse(text) as typeof answer;
+  } catch {
+    return text; // already free text (a rule that scripts one)
+  }
+  if (typeof answer?.sql !== 'string') return text;
+  return plain ? `${answer.sql.replace(/;\s*$/, '')};` : `${String(answer.reasoning ?? '')}\n\`\`\`sql\n${answer.sql}\n\`\`\``;
+}
+
 export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promise<ScriptedLlm> {
   let rules = options.rules ?? [];
   let faultOptions = options.faults;
@@ -176,7 +195,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
       );
     }
     record.roleGuess = rule.name;
-    const text = fault === 'malformed' ? MALFORMED_TEXT : fault === 'schema-invalid' ? SCHEMA_INVALID_TEXT : await rule.reply(prompt);
+    const text = fault === 'malformed' ? MALFORMED_TEXT : fault === 'schema-invalid' ? SCHEMA_INVALID_TEXT : inAskedSqlFormat(await rule.reply(prompt), prompt);
     record.status = 200;
     const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : undefined;
     if (fault === 'truncated') sendTruncated(res, completionBody(api, ++sequence, prompt, text, maxTokens));

@@ -55,6 +55,7 @@ const SCHEMA_DDL = 'CREATE TABLE customer (\n  customer_id INTEGER,\n  name TEXT
 /** The service, recording what each call sent and got (the generation activity hides the raw text). */
 function recording(service: LlmService, calls: ChildCall[], label: () => string): LlmService {
   return {
+    ...(service.sqlFormat ? { sqlFormat: (role: string) => service.sqlFormat!(role) } : {}),
     async call<T>(request: LlmCallRequest) {
       try {
         const result = await service.call<T>(request);
@@ -81,6 +82,7 @@ function varsFor(template: PromptName): Record<string, string> {
     question: 'How many customers live in London?',
     evidence: '(none)',
     knowledge: '',
+    hintRules: '',
     sql: "SELECT COUNT(*) FROM customer WHERE city = 'London'",
     sqlA: "SELECT COUNT(*) FROM customer WHERE city = 'London'",
     sqlB: "SELECT COUNT(*) FROM customer WHERE LOWER(city) = 'london'",
@@ -141,6 +143,16 @@ async function main(): Promise<void> {
     await ask('again', templateOf.get(answered.label)!);
     calls[calls.length - 1].repeats = answered.label;
   }
+
+  // The product's default for SQL (plain text, no grammar) through the same model and path.
+  const plainService = createLlmService({ config: loadLlmConfig({ ...process.env, DECODEX_LLM_SQL_FORMAT: 'plain' }), store });
+  await askModel(
+    recording(plainService, calls, () => 'plain'),
+    'generate-sql',
+    varsFor('generate-sql'),
+  ).catch((err: unknown) => {
+    if (calls.at(-1)?.label !== 'plain' || !calls.at(-1)?.error) throw err;
+  });
 
   for (const call of calls) process.stdout.write(JSON.stringify(call) + '\n');
   await disposeLocalModels();

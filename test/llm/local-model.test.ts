@@ -35,10 +35,18 @@ describe('the local provider with the real GGUF model', () => {
       // Short answers and a small context keep the run short on a 2-core machine.
       DECODEX_LLM_MAX_TOKENS: '600',
       DECODEX_LLM_LOCAL_CONTEXT_SIZE: '1536',
+      // Every role under its grammar here; the plain SQL format is asked once more, as 'plain'.
+      DECODEX_LLM_SQL_FORMAT: 'json',
     });
     if (run.code !== 0) throw new Error(`the local model run failed (exit ${run.code}):\n${run.stderr}`);
-    const calls = jsonLines<ChildCall>(run.stdout);
-    expect(calls.map((c) => c.label).sort()).toEqual(['again', 'nested', ...ROLES].sort());
+    const all = jsonLines<ChildCall>(run.stdout);
+    expect(all.map((c) => c.label).sort()).toEqual(['again', 'nested', 'plain', ...ROLES].sort());
+    // Plain SQL is free text: no schema, no grammar; it is read (one re-ask allowed) or classified.
+    const plain = all.find((c) => c.label === 'plain')!;
+    expect(plain.schema).toBeUndefined();
+    if (plain.error) expect(['malformed', 'truncated']).toContain(plain.error.kind);
+    else expect(plain.record).toMatchObject({ provider: 'local', cacheHit: false });
+    const calls = all.filter((c) => c.label !== 'plain');
 
     const answered = calls.filter((c) => !c.error && !c.record!.cacheHit);
     for (const call of answered) {

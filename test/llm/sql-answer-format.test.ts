@@ -37,7 +37,7 @@ function scriptedService(answers: string[], format: 'json' | 'fenced' | 'json-re
   };
 }
 
-const VARS = { dialect: 'sqlite', schema: 'CREATE TABLE singer (name TEXT)', knowledge: '', evidence: 'none', question: 'How many singers?' };
+const VARS = { dialect: 'sqlite', schema: 'CREATE TABLE singer (name TEXT)', knowledge: '', evidence: 'none', hintRules: '', question: 'How many singers?' };
 
 describe('the answer format of roles that write SQL', () => {
   it('covers every SQL-writing template, each of which states its answer in the one sentence the formats rewrite', () => {

@@ -2,14 +2,14 @@ import { spiderDatabasePath } from '../../devkit/datasets';
 import { withScriptedPipeline } from '../support/scripted-pipeline-stack';
 
 /**
- * hybrid's code fixes: a candidate naming a column the database does not know is rewritten by
- * plain code before any model is asked, when the schema has exactly one column spelt the same but
- * for case and underscores (`correction.spellingFixes`), or when the column was named through the
- * wrong table and exactly one table of the query has it (`correction.qualifierFixes`). The paper
- * presets leave both to the reviser, which is told what the checks found.
+ * The code fixes of correction: a candidate naming a column the database does not know is
+ * rewritten by plain code before any model is asked, when the schema has exactly one column spelt
+ * the same but for case and underscores (`correction.spellingFixes`), or when the column was named
+ * through the wrong table and exactly one table of the query has it (`correction.qualifierFixes`).
+ * On in hybrid, dextersql and quick; switched off, the reviser is told what the checks found.
  */
 describe('the code fixes of correction', () => {
-  it('rewrites a misspelt column by plain code in hybrid, and not in dextersql', async () => {
+  it('rewrites a misspelt column by plain code in hybrid, and leaves it to the reviser when switched off', async () => {
     const question = 'Which release years appear among the songs of our singers, from the oldest singer down?';
     const gold = 'SELECT Song_release_year FROM singer ORDER BY Age DESC';
     const misspelt = 'SELECT SongReleaseYear FROM singer ORDER BY age DESC';
@@ -24,13 +24,13 @@ describe('the code fixes of correction', () => {
       // Fixed before any model was asked to revise it: no finding left, no revision.
       expect(result.trace.filter((t) => t.step === 'reviseSql')).toEqual([]);
 
-      const paper = await stack.client.ask({ question, database, preset: 'dextersql' });
+      const paper = await stack.client.ask({ question, database, preset: 'dextersql', pipeline: { correction: { spellingFixes: false } } });
       expect(paper.result.trace.some((t) => t.step === 'codeFix')).toBe(false);
       expect(paper.result.outcome).toBe('execution_error'); // the scripted reviser keeps the misspelling
     });
   }, 120_000);
 
-  it('requalifies a column named through the wrong table in hybrid; dextersql tells the reviser which table has it', async () => {
+  it('requalifies a column named through the wrong table in hybrid; switched off, the reviser is told which table has it', async () => {
     const question = 'List every concert name beside the location of the stadium it was held in.';
     const gold = 'SELECT T1.concert_Name, T2.Location FROM concert AS T1 JOIN stadium AS T2 ON T1.Stadium_ID = T2.Stadium_ID';
     const wrongTable = 'SELECT T1.concert_Name, T1.Location FROM concert AS T1 JOIN stadium AS T2 ON T1.Stadium_ID = T2.Stadium_ID';
@@ -48,7 +48,7 @@ describe('the code fixes of correction', () => {
       const off = await stack.client.ask({ question, database, preset: 'hybrid', pipeline: { correction: { qualifierFixes: false } } });
       expect(off.result.trace.some((t) => t.step === 'codeFix')).toBe(false);
 
-      const paper = await stack.client.ask({ question, database, preset: 'dextersql' });
+      const paper = await stack.client.ask({ question, database, preset: 'dextersql', pipeline: { correction: { qualifierFixes: false } } });
       expect(paper.result.trace.some((t) => t.step === 'codeFix')).toBe(false);
       const revisions = paper.result.trace.filter((t) => t.step === 'reviseSql');
       expect(revisions.length).toBeGreaterThan(0);
@@ -57,13 +57,13 @@ describe('the code fixes of correction', () => {
     });
   }, 180_000);
 
-  it('runs the code fixes without the reviser when a preset without correction turns them on (quick, decosearch)', async () => {
+  it('runs the code fixes without the reviser in quick (no model call), and a preset can switch them off', async () => {
     const question = 'Show each concert name with the location of its stadium.';
     const gold = 'SELECT T1.concert_Name, T2.Location FROM concert AS T1 JOIN stadium AS T2 ON T1.Stadium_ID = T2.Stadium_ID';
     const wrongTable = 'SELECT T1.concert_Name, T1.Location FROM concert AS T1 JOIN stadium AS T2 ON T1.Stadium_ID = T2.Stadium_ID';
     await withScriptedPipeline(new Map([[question, gold]]), { pathSql: () => wrongTable, revisedSql: () => wrongTable }, async (stack) => {
       const database = spiderDatabasePath('concert_singer');
-      const on = await stack.client.ask({ question, database, preset: 'quick', pipeline: { correction: { qualifierFixes: true } } });
+      const on = await stack.client.ask({ question, database, preset: 'quick' });
       expect(on.result.outcome).toBe('answered');
       expect(on.result.sql).toBe(gold);
       expect(on.result.trace.filter((t) => t.step === 'codeFix').length).toBeGreaterThan(0);
