@@ -76,6 +76,7 @@ describe('the layers hold (README "Architecture")', () => {
   ];
   const allowed: [string, string][] = [
     ['workflows/answer/x.ts', "import type { LinkingActivities } from '../../activities/linking/linking-activities';"],
+    ['workflows/answer/x.ts', "import type { QuestionLlmActivities } from '../../activities/question-activities';"],
     ['workflows/answer/x.ts', "import type { QuestionContext } from '../../core/question/question-context';"],
     ['bench/x.ts', "import { startScriptedLlm } from '../devkit/scripted-llm/server';"],
     ['cli/commands/x.ts', "import { benchCommand } from './bench';"],

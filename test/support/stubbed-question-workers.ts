@@ -1,4 +1,4 @@
-import type { LlmActivities, OnlineActivities } from '../../workflows/answer/question-run';
+import type { QuestionLlmActivities, QuestionOnlineActivities } from '../../activities/question-activities';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Diagnosis } from '../../core/question/diagnosis';
 import type { NodeRun } from '../../core/dag/node-results';
@@ -13,8 +13,8 @@ import type { LlmCallUsage } from '../../core/usage';
  * is recorded with its input.
  */
 /** The activities the question workflow calls, by task queue (the same types its proxies use). */
-export type OnlineStubs = OnlineActivities;
-export type LlmStubs = LlmActivities;
+export type OnlineStubs = QuestionOnlineActivities;
+export type LlmStubs = QuestionLlmActivities;
 
 export const usage = (role: string): LlmCallUsage => ({ role, model: 'stub', promptTokens: 10, completionTokens: 2, latencyMs: 1, cacheHit: false });
 

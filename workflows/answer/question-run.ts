@@ -1,13 +1,6 @@
 import { proxyActivities, setHandler, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
-import type { DatabaseActivities } from '../../activities/database/database-activities';
-import type { CorrectionActivities, DiagnosisActivities } from '../../activities/correction/correction-activities';
-import type { DagExecutionActivities, DecompositionActivities } from '../../activities/decomposition/decomposition-activities';
-import type { GenerationActivities } from '../../activities/generation/generation-activities';
-import type { JudgingActivities } from '../../activities/judging/judging-activities';
-import type { LinkingActivities, RetrievalActivities } from '../../activities/linking/linking-activities';
-import type { NotesActivities } from '../../activities/notes/notes-activities';
+import type { QuestionLlmActivities, QuestionOnlineActivities } from '../../activities/question-activities';
 import type { QuestionContext } from '../../core/question/question-context';
-import type { SelectionActivities } from '../../activities/selection/selection-activities';
 import type { AnswerQuestionInput, Judgement, Route } from '../../core/answer-question-types';
 import type { QuestionLimits } from '../../core/question-limits';
 import { RunBudget } from '../../core/budget';
@@ -17,16 +10,6 @@ import { queuePrefixOf, taskQueue } from '../../core/task-queues';
 import { dagQuery, progressQuery, traceQuery } from '../queries';
 import { StepRunner } from '../kit/step-runner';
 import type { WorkingCandidate } from './working-candidate';
-
-/** The question's activities by task queue: database work on `online`, model calls on `llm`. */
-export type OnlineActivities = DatabaseActivities & RetrievalActivities & DiagnosisActivities & DagExecutionActivities;
-export type LlmActivities = LinkingActivities &
-  NotesActivities &
-  JudgingActivities &
-  DecompositionActivities &
-  GenerationActivities &
-  CorrectionActivities &
-  SelectionActivities;
 
 /** Failures no retry can fix: a missing database, a broken configuration, a refused key. */
 const NON_RETRYABLE = ['DatabaseUnavailable', 'InvalidConfiguration', 'KnowledgeMissing'];
@@ -42,8 +25,8 @@ export interface QuestionRun {
   limits: QuestionLimits;
   budget: RunBudget;
   runner: StepRunner;
-  online: ActivityInterfaceFor<OnlineActivities>;
-  llm: ActivityInterfaceFor<LlmActivities>;
+  online: ActivityInterfaceFor<QuestionOnlineActivities>;
+  llm: ActivityInterfaceFor<QuestionLlmActivities>;
   /** What every LLM step is told; grows stage by stage (focus, grounding, notes). */
   ctx: QuestionContext;
   route: Route;
@@ -76,13 +59,15 @@ export function startQuestionRun(input: AnswerQuestionInput, config: PipelineCon
     return { step: `${p.stage} › ${p.step}`, done: p.done, total: p.total };
   });
   const prefix = queuePrefixOf(workflowInfo().taskQueue);
-  const online = proxyActivities<OnlineActivities>({
+  // Typed by the factories the workers register (activities/question-activities.ts): database work on
+  // `online`, model calls on `llm`.
+  const online = proxyActivities<QuestionOnlineActivities>({
     taskQueue: taskQueue('online', prefix),
     startToCloseTimeout: limits.sqlTimeoutMs + 30_000,
     heartbeatTimeout: limits.heartbeatTimeoutMs,
     retry: { maximumAttempts: 3, nonRetryableErrorTypes: NON_RETRYABLE },
   });
-  const llm = proxyActivities<LlmActivities>({
+  const llm = proxyActivities<QuestionLlmActivities>({
     taskQueue: taskQueue('llm', prefix),
     startToCloseTimeout: limits.llmAttemptTimeoutMs,
     heartbeatTimeout: limits.heartbeatTimeoutMs,
