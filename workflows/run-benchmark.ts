@@ -1,5 +1,5 @@
 import { continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { createBenchmarkActivities } from '../activities/benchmark/benchmark-activities';
+import type { BenchmarkActivities } from '../activities/benchmark/benchmark-activities';
 import type { BenchmarkProgress, RunBenchmarkInput, RunBenchmarkState } from '../core/benchmark/benchmark-types';
 import type { BenchmarkSummary } from '../core/benchmark/summarize-benchmark';
 import { RunBudget } from '../core/budget';
@@ -10,8 +10,6 @@ import { JobProgress } from './kit/job-progress';
 import { runQuestionWindow } from './kit/question-window';
 import { StepRunner } from './kit/step-runner';
 import { benchmarkProgressQuery, traceQuery } from './queries';
-
-type BenchmarkActivities = ReturnType<typeof createBenchmarkActivities>;
 
 export interface RunBenchmarkResult {
   summary: BenchmarkSummary;

@@ -144,6 +144,8 @@ export function createBenchmarkActivities(deps: BenchmarkDeps) {
   };
 }
 
+export type BenchmarkActivities = ReturnType<typeof createBenchmarkActivities>;
+
 function notExecutableRecord(q: BenchmarkQuestion): BenchmarkRecord {
   return {
     index: q.index,

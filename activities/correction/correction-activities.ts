@@ -17,6 +17,3 @@ export function createCorrectionActivities(deps: QuestionLlmDeps) {
     correctWithRules: (input: RuleCorrectionInput) => correctWithRules(deps, input),
   };
 }
-
-export type DiagnosisActivities = ReturnType<typeof createDiagnosisActivities>;
-export type CorrectionActivities = ReturnType<typeof createCorrectionActivities>;

@@ -78,5 +78,3 @@ export function createDatabaseActivities(databases: DatabaseRegistry) {
     },
   };
 }
-
-export type DatabaseActivities = ReturnType<typeof createDatabaseActivities>;

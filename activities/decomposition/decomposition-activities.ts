@@ -25,6 +25,3 @@ export function createDagExecutionActivities(deps: { databases: DatabaseRegistry
     forgetNodeResults: (input: { prefix: string }) => forgetNodeResults(deps.store, input.prefix),
   };
 }
-
-export type DecompositionActivities = ReturnType<typeof createDecompositionActivities>;
-export type DagExecutionActivities = ReturnType<typeof createDagExecutionActivities>;

@@ -6,5 +6,3 @@ import { judgeComplexity } from './judge-complexity';
 export function createJudgingActivities(deps: QuestionLlmDeps) {
   return { judgeComplexity: (ctx: QuestionContext) => judgeComplexity(deps, ctx) };
 }
-
-export type JudgingActivities = ReturnType<typeof createJudgingActivities>;

@@ -23,6 +23,3 @@ export function createLinkingActivities(deps: QuestionLlmDeps) {
     selectColumns: (input: SelectColumnsInput) => selectColumns(deps, input),
   };
 }
-
-export type RetrievalActivities = ReturnType<typeof createRetrievalActivities>;
-export type LinkingActivities = ReturnType<typeof createLinkingActivities>;

@@ -6,5 +6,3 @@ import { selectRelevantNotes } from './select-relevant-notes';
 export function createNotesActivities(deps: QuestionLlmDeps) {
   return { selectRelevantNotes: (ctx: QuestionContext) => selectRelevantNotes(deps, ctx) };
 }
-
-export type NotesActivities = ReturnType<typeof createNotesActivities>;

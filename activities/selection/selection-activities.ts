@@ -5,5 +5,3 @@ import { compareCandidates, type CompareCandidatesInput } from './compare-candid
 export function createSelectionActivities(deps: QuestionLlmDeps) {
   return { compareCandidates: (input: CompareCandidatesInput) => compareCandidates(deps, input) };
 }
-
-export type SelectionActivities = ReturnType<typeof createSelectionActivities>;

@@ -75,7 +75,7 @@ describe('the layers hold (README "Architecture")', () => {
     ['devkit/x.ts', "import { until } from '../test/support/until';", /devkit\/ is below/],
   ];
   const allowed: [string, string][] = [
-    ['workflows/answer/x.ts', "import type { LinkingActivities } from '../../activities/linking/linking-activities';"],
+    ['workflows/answer/x.ts', "import type { GenerationActivities } from '../../activities/generation/generation-activities';"],
     ['workflows/answer/x.ts', "import type { QuestionLlmActivities } from '../../activities/question-activities';"],
     ['workflows/answer/x.ts', "import type { QuestionContext } from '../../core/question/question-context';"],
     ['bench/x.ts', "import { startScriptedLlm } from '../devkit/scripted-llm/server';"],
