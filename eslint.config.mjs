@@ -2,7 +2,8 @@
 //   core ← activities ← workflows, workers ← cli ← bench, scripts   (devkit: test tools; test: tests)
 // A layer imports only from layers to its left. Besides:
 // - workflows are deterministic sandboxed code: from activities they import the activity
-//   interfaces' types only (`*-activities.ts`); their data types come from core/;
+//   interfaces' types only (`*-activities.ts`, never the index that binds them); their data types
+//   come from core/;
 // - core/ is pure code shared by both sides.
 // test/architecture/layers.test.ts lints a deliberate violation of each rule, so none can be
 // switched off unnoticed, and checks what ESLint cannot: no import circle between files, and no
@@ -63,6 +64,11 @@ export default tseslint.config(
       message: 'workflows import only the activity interfaces (*-activities.ts) from activities/; data types live in core/',
     },
     { group: ['**/activities/**/*-activities'], allowTypeImports: true, message: 'workflows import activity types only (import type ...)' },
+    {
+      // The index binds every activity (a value import would bundle them all); the types are in *-activities.ts.
+      regex: '^(\\.\\./)+activities$',
+      message: 'workflows import the activity interfaces (*-activities.ts), not the activities index',
+    },
     { group: ['node:*', 'fs', 'path', 'os', 'child_process'], message: 'workflows are deterministic: no Node modules' },
   ]),
   layer('workers', LAYERS.workers),

@@ -67,6 +67,7 @@ describe('the layers hold (README "Architecture")', () => {
     ['activities/linking/x.ts', "import { answerQuestion } from '../../workflows/answer-question';", /activities\/ is below/],
     ['workflows/answer/x.ts', "import type { SqliteDatabase } from '../../activities/database/sqlite-database';", /only the activity interfaces/],
     ['workflows/answer/x.ts', "import { createLinkingActivities } from '../../activities/linking/linking-activities';", /activity types only/],
+    ['workflows/answer/x.ts', "import type { ActivityDeps } from '../../activities';", /not the activities index/],
     ['workflows/answer/x.ts', "import { readFileSync } from 'node:fs';", /deterministic/],
     ['workers/x.ts', "import { runCli } from '../cli/main';", /workers\/ is below/],
     ['cli/commands/x.ts', "import { main } from '../../bench/accuracy';", /cli\/ is below/],
