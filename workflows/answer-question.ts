@@ -1,5 +1,4 @@
 import { ApplicationFailure, CancellationScope, CancelledFailure, upsertSearchAttributes } from '@temporalio/workflow';
-import type { ExecuteSqlOutput } from '../core/question/sql-execution';
 import type { AnswerQuestionInput, AnswerQuestionResult } from '../core/answer-question-types';
 import { resolveLimits } from '../core/question-limits';
 import type { RunError } from '../core/run-trace';
@@ -7,6 +6,7 @@ import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
 import { PRESET } from '../core/search-attributes';
 import { unansweredFailure } from '../core/unanswered-run';
 import { failureMessage, failureType } from './kit/step-runner';
+import { answerRows } from './answer/answer-rows';
 import { solveByDecomposition } from './answer/complex-route';
 import { correctCandidates } from './answer/correct-candidates';
 import { finishRun } from './answer/finish-run';
@@ -108,11 +108,7 @@ function useDraftsAsCandidates(run: QuestionRun): void {
     });
 }
 
-/**
- * The chosen candidate's rows for the caller (row cap, byte limits and timeout from the limits):
- * those its diagnosis already read under the same limits when there was one candidate, its
- * diagnosis's failure when it failed there, else the SQL is run once more.
- */
+/** The run's result: the chosen candidate's rows (see answerRows), or why there is no answer. */
 async function answer(run: QuestionRun, selection: Selection | null): Promise<AnswerQuestionResult> {
   const stopped: RunError | undefined = run.budget.stoppedBy;
   if (!selection) {
@@ -122,7 +118,7 @@ async function answer(run: QuestionRun, selection: Selection | null): Promise<An
     return finishRun(run, failure.kind === CONTEXT_OVERFLOW ? 'context_overflow' : 'llm_error', {}, null, failure);
   }
   const chosen = run.candidates[selection.report.chosen];
-  const executed = rowsFromDiagnosis(run, chosen) ?? failureFromDiagnosis(run, chosen) ?? (await executeChosen(run, chosen));
+  const executed = await answerRows(run, chosen);
   run.runner.stageDone('answer');
   if (!executed.ok) return finishRun(run, 'execution_error', { sql: chosen.sql }, selection, executed.error);
   const { columns, rows, truncated, byteLimit } = executed.result;
@@ -133,61 +129,6 @@ async function answer(run: QuestionRun, selection: Selection | null): Promise<An
     { sql: chosen.sql, columns, rows, truncated, ...(byteLimit ? { byteLimit } : {}) },
     selection,
     stopped,
-  );
-}
-
-function describeRows(e: ExecuteSqlOutput): string {
-  return e.ok
-    ? `${e.result.rows.length} rows${e.result.truncated ? ' (cut)' : ''}${e.result.byteLimit ? `, ${e.result.byteLimit.cutCells} cells cut to ${e.result.byteLimit.maxCellBytes} bytes` : ''}`
-    : `error: ${e.error.message}`;
-}
-
-/** The rows the chosen SQL's own diagnosis read under the answer's limits, if it kept them. */
-function rowsFromDiagnosis(run: QuestionRun, chosen: WorkingCandidate): ExecuteSqlOutput | undefined {
-  const execution = chosen.diagnosis?.execution;
-  const kept = execution?.ok ? execution.answer : undefined;
-  if (!kept || kept.sql !== chosen.sql) return undefined;
-  const output: ExecuteSqlOutput = { ok: true, result: kept.result };
-  run.runner.note('answer', 'answerRows', "the chosen SQL already ran read-only in its diagnosis, under the answer's limits: its rows are the answer", {
-    outcome: describeRows(output),
-  });
-  return output;
-}
-
-/**
- * The chosen SQL's failure in its own diagnosis (same statement, same timeout), reused: running it
- * again would cost another timeout (a SLEEP or a runaway join twice, and the database's temp files
- * with it) to learn the same error.
- */
-function failureFromDiagnosis(run: QuestionRun, chosen: WorkingCandidate): ExecuteSqlOutput | undefined {
-  const execution = chosen.diagnosis?.execution;
-  if (!execution || execution.ok) return undefined;
-  const output: ExecuteSqlOutput = { ok: false, error: { kind: executionErrorKind(execution.kind), message: execution.error } };
-  run.runner.note('answer', 'answerRows', 'the chosen SQL already failed read-only in its diagnosis: it is not run again', {
-    outcome: describeRows(output),
-  });
-  return output;
-}
-
-function executionErrorKind(kind: string): Extract<ExecuteSqlOutput, { ok: false }>['error']['kind'] {
-  return kind === 'timeout' || kind === 'read_only_violation' ? kind : 'sql_error';
-}
-
-function executeChosen(run: QuestionRun, chosen: WorkingCandidate): Promise<ExecuteSqlOutput> {
-  return run.runner.step(
-    { stage: 'answer', name: 'executeSql', summary: `run the chosen SQL read-only (timeout ${run.limits.sqlTimeoutMs} ms, ≤ ${run.limits.maxRows} rows)` },
-    (o) =>
-      run.online.executeSql.executeWithOptions(o, [
-        {
-          database: run.input.database,
-          sql: chosen.sql,
-          timeoutMs: run.limits.sqlTimeoutMs,
-          maxRows: run.limits.maxRows,
-          maxCellBytes: run.limits.maxCellBytes,
-          maxResultBytes: run.limits.maxResultBytes,
-        },
-      ]),
-    (e) => ({ outcome: describeRows(e) }),
   );
 }
 
