@@ -3,7 +3,7 @@ import type { SqlRow } from '../../core/sql-value';
 import type { AnswerRows, Diagnosis } from '../../core/question/diagnosis';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { ResultByteLimits } from '../../core/result-bytes';
-import { boundResult, firstRows } from '../database/database-activities';
+import { answerResult, firstRows } from '../database/answer-result';
 import type { DatabaseRegistry } from '../database/database-registry';
 import { QueryTimeout, ReadOnlyViolation } from '../database/target-database';
 import { loadSchema } from '../prompts/question-context';
@@ -63,7 +63,7 @@ export async function diagnoseSql(deps: { databases: DatabaseRegistry; store: Ar
     const read = await db.execute(input.sql, { timeoutMs: input.timeoutMs, maxRows: Math.max(input.maxRows, input.answer?.maxRows ?? 0), maxCellBytes });
     const result = firstRows(read, input.maxRows);
     execution = { ok: true, columns: result.columns, rows: result.rows, truncated: result.truncated };
-    if (input.answer) answer = { sql: input.sql, result: boundResult(firstRows(read, input.answer.maxRows), input.answer) };
+    if (input.answer) answer = { sql: input.sql, result: answerResult(read, input.answer) };
   } catch (err) {
     const kind = err instanceof QueryTimeout ? 'timeout' : err instanceof ReadOnlyViolation ? 'read_only_violation' : 'sql_error';
     execution = { ok: false, kind, message: (err as Error).message };

@@ -1,10 +1,10 @@
-import { boundRowBytes, type ResultByteLimits } from '../../core/result-bytes';
+import type { ResultByteLimits } from '../../core/result-bytes';
 import { renderSchemaDdl } from '../../core/schema-text';
 import type { DatabaseRegistry } from './database-registry';
 import { QueryTimeout, ReadOnlyViolation } from './target-database';
 import type { Dialect } from '../../core/database/schema-types';
-import type { QueryResult } from '../../core/database/query-result';
-import type { BoundedQueryResult, ExecuteSqlOutput } from '../../core/question/sql-execution';
+import type { ExecuteSqlOutput } from '../../core/question/sql-execution';
+import { answerResult } from './answer-result';
 
 export interface DatabaseDescription {
   name: string;
@@ -29,26 +29,6 @@ function errorText(err: unknown): string {
   return message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS)}… (${message.length} characters)` : message;
 }
 
-/** The result with only its first `kept` rows (and the whole-valued REAL cells among them). */
-function keepRows(result: QueryResult, kept: number, truncated: boolean): QueryResult {
-  const { integralReals, ...rest } = result;
-  const keptReals = integralReals?.filter(([r]) => r < kept);
-  return { ...rest, rows: result.rows.slice(0, kept), truncated, ...(keptReals?.length ? { integralReals: keptReals } : {}) };
-}
-
-/** The first `maxRows` rows of a result read with a larger row limit: what a run with `maxRows` returns. */
-export function firstRows(result: QueryResult, maxRows: number): QueryResult {
-  return result.rows.length <= maxRows ? result : keepRows(result, maxRows, true);
-}
-
-/** Cells and rows past the byte limits are cut, so a result never makes a payload Temporal refuses. */
-export function boundResult(result: QueryResult, limits: ResultByteLimits): BoundedQueryResult {
-  const { rows, truncation } = boundRowBytes(result.rows, limits);
-  if (!truncation) return result;
-  const kept = keepRows(result, rows.length, result.truncated || truncation.droppedRows > 0);
-  return { ...kept, rows, byteLimit: truncation };
-}
-
 export function createDatabaseActivities(databases: DatabaseRegistry) {
   const openOrFail = (reference: string) => databases.openOrFail(reference);
 
@@ -69,7 +49,7 @@ export function createDatabaseActivities(databases: DatabaseRegistry) {
       const db = await openOrFail(input.database);
       try {
         const result = await db.execute(input.sql, { timeoutMs: input.timeoutMs, maxRows: input.maxRows, maxCellBytes: input.maxCellBytes });
-        return { ok: true, result: boundResult(result, input) };
+        return { ok: true, result: answerResult(result, input) };
       } catch (err) {
         if (err instanceof QueryTimeout) return { ok: false, error: { kind: 'timeout', message: err.message } };
         if (err instanceof ReadOnlyViolation) return { ok: false, error: { kind: 'read_only_violation', message: errorText(err) } };

@@ -1,4 +1,4 @@
-import { boundResult } from '../../activities/database/database-activities';
+import { boundResult } from '../../activities/database/answer-result';
 import { SqliteDatabase } from '../../activities/database/sqlite-database';
 import { SqliteProcessPool } from '../../activities/database/sqlite-process-pool';
 import { QueryOutOfMemory } from '../../activities/database/target-database';
