@@ -15,9 +15,15 @@ import { normalizeDatabaseSpec } from '../../database/normalize-database-spec';
  * its line number.
  */
 export function loadJsonlDataset(file: string, evaluator: EvaluatorName = 'bird'): LoadedDataset {
+  const questions = readJsonlQuestions(file).map((q) => q.question);
+  return { name: path.basename(file), evaluator, questions, schemas: {}, missingDatabases: [], notes: {} };
+}
+
+/** The questions of a JSONL question file (format above), each with its line number (1-based), for messages that point at the line. */
+export function readJsonlQuestions(file: string): { line: number; question: BenchmarkQuestion }[] {
   if (!existsSync(file)) throw new Error(`question file ${file} not found`);
   const base = path.dirname(path.resolve(file));
-  const questions: BenchmarkQuestion[] = [];
+  const questions: { line: number; question: BenchmarkQuestion }[] = [];
   readFileSync(file, 'utf8')
     .split('\n')
     .forEach((line, lineIndex) => {
@@ -42,17 +48,20 @@ export function loadJsonlDataset(file: string, evaluator: EvaluatorName = 'bird'
       }
       const index = questions.length;
       questions.push({
-        index,
-        id: typeof item.id === 'string' || typeof item.id === 'number' ? String(item.id) : String(index),
-        question: item.question as string,
-        ...(typeof item.evidence === 'string' && item.evidence ? { evidence: item.evidence } : {}),
-        goldSql: item.sql as string,
-        dbId: typeof item.db_id === 'string' ? item.db_id : databaseLabel(database),
-        database,
-        evaluationDatabases: [],
-        ...(typeof item.difficulty === 'string' ? { difficulty: item.difficulty } : {}),
+        line: lineIndex + 1,
+        question: {
+          index,
+          id: typeof item.id === 'string' || typeof item.id === 'number' ? String(item.id) : String(index),
+          question: item.question as string,
+          ...(typeof item.evidence === 'string' && item.evidence ? { evidence: item.evidence } : {}),
+          goldSql: item.sql as string,
+          dbId: typeof item.db_id === 'string' ? item.db_id : databaseLabel(database),
+          database,
+          evaluationDatabases: [],
+          ...(typeof item.difficulty === 'string' ? { difficulty: item.difficulty } : {}),
+        },
       });
     });
   if (questions.length === 0) throw new Error(`${file} holds no questions`);
-  return { name: path.basename(file), evaluator, questions, schemas: {}, missingDatabases: [], notes: {} };
+  return questions;
 }
