@@ -29,7 +29,7 @@ export function createActivities(deps: ActivityDeps) {
       // The learning jobs' activities heartbeat their own progress.
       ...createMiningActivities({ databases: deps.databases, artifacts: deps.artifacts }),
       ...createDecompositionKbActivities({ databases: deps.databases, artifacts: deps.artifacts, vectors: deps.vectors, embedder: deps.embedders.questions }),
-      ...createFewShotJobActivities({ artifacts: deps.artifacts, vectors: deps.vectors }),
+      ...createFewShotJobActivities({ artifacts: deps.artifacts, vectors: deps.vectors, databases: deps.databases }),
       ...createPreparationActivities({ databases: deps.databases, store: deps.artifacts, embedders: deps.embedders, vectors: deps.vectors }),
     },
   };

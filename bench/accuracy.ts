@@ -63,7 +63,7 @@ import { loadDataset } from '../activities/benchmark/datasets/load-dataset';
 import type { DecodexClient } from '../cli/client';
 import { startBenchTemporal } from './bench-temporal';
 import { FEW_SHOT_SOURCES } from '../activities/knowledge/few-shot-sources';
-import type { BuildFewShotIndexInput } from '../core/knowledge/few-shot-job-types';
+import { FEW_SHOT_JOB_DEFAULTS, type BuildFewShotIndexInput } from '../core/knowledge/few-shot-job-types';
 import { taskQueue } from '../core/task-queues';
 import type { buildFewShotIndex } from '../workflows/build-few-shot-index';
 import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact-store';
@@ -168,7 +168,7 @@ async function prepareWithModel(client: DecodexClient, dataset: AccuracyDataset,
 
 /** The few-shot index of the home, from the given training sets (a job that skips what a previous run stored). */
 async function buildFewShot(client: Client, sources: string[], queuePrefix: string): Promise<void> {
-  const input: BuildFewShotIndexInput = { sources, datasetsRoot: datasetsRoot(process.env), pageSize: 1_000, pagesPerRun: 20 };
+  const input: BuildFewShotIndexInput = { ...FEW_SHOT_JOB_DEFAULTS, sources, datasetsRoot: datasetsRoot(process.env) };
   const result = await client.workflow.execute<typeof buildFewShotIndex>('buildFewShotIndex', {
     taskQueue: taskQueue('offline', queuePrefix),
     workflowId: `few-shot-index-${sources.join('+')}`,
