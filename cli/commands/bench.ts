@@ -33,6 +33,13 @@ export function nonNegativeInt(value: string | undefined, name: string): number 
   return n;
 }
 
+/** An option that must be at least 1 when given. */
+export function positiveInt(value: string | undefined, name: string): number | undefined {
+  const n = nonNegativeInt(value, name);
+  if (n === 0) throw new UsageError(`${name} must be at least 1`);
+  return n;
+}
+
 /** --sample N [--seed S]: a seeded sample stratified by database and difficulty (seed 1 unless given). */
 function sampleOption(size: string | undefined, seed: string | undefined): { sample?: SampleSpec } {
   if (size === undefined) {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BuildFewShotIndexInput } from '../../core/knowledge/few-shot-job-types';
+import { FEW_SHOT_JOB_DEFAULTS, isExampleFile, type BuildFewShotIndexInput, type BuildFewShotIndexResult } from '../../core/knowledge/few-shot-job-types';
 import { FEW_SHOT_SOURCES } from '../../activities/knowledge/few-shot-sources';
 import { settingsForRole } from '../../activities/llm/llm-config';
 import { datasetsRoot } from '../../core/datasets/datasets-root';
@@ -12,8 +12,12 @@ import { loadWorkerLlmConfig } from '../../workers/build-deps';
 import type { buildDecompositionKnowledge } from '../../workflows/build-decomposition-knowledge';
 import type { buildFewShotIndex } from '../../workflows/build-few-shot-index';
 import { decompositionKbProgressQuery, progressQuery } from '../../workflows/queries';
+import { resolveDatasetArgument } from '../dataset-argument';
+import { fewShotJobId, parseFewShotSources } from '../few-shot-source-list';
 import { ProgressBar } from '../progress-bar';
-import { nonNegativeInt } from './bench';
+import { resultOrFailure } from '../run-failure';
+import { escapeForTerminal } from '../terminal-text';
+import { nonNegativeInt, positiveInt } from './bench';
 import type { DecodexClient } from '../client';
 import type { WatchedRun } from '../detached-run';
 import { withClientSession } from './client-session';
@@ -33,6 +37,7 @@ async function buildKnowledge(config: RuntimeConfig, args: string[]): Promise<nu
     args: rest,
     options: {
       sources: { type: 'string', default: FEW_SHOT_SOURCES.join(',') },
+      'sql-timeout-ms': { type: 'string' },
       dataset: { type: 'string', default: 'spider-train' },
       sample: { type: 'string' },
       seed: { type: 'string' },
@@ -49,17 +54,19 @@ async function buildKnowledge(config: RuntimeConfig, args: string[]): Promise<nu
   const root = datasetsRoot(process.env);
   const queues: TaskQueueName[] = kind === 'few-shot' ? ['offline'] : ALL_TASK_QUEUES;
   const detach = values.detach;
+  // A mistaken source or option is said before a worker starts.
+  const fewShot = kind === 'few-shot' ? fewShotInput(values.sources!, values['sql-timeout-ms'], root) : undefined;
   return withClientSession(config, { noWorker: values['no-worker'] || detach, queues }, async (decodex, session) => {
     const client = decodex.client;
-    if (kind === 'few-shot') {
-      const input: BuildFewShotIndexInput = { sources: values.sources!.split(',').map((s) => s.trim()), datasetsRoot: root, pageSize: 1_000, pagesPerRun: 20 };
-      const workflowId = values.id ?? `few-shot-index-${input.sources.join('+')}`;
+    if (fewShot) {
+      const input = fewShot;
+      const workflowId = values.id ?? fewShotJobId(input.sources);
       const handle = await client.workflow.start<typeof buildFewShotIndex>('buildFewShotIndex', {
         taskQueue: taskQueue('offline', config.queuePrefix),
         workflowId,
         workflowIdConflictPolicy: 'USE_EXISTING',
         args: [input],
-        staticSummary: `few-shot index from ${input.sources.join(', ')}`,
+        staticSummary: `few-shot index from ${input.sources.map((s) => path.basename(s)).join(', ')}`,
       });
       const run = { workflowId, runId: handle.firstExecutionRunId, what: `the few-shot index job ${workflowId}`, queues };
       if (detach) return session.detach(run, values.json);
@@ -68,7 +75,7 @@ async function buildKnowledge(config: RuntimeConfig, args: string[]): Promise<nu
       return printFewShotIndex(decodex, run, values.json);
     }
     settingsForRole(loadWorkerLlmConfig(config, process.env), 'generator');
-    const dataset = values.dataset!.endsWith('.jsonl') ? path.resolve(values.dataset!) : values.dataset!;
+    const dataset = resolveDatasetArgument(values.dataset!);
     const d = DECOMPOSITION_KB_DEFAULTS;
     const input: BuildDecompositionKbInput = {
       ...d,
@@ -82,6 +89,7 @@ async function buildKnowledge(config: RuntimeConfig, args: string[]): Promise<nu
         maxLlmCalls: nonNegativeInt(values['max-calls'], '--max-calls') || d.budget.maxLlmCalls,
       },
       concurrency: nonNegativeInt(values.concurrency, '--concurrency') || d.concurrency,
+      sqlTimeoutMs: positiveInt(values['sql-timeout-ms'], '--sql-timeout-ms') ?? d.sqlTimeoutMs,
     };
     try {
       resolvePipelineConfig(input.answer.preset, [], { decomposition: { enabled: true, always: true } });
@@ -104,6 +112,21 @@ async function buildKnowledge(config: RuntimeConfig, args: string[]): Promise<nu
   });
 }
 
+/** The few-shot job's input from the command's options: `--sql-timeout-ms` bounds each run of a file's example, so it needs a file. */
+function fewShotInput(sources: string, sqlTimeoutMs: string | undefined, root: string): BuildFewShotIndexInput {
+  let list: string[];
+  try {
+    list = parseFewShotSources(sources);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const timeout = positiveInt(sqlTimeoutMs, '--sql-timeout-ms');
+  if (timeout !== undefined && !list.some(isExampleFile)) {
+    throw new UsageError('--sql-timeout-ms bounds the run of each example of a .jsonl file; the named training sets are not run');
+  }
+  return { ...FEW_SHOT_JOB_DEFAULTS, sqlTimeoutMs: timeout ?? FEW_SHOT_JOB_DEFAULTS.sqlTimeoutMs, sources: list, datasetsRoot: root };
+}
+
 /** A job's result with a progress bar fed by `poll` once a second. */
 async function withProgress<T>(result: Promise<T>, poll: () => Promise<{ step: string; done: number; total: number } | null>): Promise<T> {
   const bar = new ProgressBar();
@@ -121,9 +144,30 @@ async function withProgress<T>(result: Promise<T>, poll: () => Promise<{ step: s
 /** Waits for a few-shot index job and prints what it built, as `build-knowledge few-shot` does. */
 export async function printFewShotIndex(decodex: DecodexClient, run: WatchedRun, json: boolean | undefined): Promise<number> {
   const handle = decodex.client.workflow.getHandle<typeof buildFewShotIndex>(run.workflowId);
-  const result = await withProgress(decodex.result<Awaited<ReturnType<typeof buildFewShotIndex>>>(run.workflowId), () => handle.query(progressQuery));
-  console.log(json ? JSON.stringify(result, null, 2) : `few-shot index: ${result.examples} examples in ${result.collection}`);
+  const outcome = await resultOrFailure(withProgress(decodex.result<BuildFewShotIndexResult>(run.workflowId), () => handle.query(progressQuery)));
+  if (!outcome.ok) {
+    console.log(
+      json
+        ? JSON.stringify({ outcome: 'failed', error: outcome.error }, null, 2)
+        : escapeForTerminal(`few-shot index: failed (${outcome.error.kind}: ${outcome.error.message})`),
+    );
+    return 1;
+  }
+  console.log(json ? JSON.stringify(outcome.value, null, 2) : escapeForTerminal(fewShotSummary(outcome.value), { keepNewlines: true }));
   return 0;
+}
+
+/** What was indexed, what was rejected and, for the first rejections, where and why (older jobs' results have no rejections). */
+function fewShotSummary(result: BuildFewShotIndexResult): string {
+  const lines = [`few-shot index: ${result.examples} examples in ${result.collection}`];
+  for (const [file, count] of Object.entries(result.files ?? {})) lines.push(`${file}: ${count.indexed} indexed, ${count.rejected} rejected`);
+  if (result.rejected) {
+    lines.push(
+      `rejected: ${result.rejected} examples whose SQL did not run${result.rejected > result.rejections.length ? ` (the first ${result.rejections.length}):` : ':'}`,
+    );
+    for (const r of result.rejections) lines.push(`  ${path.basename(r.source)}:${r.line} "${r.question}": ${r.reason}`);
+  }
+  return lines.join('\n');
 }
 
 /** Waits for a decomposition knowledge base job and prints its result, as `build-knowledge decompositions` does. */
@@ -147,10 +191,11 @@ export const buildKnowledgeCommand: Command = {
   examples: [
     'npx decodex build-knowledge few-shot',
     'npx decodex build-knowledge few-shot --sources spider-train,bird-train',
+    'npx decodex build-knowledge few-shot --sources spider-train,./my-examples.jsonl --sql-timeout-ms 10000',
     'npx decodex build-knowledge decompositions --sample 200 --max-calls 2000',
   ],
   usage:
-    'build-knowledge few-shot [--sources spider-train,bird-train] | decompositions [--dataset spider-train|<file.jsonl>] [--sample N] [--seed S] [--preset P]\n' +
-    '        [--max-tokens N] [--max-calls N] [--concurrency N] [--id ID] [--json] [--no-worker] [--detach]',
+    'build-knowledge few-shot [--sources spider-train,bird-train,<file.jsonl>] | decompositions [--dataset spider-train|<file.jsonl>] [--sample N] [--seed S] [--preset P]\n' +
+    '        [--max-tokens N] [--max-calls N] [--concurrency N] [--sql-timeout-ms N] [--id ID] [--json] [--no-worker] [--detach]',
   run: buildKnowledge,
 };

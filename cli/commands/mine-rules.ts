@@ -10,19 +10,14 @@ import { ALL_TASK_QUEUES } from '../../core/task-queues';
 import { loadWorkerLlmConfig } from '../../workers/build-deps';
 import { modelsByRole } from '../benchmark-models';
 import { startMining, waitForMining } from '../mining-client';
+import { resolveDatasetArgument } from '../dataset-argument';
 import { ProgressBar } from '../progress-bar';
-import { loadPrices, nonNegativeInt } from './bench';
+import { loadPrices, positiveInt } from './bench';
 import type { DecodexClient } from '../client';
 import type { WatchedRun } from '../detached-run';
 import { withClientSession } from './client-session';
 import { log, UsageError, type Command } from './command';
 import { PIPELINE_OPTIONS, PIPELINE_USAGE, pipelineFromOptions } from './pipeline-options';
-
-function positive(value: string | undefined, name: string): number | undefined {
-  const n = nonNegativeInt(value, name);
-  if (n === 0) throw new UsageError(`${name} must be at least 1`);
-  return n;
-}
 
 async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -53,30 +48,30 @@ async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<numb
   const prices = loadPrices(config, values.prices);
   const maxCost = values['max-cost'] === undefined ? undefined : Number(values['max-cost']);
   const d = MINING_DEFAULTS;
-  const dataset = values.dataset!.endsWith('.jsonl') ? path.resolve(values.dataset!) : values.dataset!;
+  const dataset = resolveDatasetArgument(values.dataset!);
   const base: Omit<MineRulesInput, 'jobId'> = {
     ...d,
     dataset,
     datasetsRoot: datasetsRoot(process.env),
     sample: {
-      size: positive(values.sample, '--sample') ?? d.sample.size,
+      size: positiveInt(values.sample, '--sample') ?? d.sample.size,
       seed: values.seed === undefined ? d.sample.seed : Number(values.seed),
       ...(values.databases ? { databases: values.databases.split(',').map((s) => s.trim()) } : {}),
     },
     answer: values.preset || values.ablation || values.set ? pipelineFromOptions(values).choice : d.answer,
     clustering: {
       ...d.clustering,
-      batchSize: positive(values['batch-size'], '--batch-size') ?? d.clustering.batchSize,
-      minGroupSize: positive(values['min-group-size'], '--min-group-size') ?? d.clustering.minGroupSize,
+      batchSize: positiveInt(values['batch-size'], '--batch-size') ?? d.clustering.batchSize,
+      minGroupSize: positiveInt(values['min-group-size'], '--min-group-size') ?? d.clustering.minGroupSize,
     },
     budget: {
-      maxTokens: positive(values['max-tokens'], '--max-tokens') ?? d.budget.maxTokens,
-      maxLlmCalls: positive(values['max-calls'], '--max-calls') ?? d.budget.maxLlmCalls,
+      maxTokens: positiveInt(values['max-tokens'], '--max-tokens') ?? d.budget.maxTokens,
+      maxLlmCalls: positiveInt(values['max-calls'], '--max-calls') ?? d.budget.maxLlmCalls,
       ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
     },
     ...(prices ? { prices, roleModels: modelsByRole(llmConfig) } : {}),
-    concurrency: positive(values.concurrency, '--concurrency') ?? d.concurrency,
-    questionsPerRun: positive(values['questions-per-run'], '--questions-per-run') ?? d.questionsPerRun,
+    concurrency: positiveInt(values.concurrency, '--concurrency') ?? d.concurrency,
+    questionsPerRun: positiveInt(values['questions-per-run'], '--questions-per-run') ?? d.questionsPerRun,
   };
   // The id says what is mined, so the same command resumes the same job (with whatever budget it is given now).
   const jobId = values.id ?? `mine-${path.basename(dataset).replace(/\.jsonl$/, '')}-n${base.sample.size}-s${base.sample.seed}`;
