@@ -21,15 +21,18 @@ describe('decodex build-knowledge few-shot with a file of examples', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'decodex-few-shot-cli-'));
     const shop = writeUserExamples(dir);
     // The command runs from the repository: the path is resolved there before the job starts.
-    const run = await runCli(['build-knowledge', 'few-shot', '--sources', path.relative(ROOT, shop.file), '--sql-timeout-ms', '5000'], env(dir), 120_000);
+    const run = await runCli(['build-knowledge', 'few-shot', '--sources', path.relative(ROOT, shop.file), '--sql-timeout-ms', '3000'], env(dir), 120_000);
     expect(run.stderr).not.toMatch(/decodex: /);
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/few-shot index job few-shot-index-examples\.jsonl-[0-9a-f]{8}/);
     expect(run.stdout).toMatch(/^few-shot index: 5 examples in dx-knowledge-few-shot-[0-9a-f]{12}$/m);
-    expect(run.stdout).toContain(`${shop.file}: 5 indexed, 2 rejected`);
-    expect(run.stdout).toContain('rejected: 2 examples whose SQL did not run:');
+    expect(run.stdout).toContain(`${shop.file}: 5 indexed, 3 rejected`);
+    expect(run.stdout).toContain('rejected: 3 examples whose SQL did not run:');
     expect(run.stdout).toMatch(new RegExp(`^  examples\\.jsonl:${BAD_LINES[0]} "What colour is each product\\?": sql_error: .*no such column: colour`, 'm'));
     expect(run.stdout).toMatch(new RegExp(`^  examples\\.jsonl:${BAD_LINES[1]} "Remove every product\\.": read_only_violation: rejected DELETE`, 'm'));
+    expect(run.stdout).toMatch(
+      new RegExp(`^  examples\\.jsonl:${BAD_LINES[2]} "Count every whole number\\.": timeout: query stopped after its 3000 ms timeout$`, 'm'),
+    );
     expect(shop.productRows()).toBe(PRODUCT_ROWS);
   }, 180_000);
 

@@ -13,7 +13,7 @@ describe('loadTrainingSet on a file of examples', () => {
     expect(set.skippedMissingDatabase).toBe(0);
     expect(set.questions.map((q) => q.question)).toEqual([...GOOD_EXAMPLES, ...BAD_EXAMPLES].map((e) => e.question));
     expect(new Set(set.questions.map((q) => q.database))).toEqual(new Set([shop.database]));
-    expect(set.questions.map((q) => q.dbId)).toEqual(['shop', 'shop', 'shop', 'shop', 'shop_orders', 'shop', 'shop']);
+    expect(set.questions.map((q) => q.dbId)).toEqual([...GOOD_EXAMPLES, ...BAD_EXAMPLES].map((e) => ('db_id' in e ? e.db_id : 'shop')));
     expect(set.questions.every((q) => q.evaluationDatabases[0] === shop.database && q.difficulty)).toBe(true);
   });
 });

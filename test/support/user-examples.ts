@@ -5,8 +5,8 @@ import path from 'node:path';
 
 /**
  * A user's own database and examples, as `build-knowledge few-shot --sources <file.jsonl>` takes
- * them: a small shop database of the tests' own, five pairs whose SQL runs on it, and two that
- * must be rejected: one names a column the schema does not have, one writes.
+ * them: a small shop database of the tests' own, five pairs whose SQL runs on it, and three that
+ * must be rejected: one names a column the schema does not have, one writes, one never ends.
  */
 export const GOOD_EXAMPLES = [
   { question: 'How many products cost more than 10?', sql: 'SELECT count(*) FROM product WHERE price > 10' },
@@ -27,10 +27,16 @@ export const GOOD_EXAMPLES = [
 export const BAD_EXAMPLES = [
   { question: 'What colour is each product?', sql: 'SELECT name, colour FROM product', reason: /sql_error: .*no such column: colour/ },
   { question: 'Remove every product.', sql: 'DELETE FROM product', reason: /read_only_violation: rejected DELETE: it deletes rows/ },
+  // Never ends: stopped at the job's per-statement timeout.
+  {
+    question: 'Count every whole number.',
+    sql: 'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n',
+    reason: /timeout: query stopped after its \d+ ms timeout/,
+  },
 ] as const;
 
 /** Lines of the file (1-based) the bad examples are on: the file has a blank line after the good ones. */
-export const BAD_LINES = [7, 8];
+export const BAD_LINES = [7, 8, 9];
 
 export const PRODUCT_ROWS = 4;
 
@@ -74,9 +80,14 @@ export function writeUserExamples(dir: string, name = 'examples.jsonl'): UserExa
   };
 }
 
-/** A file none of whose examples runs on the shop database. */
+/** A file none of whose examples runs on the shop database (the ones that fail at once). */
 export function writeOnlyBadExamples(dir: string, name = 'broken.jsonl'): string {
   const file = path.join(dir, name);
-  writeFileSync(file, BAD_EXAMPLES.map((e) => JSON.stringify({ question: e.question, sql: e.sql, database: 'shop.sqlite' })).join('\n') + '\n');
+  writeFileSync(
+    file,
+    BAD_EXAMPLES.slice(0, 2)
+      .map((e) => JSON.stringify({ question: e.question, sql: e.sql, database: 'shop.sqlite' }))
+      .join('\n') + '\n',
+  );
   return file;
 }
