@@ -6,6 +6,8 @@ export interface LlmCallUsage {
   completionTokens: number;
   /** Of promptTokens, those a local model did not evaluate again (its kept prefix); absent: none. */
   reusedPromptTokens?: number;
+  /** Of completionTokens, those a local model accepted from a verified draft (no forward pass of their own). */
+  draftedTokens?: number;
   latencyMs: number;
   cacheHit: boolean;
   /** For a cache hit: the prompt tokens the answer took when it was generated (what this call would have sent). */
@@ -21,6 +23,8 @@ export interface RunUsage {
   completionTokens: number;
   /** Prompt tokens the model did not evaluate again (absent in runs recorded before it was counted). */
   reusedPromptTokens?: number;
+  /** Generated tokens taken from verified drafts: completionTokens minus these is the decode passes spent. */
+  draftedTokens?: number;
   cacheHits: number;
   /**
    * Prompt tokens the cache hits took when they were generated: with promptTokens, what the run's
@@ -44,6 +48,7 @@ export function emptyUsage(): RunUsage {
     promptTokens: 0,
     completionTokens: 0,
     reusedPromptTokens: 0,
+    draftedTokens: 0,
     cacheHits: 0,
     cachedPromptTokens: 0,
     modelMs: 0,
@@ -59,6 +64,7 @@ export function addCall(usage: RunUsage, call: LlmCallUsage): RunUsage {
     promptTokens: usage.promptTokens + call.promptTokens,
     completionTokens: usage.completionTokens + call.completionTokens,
     reusedPromptTokens: (usage.reusedPromptTokens ?? 0) + (call.reusedPromptTokens ?? 0),
+    draftedTokens: (usage.draftedTokens ?? 0) + (call.draftedTokens ?? 0),
     cacheHits: usage.cacheHits + (call.cacheHit ? 1 : 0),
     cachedPromptTokens: (usage.cachedPromptTokens ?? 0) + (call.cachedPromptTokens ?? 0),
     modelMs: (usage.modelMs ?? 0) + (call.cacheHit ? (call.cachedLatencyMs ?? 0) : call.latencyMs),
@@ -90,6 +96,7 @@ export function mergeUsage(a: RunUsage, b: RunUsage): RunUsage {
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
     reusedPromptTokens: (a.reusedPromptTokens ?? 0) + (b.reusedPromptTokens ?? 0),
+    draftedTokens: (a.draftedTokens ?? 0) + (b.draftedTokens ?? 0),
     cacheHits: a.cacheHits + b.cacheHits,
     cachedPromptTokens: (a.cachedPromptTokens ?? 0) + (b.cachedPromptTokens ?? 0),
     modelMs: (a.modelMs ?? 0) + (b.modelMs ?? 0),

@@ -25,6 +25,11 @@ export interface TokenUsage {
    * began the same way (a local model's kept prefix; OpenAI calls these cached tokens).
    */
   reusedPromptTokens?: number;
+  /**
+   * Of completionTokens, those a local model took from a draft it verified in a forward pass it
+   * ran anyway (DECODEX_LLM_LOCAL_DRAFT): generated without a pass of their own.
+   */
+  draftedTokens?: number;
 }
 
 export interface Completion {

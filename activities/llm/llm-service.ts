@@ -133,6 +133,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       usage.promptTokens += completion.usage.promptTokens;
       usage.completionTokens += completion.usage.completionTokens;
       if (completion.usage.reusedPromptTokens) usage.reusedPromptTokens = (usage.reusedPromptTokens ?? 0) + completion.usage.reusedPromptTokens;
+      if (completion.usage.draftedTokens) usage.draftedTokens = (usage.draftedTokens ?? 0) + completion.usage.draftedTokens;
       const parsed = parseAnswer(request, completion.text);
       if (!parsed) return { text: completion.text, usage, attempts: attempt };
       if (parsed.ok) return { text: completion.text, value: parsed.value, usage, attempts: attempt };
@@ -166,6 +167,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
         promptTokens: usage.promptTokens,
         completionTokens: usage.completionTokens,
         ...(usage.reusedPromptTokens ? { reusedPromptTokens: usage.reusedPromptTokens } : {}),
+        ...(usage.draftedTokens ? { draftedTokens: usage.draftedTokens } : {}),
         latencyMs: now() - startedAt,
         cacheHit,
         ...(cached?.promptTokens ? { cachedPromptTokens: cached.promptTokens } : {}),

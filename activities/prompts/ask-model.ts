@@ -61,13 +61,14 @@ export async function askModel<P extends PromptName>(
 
 /** The part of a call record that usage accounting keeps (no provider details, no attempts). */
 export function callUsage(record: LlmCallRecord): LlmCallUsage {
-  const { role, model, promptTokens, completionTokens, reusedPromptTokens, latencyMs, cacheHit, cachedPromptTokens, cachedLatencyMs } = record;
+  const { role, model, promptTokens, completionTokens, reusedPromptTokens, draftedTokens, latencyMs, cacheHit, cachedPromptTokens, cachedLatencyMs } = record;
   return {
     role,
     model,
     promptTokens,
     completionTokens,
     ...(reusedPromptTokens ? { reusedPromptTokens } : {}),
+    ...(draftedTokens ? { draftedTokens } : {}),
     latencyMs,
     cacheHit,
     ...(cachedPromptTokens ? { cachedPromptTokens } : {}),

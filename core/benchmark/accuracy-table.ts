@@ -28,6 +28,14 @@ export interface AccuracyRow {
   cachedCallFraction: number;
   /** Prompt tokens the model evaluated over prompt tokens sent (1 without prefix reuse). */
   promptTokensEvaluatedFraction: number | null;
+  /**
+   * What a CPU pays for, whatever the machine's day (the calls the model answered in this run;
+   * a cache hit costs nothing): prompt tokens the model read, tokens it generated, and the
+   * sequential forward passes generation took (generated tokens less those taken from verified drafts).
+   */
+  evaluatedPromptTokensPerQuestion: number;
+  generatedTokensPerQuestion: number;
+  decodePassesPerQuestion: number;
   linkingRecall: number | null;
   /** Questions whose final SQL the database refused or stopped at its timeout. */
   failingSql: number;
@@ -80,6 +88,9 @@ export function accuracyRow(label: string, records: BenchmarkRecord[]): Accuracy
     llmCallsPerQuestion: mean(scored.map((r) => r.usage.llmCalls)),
     cachedCallFraction: calls ? hits / calls : 0,
     promptTokensEvaluatedFraction: sent ? (sent - reused) / sent : null,
+    evaluatedPromptTokensPerQuestion: mean(scored.map((r) => r.usage.promptTokens - (r.usage.reusedPromptTokens ?? 0))),
+    generatedTokensPerQuestion: mean(scored.map((r) => r.usage.completionTokens)),
+    decodePassesPerQuestion: mean(scored.map((r) => r.usage.completionTokens - (r.usage.draftedTokens ?? 0))),
     linkingRecall: linked.length ? mean(linked) : null,
     failingSql: scored.filter((r) => r.verdict === 'pred_error' || r.verdict === 'pred_timeout').length,
     outcomes,
@@ -100,6 +111,9 @@ export function accuracyLines(row: AccuracyRow): string[] {
     `model_seconds_per_question_${k}: ${row.modelSecondsPerQuestion === null ? 'n/a' : row.modelSecondsPerQuestion.toFixed(1)}`,
     `input_tokens_per_question_${k}: ${Math.round(row.inputTokensPerQuestion)}`,
     `llm_calls_per_question_${k}: ${row.llmCallsPerQuestion.toFixed(1)}`,
+    `evaluated_prompt_tokens_per_question_${k}: ${Math.round(row.evaluatedPromptTokensPerQuestion)}`,
+    `generated_tokens_per_question_${k}: ${Math.round(row.generatedTokensPerQuestion)}`,
+    `decode_passes_per_question_${k}: ${Math.round(row.decodePassesPerQuestion)}`,
     `cached_call_fraction_${k}: ${f3(row.cachedCallFraction)}`,
     `prompt_tokens_evaluated_fraction_${k}: ${row.promptTokensEvaluatedFraction === null ? 'n/a' : f3(row.promptTokensEvaluatedFraction)}`,
     `linking_recall_${k}: ${row.linkingRecall === null ? 'n/a' : f3(row.linkingRecall)}`,

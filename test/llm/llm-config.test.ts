@@ -42,7 +42,7 @@ describe('loadLlmConfig / settingsForRole', () => {
       DECODEX_LLM_LOCAL_SEQUENCES: '4',
     });
     expect(config.roles).toEqual({});
-    expect(config.local).toEqual({ model: '/models/coder.gguf', contextSize: 2048, threads: 3, sequences: 4, parallel: 2 });
+    expect(config.local).toEqual({ model: '/models/coder.gguf', contextSize: 2048, threads: 3, sequences: 4, parallel: 2, draft: 'none' });
     // Generations at once: DECODEX_LLM_LOCAL_PARALLEL, never more than the sequences that run them.
     expect(loadLlmConfig({ DECODEX_LLM_LOCAL_SEQUENCES: '4', DECODEX_LLM_LOCAL_PARALLEL: '3' }).local).toMatchObject({ sequences: 4, parallel: 3 });
     expect(loadLlmConfig({ DECODEX_LLM_LOCAL_SEQUENCES: '1' }).local).toMatchObject({ sequences: 1, parallel: 1 });

@@ -12,7 +12,7 @@ const RULES = Array.from({ length: 40 }, (_, i) => `Rule ${i + 1}: columns of ta
 
 async function main(): Promise<void> {
   const model = process.env.DECODEX_LLM_LOCAL_MODEL!;
-  const runtime = { contextSize: 2048, threads: 1, sequences: 1, parallel: 1 };
+  const runtime = { contextSize: 2048, threads: 1, sequences: 1, parallel: 1, draft: 'none' as const };
   const provider = createLocalProvider({ ...runtime, timeoutMs: 120_000 });
   const local = await loadLocalModel(model, runtime);
   const ask = async (label: string, system: string, user: string) => {

@@ -9,7 +9,7 @@ import { createLocalProvider } from '../../activities/llm/local/local-provider';
 import { disposeLocalModels } from '../../activities/llm/local/model-runtime';
 
 async function main(): Promise<void> {
-  const provider = createLocalProvider({ contextSize: 512, threads: 1, sequences: 1, parallel: 1, timeoutMs: 60_000 });
+  const provider = createLocalProvider({ contextSize: 512, threads: 1, sequences: 1, parallel: 1, draft: 'none', timeoutMs: 60_000 });
   const question = `How many singers are on file? ${'Consider every singer of every concert in every stadium. '.repeat(350)}`;
   try {
     const answer = await provider.complete({

@@ -29,6 +29,17 @@ describe('the accuracy table (bench:accuracy)', () => {
     expect(accuracyMarkdown([row], 'about')).toMatch(/\| hybrid − selection \| 2 \| 0\.500 \|.*\| 1000 \| 4\.0 \| 0\.875 \|/);
   });
 
+  it('prints what a CPU pays for: prompt tokens read, tokens generated, and decode passes after verified drafts', () => {
+    const row = accuracyRow('quick', [
+      record(1, 'correct', { promptTokens: 1000, reusedPromptTokens: 600, completionTokens: 80, draftedTokens: 30 }),
+      record(2, 'wrong', { promptTokens: 500, completionTokens: 40 }),
+    ]);
+    const lines = accuracyLines(row);
+    expect(lines).toContain('evaluated_prompt_tokens_per_question_quick: 450'); // (400 + 500) / 2
+    expect(lines).toContain('generated_tokens_per_question_quick: 60');
+    expect(lines).toContain('decode_passes_per_question_quick: 45'); // (50 + 40) / 2
+  });
+
   it('counts model time, a cached answer at what it took when generated, and says n/a when an answer was cached without it', () => {
     const timed = [
       record(1, 'correct', { llmCalls: 2, cacheHits: 1, modelMs: 30_000, untimedHits: 0 }),

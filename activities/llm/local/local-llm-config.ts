@@ -38,7 +38,18 @@ export interface LocalRuntimeOptions {
   sequences: number;
   /** Generations that run at once on the loaded model (at most `sequences`); the `llm` worker takes no more tasks than this. */
   parallel: number;
+  /**
+   * How generation drafts tokens to verify (DECODEX_LLM_LOCAL_DRAFT). `input-lookup`: the next
+   * tokens are guessed by finding the last generated ones in the prompt (SQL mostly copies table
+   * and column names from the schema it was shown), and one forward pass checks the guess; a wrong
+   * guess costs that pass's extra width, a right one saves a pass per token. `none`: one token per
+   * pass. Drafting changes speed, never the answer: every drafted token is verified.
+   */
+  draft: LocalDraft;
 }
+
+export const LOCAL_DRAFTS = ['none', 'input-lookup'] as const;
+export type LocalDraft = (typeof LOCAL_DRAFTS)[number];
 
 export interface LocalLlmConfig extends LocalRuntimeOptions {
   /** GGUF path or model URI that a `local` setting without its own model runs. */
@@ -59,6 +70,9 @@ export const LOCAL_ENV_PREFIX = 'DECODEX_LLM_LOCAL_';
 // the 1.5B model. Two generations at once: a CPU gains little from more, and eight long prompts
 // evaluated together would each take eight times as long and run past their deadlines.
 const DEFAULTS = { contextSize: 4096, sequences: 8, parallel: 2 };
+
+/** Not measured yet on bench:speed: off until it is (README, "The local model on a CPU"). */
+const DEFAULT_DRAFT: LocalDraft = 'none';
 
 /**
  * llama.cpp's threads wait for each other by spinning, so when one of them is descheduled all of
@@ -104,5 +118,12 @@ export function loadLocalLlmConfig(env: Env): LocalLlmConfig {
     threads: positive(env, 'THREADS', (processThreads ??= defaultThreads())),
     sequences,
     parallel,
+    draft: localDraft(env[`${LOCAL_ENV_PREFIX}DRAFT`]),
   };
+}
+
+function localDraft(raw: string | undefined): LocalDraft {
+  if (raw === undefined || raw === '') return DEFAULT_DRAFT;
+  if ((LOCAL_DRAFTS as readonly string[]).includes(raw)) return raw as LocalDraft;
+  throw configError(`${LOCAL_ENV_PREFIX}DRAFT must be one of ${LOCAL_DRAFTS.join(', ')}, got "${raw}"`);
 }

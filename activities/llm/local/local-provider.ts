@@ -78,6 +78,7 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
           options.timeoutMs,
         );
         const meterBefore = sequence.tokenMeter.getState();
+        const draftsBefore = sequence.tokenPredictions.used;
         const session = new local.lib.LlamaChatSession({ contextSequence: sequence, chatWrapper: local.chatWrapper, autoDisposeSequence: false });
         const deadline = AbortSignal.timeout(timeoutMs);
         const loop = new AbortController();
@@ -112,9 +113,15 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
             generationMs: endedAt - (firstTokenAt ?? endedAt),
           });
           const cutOff = loop.signal.aborted ? 'repetition' : answer.stopReason === 'maxTokens' ? 'length' : undefined;
+          const drafted = sequence.tokenPredictions.used - draftsBefore;
           return {
             text: answer.responseText,
-            usage: { promptTokens: used.usedInputTokens + reused, completionTokens: used.usedOutputTokens, reusedPromptTokens: reused },
+            usage: {
+              promptTokens: used.usedInputTokens + reused,
+              completionTokens: used.usedOutputTokens,
+              reusedPromptTokens: reused,
+              ...(drafted > 0 ? { draftedTokens: drafted } : {}),
+            },
             ...(cutOff ? { cutOff } : {}),
           };
         } catch (err) {

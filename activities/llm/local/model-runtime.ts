@@ -59,7 +59,9 @@ async function load(reference: string, options: LocalRuntimeOptions): Promise<Lo
       lib,
       model,
       sequences: createPool(
-        Array.from({ length: options.sequences }, () => context.getSequence()),
+        Array.from({ length: options.sequences }, () =>
+          context.getSequence(options.draft === 'input-lookup' ? { tokenPredictor: new lib.InputLookupTokenPredictor() } : {}),
+        ),
         options.parallel,
       ),
       chatWrapper,
@@ -87,7 +89,7 @@ async function load(reference: string, options: LocalRuntimeOptions): Promise<Lo
 
 /** The loaded model for a reference, loading it on first use (concurrent first uses share one load). */
 export function loadLocalModel(reference: string, options: LocalRuntimeOptions): Promise<LocalModel> {
-  const key = JSON.stringify([reference, options.contextSize, options.threads, options.sequences, options.parallel]);
+  const key = JSON.stringify([reference, options.contextSize, options.threads, options.sequences, options.parallel, options.draft]);
   let model = loaded.get(key);
   if (!model) {
     loaded.set(key, (model = load(reference, options)));
