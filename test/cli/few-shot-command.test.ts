@@ -41,7 +41,8 @@ describe('decodex build-knowledge few-shot with a file of examples', () => {
     writeUserExamples(dir);
     const file = writeOnlyBadExamples(dir);
     const run = await runCli(['build-knowledge', 'few-shot', '--sources', file], env(dir), 120_000);
-    expect(run.code).toBe(1);
+    // The whole output with the code, so a failure says what the command printed instead.
+    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toMatchObject({ code: 1 });
     expect(run.stdout).toMatch(
       /^few-shot index: failed \(NoRunnableExamples: none of the 2 examples of .*broken\.jsonl could be run on its database, so none is indexed/m,
     );

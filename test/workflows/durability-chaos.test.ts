@@ -26,11 +26,11 @@ import { startTestStack } from '../../devkit/test-workers';
 import { startWorkerProcess } from '../../devkit/worker-process';
 import Database from 'better-sqlite3';
 
-/** Worker kills the run must at least see while work is in flight; the server restarts after the third. */
+/** Worker kills the run must at least see while work is in flight; the server restarts after the second. */
 const MIN_KILLS = 4;
-/** A kill comes after this many new model requests (seeded random in the range): the run makes well over a hundred. */
-const KILL_EVERY_REQUESTS = { min: 8, max: 20 };
-const SERVER_RESTART_AFTER_KILLS = 3;
+/** A kill comes this many model requests after the last one (seeded random in the range): the run makes dozens. */
+const KILL_EVERY_REQUESTS = { min: 3, max: 8 };
+const SERVER_RESTART_AFTER_KILLS = 2;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rowKeys = (rows: unknown[][]) => rows.map((r) => r.map((v) => sqlValueKey(v as never)).join('|')).sort();
 
@@ -127,14 +127,16 @@ describe('durability under worker kills and a server restart', () => {
     // restart the server once.
     const random = seededRandom(20261201);
     const interruptions: number[] = [];
-    const nextKillAt = () => llm.requests.length + KILL_EVERY_REQUESTS.min + Math.floor(random() * (KILL_EVERY_REQUESTS.max - KILL_EVERY_REQUESTS.min));
-    let killAt = nextKillAt();
+    // Counted from the kill itself: the requests served while a new worker starts count too.
+    const nextKillAt = (from: number) => from + KILL_EVERY_REQUESTS.min + Math.floor(random() * (KILL_EVERY_REQUESTS.max - KILL_EVERY_REQUESTS.min));
+    let killAt = nextKillAt(0);
     while (!finished) {
       await Promise.race([sleep(100), everything]);
       if (finished || llm.requests.length < killAt) continue;
       const victim = Math.floor(random() * workers.length);
       workers[victim].kill('SIGKILL');
       interruptions.push(Date.now());
+      killAt = nextKillAt(llm.requests.length);
       workers[victim] = (await startWorkerProcess(workerEnv)).child;
       if (interruptions.length === SERVER_RESTART_AFTER_KILLS) {
         await server.stop!();
@@ -142,7 +144,6 @@ describe('durability under worker kills and a server restart', () => {
         server = await startEmbeddedServer(config);
         interruptions.push(Date.now());
       }
-      killAt = nextKillAt();
     }
     // The kills overlapped the work, the server restart included.
     expect(interruptions.length).toBeGreaterThanOrEqual(MIN_KILLS + 2);
