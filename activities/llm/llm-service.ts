@@ -20,7 +20,7 @@ export interface LlmCallRequest {
    * answer it cannot read is re-asked with `repair` (and the problems), as a schema's is. Only a
    * readable answer is cached.
    */
-  text?: { parse(text: string): StructuredResult; repair: string };
+  text?: { parse(text: string, cutOff: boolean): StructuredResult; repair: string };
   /** Re-asks after an answer that fails the schema (or the text format); default 2. */
   maxRepairAttempts?: number;
   /** Sampling temperature of this call, in place of the role's (it is part of the cache key like the role's). */
@@ -58,9 +58,10 @@ export interface LlmServiceOptions {
 const DEFAULT_MAX_REPAIR_ATTEMPTS = 2;
 
 /** The answer's value by the request's schema or text format; undefined when it asks for neither (any text will do). */
-function parseAnswer(request: LlmCallRequest, text: string): StructuredResult | undefined {
+/** `cutOff`: the answer stopped at the token cap or in a loop, so a free-text reader takes only what ended before. */
+function parseAnswer(request: LlmCallRequest, text: string, cutOff: boolean): StructuredResult | undefined {
   if (request.schema) return parseStructured(text, request.schema);
-  return request.text?.parse(text);
+  return request.text?.parse(text, cutOff);
 }
 
 function repairInstruction(problems: string[]): string {
@@ -134,7 +135,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       usage.completionTokens += completion.usage.completionTokens;
       if (completion.usage.reusedPromptTokens) usage.reusedPromptTokens = (usage.reusedPromptTokens ?? 0) + completion.usage.reusedPromptTokens;
       if (completion.usage.draftedTokens) usage.draftedTokens = (usage.draftedTokens ?? 0) + completion.usage.draftedTokens;
-      const parsed = parseAnswer(request, completion.text);
+      const parsed = parseAnswer(request, completion.text, completion.cutOff !== undefined);
       if (!parsed) return { text: completion.text, usage, attempts: attempt };
       if (parsed.ok) return { text: completion.text, value: parsed.value, usage, attempts: attempt };
       // A cut-off answer is no schema mistake to repair: asked again, the model loops or runs
@@ -179,7 +180,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       const fromCache = async (): Promise<Answer | undefined> => {
         const cached = await cache.lookup(key);
         if (!cached) return undefined;
-        const parsed = parseAnswer(request, cached.text);
+        const parsed = parseAnswer(request, cached.text, false);
         if (parsed && !parsed.ok) return undefined;
         return {
           text: cached.text,

@@ -29,7 +29,8 @@ export function writesSql(schema: JsonSchema): boolean {
 
 /** How the LLM service reads a free-text answer, and the re-ask one it cannot read gets. */
 export interface TextAnswerReader {
-  parse: (text: string) => { ok: true; value: SqlAnswer } | { ok: false; problems: string[] };
+  /** `cutOff`: the answer stopped at the token cap or in a loop. */
+  parse: (text: string, cutOff: boolean) => { ok: true; value: SqlAnswer } | { ok: false; problems: string[] };
   repair: string;
 }
 
@@ -64,6 +65,12 @@ const fencedSentence = (reasoning: string, query: string) =>
 
 const plainSentence = (_reasoning: string, query: string) => `Answer with only ${query}, as plain SQL ending with a semicolon, and nothing else.`;
 
+/** A free-text answer's query, and whether the query ended in the text (a closed fence, a `;`, a blank line after it). */
+interface ReadSql {
+  answer: SqlAnswer;
+  ended: boolean;
+}
+
 /**
  * The query and reasoning of a free-text answer: the last fenced block is the query, the text
  * before it the reasoning. A fence is a line of its own (```, ```sql), so prose that mentions
@@ -72,6 +79,10 @@ const plainSentence = (_reasoning: string, query: string) => `Answer with only $
  * taken whole. Null when there is no query to take.
  */
 export function parseFencedSql(text: string): SqlAnswer | null {
+  return readFenced(text)?.answer ?? null;
+}
+
+function readFenced(text: string): ReadSql | null {
   const lines = text.split('\n');
   let last: { start: number; body: string[] } | null = null;
   let open: { start: number; body: string[] } | null = null;
@@ -86,32 +97,44 @@ export function parseFencedSql(text: string): SqlAnswer | null {
       open = { start: i, body: [] };
     }
   }
-  const block = open && open.body.join('\n').trim() ? open : last;
+  const unclosed = !!open && !!open.body.join('\n').trim();
+  const block = unclosed ? open : last;
   const sql = block?.body.join('\n').trim();
-  if (block && sql) return { sql, reasoning: lines.slice(0, block.start).join('\n').trim().slice(0, 400) };
+  if (block && sql) return { answer: { sql, reasoning: lines.slice(0, block.start).join('\n').trim().slice(0, 400) }, ended: !unclosed };
   const bare = text.trim();
-  if (/^(SELECT|WITH)\b/i.test(bare)) return { sql: bare, reasoning: '' };
+  if (/^(SELECT|WITH)\b/i.test(bare)) return { answer: { sql: bare, reasoning: '' }, ended: /;$/.test(bare) };
   return null;
 }
 
 /**
  * The query of a plain answer: a fenced block if the model wrote one anyway, else the text from
- * its first line that opens a query (SELECT, WITH, or a parenthesised SELECT) to the first `;`
- * outside quotes, or to a blank line (prose after a query without its `;`). Null when no line
- * opens a query.
+ * its first line that opens a query (SELECT, WITH, or a parenthesised SELECT), or failing that
+ * another statement, to the first `;` outside quotes, or to a blank line (prose after a query
+ * without its `;`). Null when no line opens a statement.
  */
 export function parsePlainSql(text: string): SqlAnswer | null {
-  const fenced = /^\s*```/m.test(text) ? parseFencedSql(text) : null;
-  if (fenced) return { sql: cutAtStatementEnd(fenced.sql), reasoning: fenced.reasoning };
-  const lines = text.split('\n');
-  const start = lines.findIndex((line) => /^\s*\(?\s*(SELECT|WITH)\b/i.test(line));
-  if (start < 0) return null;
-  const sql = cutAtStatementEnd(lines.slice(start).join('\n'));
-  return sql ? { sql, reasoning: lines.slice(0, start).join('\n').trim().slice(0, 400) } : null;
+  return readPlain(text)?.answer ?? null;
 }
 
-/** `sql` up to its first `;` outside quotes and comments, or its first blank line; trimmed. */
-function cutAtStatementEnd(sql: string): string {
+function readPlain(text: string): ReadSql | null {
+  const fenced = /^\s*```/m.test(text) ? readFenced(text) : null;
+  if (fenced) return { answer: { sql: cutAtStatementEnd(fenced.answer.sql).sql, reasoning: fenced.answer.reasoning }, ended: fenced.ended };
+  const lines = text.split('\n');
+  // A query opens with SELECT or WITH. Failing that, a statement the guard will refuse (a model
+  // told to answer that writes DROP TABLE) is still the answer: refused as writing, not unread.
+  let start = lines.findIndex((line) => /^\s*\(?\s*(SELECT|WITH)\b/i.test(line));
+  if (start < 0) start = lines.findIndex((line) => STATEMENT_START.test(line));
+  if (start < 0) return null;
+  const { sql, ended } = cutAtStatementEnd(lines.slice(start).join('\n'));
+  return sql ? { answer: { sql, reasoning: lines.slice(0, start).join('\n').trim().slice(0, 400) }, ended } : null;
+}
+
+/** The first word of an SQL statement other than a query, on any of the three engines. */
+const STATEMENT_START =
+  /^\s*(INSERT|UPDATE|DELETE|REPLACE|MERGE|UPSERT|DROP|CREATE|ALTER|TRUNCATE|RENAME|GRANT|REVOKE|ATTACH|DETACH|PRAGMA|VACUUM|REINDEX|ANALYZE|SET|RESET|CALL|DO|EXEC|EXECUTE|PREPARE|DEALLOCATE|COPY|LOAD|HANDLER|LOCK|UNLOCK|BEGIN|START|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|DECLARE|FETCH|CLOSE|LISTEN|NOTIFY|DISCARD|CHECKPOINT|CLUSTER|REFRESH|SHOW|DESCRIBE|DESC|EXPLAIN|USE|KILL|FLUSH|INSTALL|UNINSTALL|TABLE|VALUES)\b/i;
+
+/** `sql` up to its first `;` outside quotes, or its first blank line, trimmed; `ended` when either was found. */
+function cutAtStatementEnd(sql: string): { sql: string; ended: boolean } {
   let quote: string | null = null;
   for (let i = 0; i < sql.length; i++) {
     const ch = sql[i];
@@ -120,26 +143,32 @@ function cutAtStatementEnd(sql: string): string {
     } else if (ch === "'" || ch === '"' || ch === '`') {
       quote = ch;
     } else if (ch === ';') {
-      return sql.slice(0, i).trim();
+      return { sql: sql.slice(0, i).trim(), ended: true };
     } else if (ch === '\n' && /^\s*\n/.test(sql.slice(i + 1))) {
-      return sql.slice(0, i).trim();
+      return { sql: sql.slice(0, i).trim(), ended: true };
     }
   }
-  return sql.trim();
+  return { sql: sql.trim(), ended: false };
 }
 
-function reader(parse: (text: string) => SqlAnswer | null, problem: string, repair: string): TextAnswerReader {
+/**
+ * A reader for the LLM service. An answer cut off (token cap, loop) is read only if its query
+ * ended before the cut: a query cut mid-way would run as another query, or fail as a wrong one.
+ */
+function reader(read: (text: string) => ReadSql | null, problem: string, repair: string): TextAnswerReader {
   return {
-    parse: (text) => {
-      const answer = parse(text);
-      return answer ? { ok: true, value: answer } : { ok: false, problems: [problem] };
+    parse: (text, cutOff) => {
+      const found = read(text);
+      if (!found) return { ok: false, problems: [problem] };
+      if (cutOff && !found.ended) return { ok: false, problems: ['the answer was cut off before its query ended'] };
+      return { ok: true, value: found.answer };
     },
     repair,
   };
 }
 
 /** How the LLM service reads a fenced answer, and the re-ask one without a query gets. */
-export const FENCED_ANSWER = reader(parseFencedSql, 'no ```sql block with a query', 'Your answer has no query. Write the query in one ```sql code block.');
+export const FENCED_ANSWER = reader(readFenced, 'no ```sql block with a query', 'Your answer has no query. Write the query in one ```sql code block.');
 
 /** How it reads a plain answer. */
-export const PLAIN_ANSWER = reader(parsePlainSql, 'no line opens a query', 'Your answer has no query. Write only the SQL query, starting with SELECT.');
+export const PLAIN_ANSWER = reader(readPlain, 'no line opens a query', 'Your answer has no query. Write only the SQL query, starting with SELECT.');

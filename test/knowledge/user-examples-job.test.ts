@@ -32,7 +32,7 @@ describe('buildFewShotIndex with a user file of examples', () => {
     writeFileSync(
       path.join(datasetsRoot, 'spider-syn', 'train_spider.json'),
       JSON.stringify([
-        { db_id: 'concert_singer', SpiderQuestion: 'How many singers do we have?', query: 'SELECT count(*) FROM singer' },
+        { db_id: 'concert_singer', SpiderQuestion: 'Count the singers on file.', query: 'SELECT count(*) FROM singer' },
         { db_id: 'concert_singer', SpiderQuestion: 'Show the names of all stadiums.', query: 'SELECT name FROM stadium' },
       ]),
     );
@@ -73,7 +73,7 @@ describe('buildFewShotIndex with a user file of examples', () => {
       // Every example in the index, for a question that is none of them.
       const all = await retrieveFewShotExamples(deps, 'Which supplier ships the fewest parcels?', 20);
       expect(all.map((e) => e.question).sort()).toEqual(
-        [...GOOD_EXAMPLES.map((e) => e.question), 'How many singers do we have?', 'Show the names of all stadiums.'].sort(),
+        [...GOOD_EXAMPLES.map((e) => e.question), 'Count the singers on file.', 'Show the names of all stadiums.'].sort(),
       );
       for (const bad of BAD_EXAMPLES) expect(all.map((e) => e.sql)).not.toContain(bad.sql);
       // Each good pair is the nearest example of a question of its shape.

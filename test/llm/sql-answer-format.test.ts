@@ -1,6 +1,6 @@
 import { askModel } from '../../activities/prompts/ask-model';
 import { loadPrompt } from '../../activities/prompts/render-prompt';
-import { inSqlFormat, parseFencedSql, parsePlainSql, writesSql } from '../../activities/prompts/sql-answer-format';
+import { FENCED_ANSWER, PLAIN_ANSWER, inSqlFormat, parseFencedSql, parsePlainSql, writesSql } from '../../activities/prompts/sql-answer-format';
 import { loadLlmConfig, settingsForRole } from '../../activities/llm/llm-config';
 import type { LlmCallRequest, LlmService } from '../../activities/llm/llm-service';
 import { mkdtempSync } from 'node:fs';
@@ -97,8 +97,21 @@ describe('the answer format of roles that write SQL', () => {
     ['Here it is:\nSELECT name\nFROM singer\n\nIt lists names.', 'SELECT name\nFROM singer', 'Here it is:'],
     ['```sql\nWITH t AS (SELECT 1) SELECT * FROM t;\n```', 'WITH t AS (SELECT 1) SELECT * FROM t', ''],
     ['(SELECT a FROM x) UNION (SELECT a FROM y)', '(SELECT a FROM x) UNION (SELECT a FROM y)', ''],
+    // A statement that writes is still the answer (the read-only guard refuses it), not an unread one.
+    ['DROP TABLE singer;', 'DROP TABLE singer', ''],
   ])('parses the plain answer %j', (text, sql, reasoning) => {
     expect(parsePlainSql(text)).toEqual({ sql, reasoning });
+  });
+
+  it('reads a cut-off answer only when its query ended before the cut', () => {
+    expect(PLAIN_ANSWER.parse('SELECT name FROM singer; and then it went on and on', true)).toEqual({
+      ok: true,
+      value: { sql: 'SELECT name FROM singer', reasoning: '' },
+    });
+    expect(PLAIN_ANSWER.parse('SELECT name FROM singer WHERE age >', true)).toMatchObject({ ok: false, problems: [expect.stringMatching(/cut off/)] });
+    expect(PLAIN_ANSWER.parse('SELECT name FROM singer WHERE age >', false)).toMatchObject({ ok: true });
+    expect(FENCED_ANSWER.parse('Count.\n```sql\nSELECT count(*) FROM singer\n```\nMore words', true)).toMatchObject({ ok: true });
+    expect(FENCED_ANSWER.parse('Count.\n```sql\nSELECT count(*) FROM', true)).toMatchObject({ ok: false });
   });
 
   it('finds no plain query in prose', () => {
