@@ -1,4 +1,5 @@
 import type { ForeignKeyEdge } from '../../core/exploration/join-paths';
+import { bridgeJoins } from '../../core/indexing/bridge-tables';
 import { joinStepsBetween } from '../../core/linking/join-columns';
 import { columnNameMatches } from '../../core/indexing/column-name-matches';
 import { inferJoinKeys } from '../../core/indexing/inferred-joins';
@@ -148,7 +149,7 @@ export async function retrieveColumns(
   }
   // Bridges after direct paths, so a column both give is kept with the direct reason.
   const direct = joinStepsBetween(indices.foreignKeys, tables, options.joinHops, false);
-  const bridges = options.bridgeTables ? joinStepsBetween(indices.foreignKeys, tables, 0, true) : [];
+  const bridges = options.bridgeTables ? bridgeJoins(indices.foreignKeys, tables) : [];
   for (const [steps, reason] of [
     [direct, 'join'],
     [bridges, 'bridge'],
