@@ -57,7 +57,10 @@ export const DEFAULT_LIMITS: QuestionLimits = {
 };
 
 /** The limits a caller gives: any of them, the rest from DEFAULT_LIMITS (resolveLimits checks each name). */
-export type QuestionLimitsInput = Partial<Omit<QuestionLimits, 'budget'>> & { budget?: Partial<QuestionBudget> };
+export type QuestionLimitsInput = Partial<Omit<QuestionLimits, 'budget' | 'llmRetry'>> & {
+  budget?: Partial<QuestionBudget>;
+  llmRetry?: Partial<QuestionLimits['llmRetry']>;
+};
 
 export function resolveLimits(partial: QuestionLimitsInput | undefined): QuestionLimits {
   rejectUnknownKeys(partial ?? {}, DEFAULT_LIMITS, 'limits');

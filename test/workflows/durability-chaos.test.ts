@@ -28,6 +28,13 @@ import Database from 'better-sqlite3';
 
 /** Worker kills the run must at least see while work is in flight; the server restarts after the second. */
 const MIN_KILLS = 4;
+/**
+ * Kills stop after this many, so the test checks durability rather than retry exhaustion: every
+ * activity is allowed more attempts than there are interruptions (a kill fails at most one attempt
+ * of each activity in flight on the victim, the server restart at most one more).
+ */
+const MAX_KILLS = 6;
+const ATTEMPTS_BEYOND_INTERRUPTIONS = MAX_KILLS + 3;
 /** A kill comes this many model requests after the last one (seeded random in the range): the run makes dozens. */
 const KILL_EVERY_REQUESTS = { min: 3, max: 8 };
 const SERVER_RESTART_AFTER_KILLS = 2;
@@ -97,7 +104,7 @@ describe('durability under worker kills and a server restart', () => {
     const synthetic = createSyntheticDatabase(mkdtempSync(path.join(os.tmpdir(), 'decodex-chaos-db-')), { tables: 5, columns: 12, rows: 4000 });
     const preparation: PrepareDatabaseInput = {
       database: synthetic,
-      limits: { parallelTables: 1, heartbeatTimeoutMs: 5_000 },
+      limits: { parallelTables: 1, heartbeatTimeoutMs: 5_000, maxAttempts: ATTEMPTS_BEYOND_INTERRUPTIONS },
       config: { index: { valuesPerColumn: 100 }, exploration: { maxCandidatePairs: 4 } },
     };
     const benchmark: RunBenchmarkInput = {
@@ -110,8 +117,9 @@ describe('durability under worker kills and a server restart', () => {
       evaluation: { evaluator: 'spider', timeoutMs: 30_000, vesRepetitions: 0 },
       concurrency: 1,
       reportDir: mkdtempSync(path.join(os.tmpdir(), 'decodex-chaos-report-')),
+      questionLimits: { llmRetry: { maximumAttempts: ATTEMPTS_BEYOND_INTERRUPTIONS } },
     };
-    const questionLimits = { heartbeatTimeoutMs: 5_000 };
+    const questionLimits = { heartbeatTimeoutMs: 5_000, llmRetry: { maximumAttempts: ATTEMPTS_BEYOND_INTERRUPTIONS } };
 
     // Everything starts at once; the chaos goes on until all of it has finished.
     const prepared = await client.startPreparation(preparation);
@@ -123,16 +131,18 @@ describe('durability under worker kills and a server restart', () => {
     const everything = Promise.allSettled([prepared.handle.result(), benchmarkDone, ...questions]).finally(() => (finished = true));
 
     // Chaos: kill a random worker and start another each time the model has seen a random number
-    // of new requests (so every kill lands while work is in flight, however fast this machine is);
-    // restart the server once.
+    // of new requests (so every kill lands while work is in flight, however fast this machine is),
+    // up to MAX_KILLS; restart the server once.
     const random = seededRandom(20261201);
     const interruptions: number[] = [];
     // Counted from the kill itself: the requests served while a new worker starts count too.
     const nextKillAt = (from: number) => from + KILL_EVERY_REQUESTS.min + Math.floor(random() * (KILL_EVERY_REQUESTS.max - KILL_EVERY_REQUESTS.min));
     let killAt = nextKillAt(0);
+    let workersKilled = 0;
     while (!finished) {
       await Promise.race([sleep(100), everything]);
-      if (finished || llm.requests.length < killAt) continue;
+      if (finished || llm.requests.length < killAt || workersKilled === MAX_KILLS) continue;
+      workersKilled++;
       const victim = Math.floor(random() * workers.length);
       workers[victim].kill('SIGKILL');
       interruptions.push(Date.now());
