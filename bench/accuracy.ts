@@ -22,7 +22,8 @@
  * Prints, per configuration, `name: value` lines: ex_<label>, its 95% Wilson interval,
  * ex_<label>_<hardness>, seconds_per_question_<label>, input_tokens_per_question_<label>,
  * prompt_tokens_evaluated_fraction_<label>, linking_recall_<label> (the focused schema against
- * the gold SQL's columns), failing_sql_<label>, and what the model did in this run whatever the
+ * the gold SQL's columns), kept_fraction_<label> (the focused schema's share of the database's
+ * columns), failing_sql_<label>, and what the model did in this run whatever the
  * machine's speed: evaluated_prompt_tokens_per_question_<label>, generated_tokens_per_question_<label>
  * and decode_passes_per_question_<label> (a replayed call costs none); writes accuracy.md (the table) and accuracy.svg (EX against seconds
  * per question) into the home folder.

@@ -90,6 +90,7 @@ async function runLinking(
       const score = linkingScore(
         analysis.columns,
         [...focused].map(([table, columns]) => ({ table, columns })),
+        db.indices.columnCount,
       );
       if (!score) {
         noGoldColumns++;
@@ -102,7 +103,7 @@ async function runLinking(
       }
       scored++;
       recallSum += score.recall;
-      keptSum += retrieved.length / db.indices.columnCount;
+      keptSum += score.keptFraction;
       goldTotal += score.goldColumns;
       goldFound += Math.round(score.recall * score.goldColumns);
     }

@@ -61,6 +61,8 @@ async function goldLinking(
   db: TargetDatabase,
   focused: NonNullable<PredictionForEvaluation['focusedSchema']>,
 ): Promise<LinkingScore | null> {
-  const analysis = (await sharedSqlAnalyzer()).analyze(question.goldSql, db.dialect, schemaHintOf(await db.schema()));
-  return analysis.ok ? linkingScore(analysis.columns, focused) : null;
+  const schema = await db.schema();
+  const analysis = (await sharedSqlAnalyzer()).analyze(question.goldSql, db.dialect, schemaHintOf(schema));
+  const databaseColumns = schema.tables.reduce((n, t) => n + t.columns.length, 0);
+  return analysis.ok ? linkingScore(analysis.columns, focused, databaseColumns) : null;
 }

@@ -37,6 +37,8 @@ export interface AccuracyRow {
   generatedTokensPerQuestion: number;
   decodePassesPerQuestion: number;
   linkingRecall: number | null;
+  /** Mean share of the database's columns the focused schema kept (null: no record measured it). */
+  keptFraction: number | null;
   /** Questions whose final SQL the database refused or stopped at its timeout. */
   failingSql: number;
   /** Questions that ended without an answer, by outcome. */
@@ -70,6 +72,8 @@ export function accuracyRow(label: string, records: BenchmarkRecord[]): Accuracy
   const hits = scored.reduce((n, r) => n + r.usage.cacheHits, 0);
   const reused = scored.reduce((n, r) => n + (r.usage.reusedPromptTokens ?? 0), 0);
   const linked = scored.flatMap((r) => (r.linking ? [r.linking.recall] : []));
+  // Records stored before the kept fraction was measured have none: the mean is over those that do.
+  const kept = scored.flatMap((r) => (r.linking?.keptFraction === undefined ? [] : [r.linking.keptFraction]));
   const timed = scored.every((r) => r.usage.modelMs !== undefined && !r.usage.untimedHits);
   const outcomes: Record<string, number> = {};
   for (const r of scored) if (r.outcome !== 'answered') outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
@@ -92,6 +96,7 @@ export function accuracyRow(label: string, records: BenchmarkRecord[]): Accuracy
     generatedTokensPerQuestion: mean(scored.map((r) => r.usage.completionTokens)),
     decodePassesPerQuestion: mean(scored.map((r) => r.usage.completionTokens - (r.usage.draftedTokens ?? 0))),
     linkingRecall: linked.length ? mean(linked) : null,
+    keptFraction: kept.length ? mean(kept) : null,
     failingSql: scored.filter((r) => r.verdict === 'pred_error' || r.verdict === 'pred_timeout').length,
     outcomes,
   };
@@ -117,6 +122,7 @@ export function accuracyLines(row: AccuracyRow): string[] {
     `cached_call_fraction_${k}: ${f3(row.cachedCallFraction)}`,
     `prompt_tokens_evaluated_fraction_${k}: ${row.promptTokensEvaluatedFraction === null ? 'n/a' : f3(row.promptTokensEvaluatedFraction)}`,
     `linking_recall_${k}: ${row.linkingRecall === null ? 'n/a' : f3(row.linkingRecall)}`,
+    `kept_fraction_${k}: ${row.keptFraction === null ? 'n/a' : f3(row.keptFraction)}`,
     `failing_sql_${k}: ${row.failingSql}`,
   ];
 }

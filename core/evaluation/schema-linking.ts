@@ -1,8 +1,9 @@
 import type { FocusedTable } from '../question/focused-table';
 /**
  * Schema-linking quality of one question: how many of the columns the gold SQL uses survived
- * into the schema the pipeline finally focused on (recall), and how much of that focused schema
- * the gold actually needed (precision). Names compare case-insensitively; a gold column whose
+ * into the schema the pipeline finally focused on (recall), how much of that focused schema
+ * the gold actually needed (precision), and how much of the database it kept (kept fraction:
+ * recall is cheap when everything is kept). Names compare case-insensitively; a gold column whose
  * table the parser could not tell matches that column in any focused table.
  */
 export interface GoldColumn {
@@ -15,10 +16,12 @@ export interface LinkingScore {
   precision: number;
   goldColumns: number;
   focusedColumns: number;
+  /** Focused columns over the database's columns. */
+  keptFraction: number;
 }
 
 /** Null when the gold uses no concrete column (e.g. only `count(*)`): there is nothing to recall. */
-export function linkingScore(gold: GoldColumn[], focused: FocusedTable[]): LinkingScore | null {
+export function linkingScore(gold: GoldColumn[], focused: FocusedTable[], databaseColumns: number): LinkingScore | null {
   const lower = (s: string) => s.toLowerCase();
   const focusedPairs = new Set(focused.flatMap((t) => t.columns.map((c) => `${lower(t.table)}.${lower(c)}`)));
   const focusedNames = new Set(focused.flatMap((t) => t.columns.map(lower)));
@@ -41,5 +44,6 @@ export function linkingScore(gold: GoldColumn[], focused: FocusedTable[]): Linki
     precision: focusedPairs.size === 0 ? 0 : needed / focusedPairs.size,
     goldColumns: goldKeys.size,
     focusedColumns: focusedPairs.size,
+    keptFraction: databaseColumns === 0 ? 0 : Math.min(1, focusedPairs.size / databaseColumns),
   };
 }

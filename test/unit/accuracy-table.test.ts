@@ -40,6 +40,17 @@ describe('the accuracy table (bench:accuracy)', () => {
     expect(lines).toContain('decode_passes_per_question_quick: 45'); // (50 + 40) / 2
   });
 
+  it('prints linking recall and the share of the database the focused schema kept, over the records that measured them', () => {
+    const linked = (index: number, recall: number, keptFraction?: number): BenchmarkRecord => ({
+      ...record(index, 'correct', {}),
+      linking: { recall, precision: 1, goldColumns: 2, focusedColumns: 3, ...(keptFraction === undefined ? {} : { keptFraction }) } as never,
+    });
+    const lines = accuracyLines(accuracyRow('decosearch', [linked(1, 1, 0.2), linked(2, 0.5, 0.4), linked(3, 0.75), record(4, 'wrong', {})]));
+    expect(lines).toContain('linking_recall_decosearch: 0.750');
+    expect(lines).toContain('kept_fraction_decosearch: 0.300'); // record 3 was stored before kept fractions
+    expect(accuracyLines(accuracyRow('quick', [record(1, 'correct', {})]))).toContain('kept_fraction_quick: n/a');
+  });
+
   it('counts model time, a cached answer at what it took when generated, and says n/a when an answer was cached without it', () => {
     const timed = [
       record(1, 'correct', { llmCalls: 2, cacheHits: 1, modelMs: 30_000, untimedHits: 0 }),
