@@ -14,12 +14,28 @@ export interface CacheKeyParts {
 }
 
 export interface CachedCompletion {
+  /** The answer; for a stored failure, the model's last answer (cut off, or outside the format). */
   text: string;
   /** What producing the answer cost originally (repairs included); a hit costs nothing. */
   usage: TokenUsage;
   /** How long generating it took, repairs included (absent in answers stored before it was kept): a hit reports it, so a replayed run still says what it cost in model time. */
   generationMs?: number;
   createdAt: string;
+  /**
+   * Present when the model's answer was unusable (cut off, or outside the format after its repairs):
+   * the same prompt at the same settings fails the same way, so a replay fails as the original did
+   * without asking again (activities/llm/cached-failure.ts).
+   */
+  failure?: StoredFailure;
+}
+
+export interface StoredFailure {
+  kind: 'truncated' | 'malformed';
+  message: string;
+  /** The failure's details as first thrown (role, model, problems, cut-off reason, tokens spent). */
+  details: Record<string, unknown>;
+  /** Requests the answer took (1 + repairs). */
+  attempts: number;
 }
 
 /** JSON with object keys sorted, so equal content always hashes equally. */

@@ -2,7 +2,8 @@ import type { LlmCallUsage } from '../../core/usage';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { LlmError } from './errors';
 import type { JsonSchema } from './json-schema';
-import { createLlmCache, llmCacheKey } from './llm-cache';
+import { replayedFailure, storedFailure, UnusableAnswer } from './cached-failure';
+import { createLlmCache, llmCacheKey, type CachedCompletion, type StoredFailure } from './llm-cache';
 import { roleEnvVar, settingsForRole, type LlmConfig, type LlmSettings, type ProviderName, type SqlAnswerFormat, DEFAULT_SQL_FORMAT } from './llm-config';
 import type { ChatMessage, Completion, LlmProvider, TokenUsage } from './llm-provider';
 import { providerForSettings } from './provider-for-settings';
@@ -80,17 +81,22 @@ interface Answer {
   generationMs?: number;
 }
 
-function truncatedAnswer(role: string, settings: LlmSettings, completion: Completion, usage: TokenUsage, attempts: number): LlmError {
+function truncatedAnswer(role: string, settings: LlmSettings, completion: Completion, usage: TokenUsage, attempts: number): UnusableAnswer {
   const why =
     completion.cutOff === 'repetition'
       ? `was stopped repeating itself after ${completion.usage.completionTokens} tokens`
       : `reached its ${settings.maxTokens}-token cap`;
   const tail = completion.text.length > 60 ? `...${completion.text.slice(-60)}` : completion.text;
-  return new LlmError(
-    'truncated',
-    `the "${role}" model "${settings.model}" ${why} before its JSON answer was complete ("${tail}"); ` +
-      `raise DECODEX_LLM_MAX_TOKENS if the answer is long, or configure a stronger model with ${roleEnvVar(role, 'model')}`,
-    { cutOff: completion.cutOff, attempts, role, model: settings.model, ...usage },
+  return new UnusableAnswer(
+    {
+      kind: 'truncated',
+      message:
+        `the "${role}" model "${settings.model}" ${why} before its JSON answer was complete ("${tail}"); ` +
+        `raise DECODEX_LLM_MAX_TOKENS if the answer is long, or configure a stronger model with ${roleEnvVar(role, 'model')}`,
+      details: { cutOff: completion.cutOff, attempts, role, model: settings.model, ...usage },
+      attempts,
+    },
+    completion.text,
   );
 }
 
@@ -122,6 +128,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
     const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
     const messages = [...request.messages];
     let problems: string[] = [];
+    let lastText = '';
     for (let attempt = 1; attempt <= maxRepairs + 1; attempt++) {
       const completion: Completion = await provider.complete({
         model: settings.model,
@@ -135,6 +142,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       usage.completionTokens += completion.usage.completionTokens;
       if (completion.usage.reusedPromptTokens) usage.reusedPromptTokens = (usage.reusedPromptTokens ?? 0) + completion.usage.reusedPromptTokens;
       if (completion.usage.draftedTokens) usage.draftedTokens = (usage.draftedTokens ?? 0) + completion.usage.draftedTokens;
+      lastText = completion.text;
       const parsed = parseAnswer(request, completion.text, completion.cutOff !== undefined);
       if (!parsed) return { text: completion.text, usage, attempts: attempt };
       if (parsed.ok) return { text: completion.text, value: parsed.value, usage, attempts: attempt };
@@ -145,11 +153,16 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       const repair = request.text ? request.text.repair : repairInstruction(problems);
       messages.push({ role: 'assistant', content: completion.text }, { role: 'user', content: repair });
     }
-    throw new LlmError(
-      'malformed',
-      `the "${request.role}" model "${settings.model}" answered outside the ${request.text ? 'required text format' : 'JSON schema'} ${maxRepairs + 1} times (last problems: ${problems.join('; ')}); ` +
-        `check the role's prompt template and schema, or configure a stronger model with ${roleEnvVar(request.role, 'model')}`,
-      { problems, attempts: maxRepairs + 1, role: request.role, model: settings.model, ...usage },
+    throw new UnusableAnswer(
+      {
+        kind: 'malformed',
+        message:
+          `the "${request.role}" model "${settings.model}" answered outside the ${request.text ? 'required text format' : 'JSON schema'} ${maxRepairs + 1} times (last problems: ${problems.join('; ')}); ` +
+          `check the role's prompt template and schema, or configure a stronger model with ${roleEnvVar(request.role, 'model')}`,
+        details: { problems, attempts: maxRepairs + 1, role: request.role, model: settings.model, ...usage },
+        attempts: maxRepairs + 1,
+      },
+      lastText,
     );
   }
 
@@ -176,15 +189,35 @@ export function createLlmService({ config, store, providerFor = providerForSetti
         attempts,
       });
 
-      /** A stored answer that still fits the schema (only valid answers are stored, so an invalid one means the validator changed). */
+      /**
+       * A stored answer that still fits the schema (only valid answers are stored, so an invalid one
+       * means the validator changed), or a stored unusable answer thrown again (see cached-failure).
+       */
       const fromCache = async (): Promise<Answer | undefined> => {
         const cached = await cache.lookup(key);
         if (!cached) return undefined;
+        if (cached.failure) return reread(cached, cached.failure);
         const parsed = parseAnswer(request, cached.text, false);
         if (parsed && !parsed.ok) return undefined;
         return {
           text: cached.text,
           ...(parsed?.ok ? { value: parsed.value } : {}),
+          usage: cached.usage,
+          attempts: 0,
+          hit: true,
+          ...(cached.generationMs !== undefined ? { generationMs: cached.generationMs } : {}),
+        };
+      };
+      /**
+       * A stored failure whose one answer the reader now accepts (the reader improved since) is that
+       * answer; one that needed repairs was a conversation, replayed as it ended: as the failure.
+       */
+      const reread = (cached: CachedCompletion, failure: StoredFailure): Answer => {
+        const parsed = failure.attempts === 1 ? parseAnswer(request, cached.text, failure.kind === 'truncated') : undefined;
+        if (!parsed?.ok) throw replayedFailure(cached, failure);
+        return {
+          text: cached.text,
+          value: parsed.value,
           usage: cached.usage,
           attempts: 0,
           hit: true,
@@ -208,7 +241,10 @@ export function createLlmService({ config, store, providerFor = providerForSetti
             const stored = await fromCache();
             if (stored) return stored;
             const began = now();
-            const answer = await ask(settings, request);
+            const answer = await ask(settings, request).catch(async (err: unknown) => {
+              if (err instanceof UnusableAnswer) await cache.save(key, storedFailure(err, now() - began, new Date(now()).toISOString()));
+              throw err;
+            });
             const generationMs = now() - began;
             await cache.save(key, { text: answer.text, usage: answer.usage, generationMs, createdAt: new Date(now()).toISOString() });
             return { ...answer, generationMs };

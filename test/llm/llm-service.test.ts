@@ -165,8 +165,9 @@ describe('LLM service over the scripted LLM', () => {
     expect(llmErr.message).toMatch(/"generator" model "scripted-1" answered outside the JSON schema 3 times .*not valid JSON.*DECODEX_LLM_GENERATOR_MODEL/);
     expect(llmErr.details).toMatchObject({ attempts: 3 });
     expect(llm.requests).toHaveLength(3);
-    // Nothing invalid was cached.
-    expect(await store.list(LLM_CACHE_KIND)).toEqual([]);
+    // Stored as what it is, a failure (see the test of reruns below), never as an answer.
+    const stored = await Promise.all((await store.list(LLM_CACHE_KIND)).map((key) => store.get<{ failure?: unknown }>(LLM_CACHE_KIND, key)));
+    expect(stored.map((entry) => entry?.failure)).toEqual([expect.objectContaining({ kind: 'malformed', attempts: 3 })]);
   });
 
   it('honours maxRepairAttempts', async () => {
@@ -227,13 +228,38 @@ describe('LLM service over the scripted LLM', () => {
     expect(hit.record.cacheHit).toBe(true);
   });
 
-  it('does not cache failures: a later good answer is fetched', async () => {
+  it('stores an unusable answer like an answer: a rerun fails the same way as a cache hit, without asking the model', async () => {
     const service = createLlmService({ config, store });
     const request = { role: 'generator', messages: ask('Which stadiums exist?'), schema: SQL_SCHEMA, maxRepairAttempts: 0 };
-    await expect(service.call(request)).rejects.toBeInstanceOf(LlmError);
+    const first = (await service.call(request).catch((e: unknown) => e)) as LlmError;
+    expect(first).toMatchObject({ kind: 'malformed' });
+    expect(first.details.cacheHit).toBeUndefined();
+    expect(first.details.promptTokens).toBeGreaterThan(0);
+    llm.setRules([{ name: 'fixed', when: () => true, reply: () => '{"sql": "SELECT name FROM stadium"}' }]);
+    const again = (await service.call(request).catch((e: unknown) => e)) as LlmError;
+    expect(again).toBeInstanceOf(LlmError);
+    expect(again.message).toBe(first.message);
+    // Nothing spent now; what the answer cost when generated, as a hit's record says.
+    expect(again.details).toMatchObject({
+      cacheHit: true,
+      promptTokens: 0,
+      completionTokens: 0,
+      cachedPromptTokens: first.details.promptTokens,
+    });
+    expect(llm.requests).toHaveLength(1);
+    // Another prompt is asked: only the answer of this prompt at these settings was unusable.
+    expect((await service.call({ ...request, messages: ask('Which stadiums are there?') })).value).toEqual({ sql: 'SELECT name FROM stadium' });
+    expect(llm.requests).toHaveLength(2);
+  });
+
+  it('does not store a transient failure: a later call asks again', async () => {
+    llm.setFaults({ rate: 1, kinds: ['500'] });
+    const service = createLlmService({ config, store });
+    const request = { role: 'generator', messages: ask('Which stadiums exist?'), schema: SQL_SCHEMA };
+    await expect(service.call(request)).rejects.toMatchObject({ kind: 'server' });
+    llm.setFaults(undefined);
     llm.setRules([{ name: 'fixed', when: () => true, reply: () => '{"sql": "SELECT name FROM stadium"}' }]);
     expect((await service.call(request)).value).toEqual({ sql: 'SELECT name FROM stadium' });
-    expect(llm.requests).toHaveLength(2);
   });
 
   it('talks to Anthropic roles through the Anthropic SDK', async () => {

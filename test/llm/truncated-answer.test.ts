@@ -19,7 +19,7 @@ describe('an answer cut off at the token cap', () => {
   });
   afterAll(() => llm.close());
 
-  it('is a truncated answer (not a schema error), asked once, with the tokens it spent, and never cached', async () => {
+  it('is a truncated answer (not a schema error), asked once, with the tokens it spent, and failed again from the cache on a rerun', async () => {
     const store = openSqliteArtifactStore(join(mkdtempSync(join(tmpdir(), 'decodex-truncated-')), 'artifacts.sqlite'));
     const config = loadLlmConfig({
       DECODEX_LLM_BASE_URL: llm.baseUrl,
@@ -34,7 +34,22 @@ describe('an answer cut off at the token cap', () => {
     expect((failure as Error).message).toMatch(/reached its 30-token cap before its JSON answer was complete/);
     // No repair round: the same prompt would be cut off the same way.
     expect(llm.requests).toHaveLength(1);
-    expect(await store.list(LLM_CACHE_KIND)).toEqual([]);
+    expect(await store.list(LLM_CACHE_KIND)).toHaveLength(1);
+    // The same prompt at the same settings is cut off again: a rerun fails the same way without asking.
+    const rerun = await service.call({ role: 'generator', messages, schema: SQL_SCHEMA }).catch((err: unknown) => err);
+    expect(rerun).toMatchObject({
+      kind: 'truncated',
+      message: (failure as Error).message,
+      details: { cacheHit: true, cachedPromptTokens: expect.any(Number) },
+    });
+    expect(llm.requests).toHaveLength(1);
+    // A larger token cap is another key: the model is asked.
+    const roomier = createLlmService({
+      config: loadLlmConfig({ DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'test', DECODEX_LLM_MAX_TOKENS: '400' }),
+      store,
+    });
+    await roomier.call({ role: 'generator', messages, schema: SQL_SCHEMA }).catch(() => undefined);
+    expect(llm.requests).toHaveLength(2);
     await store.close();
   });
 });

@@ -2,8 +2,11 @@ import { startScriptedLlm } from '../../devkit/scripted-llm/server';
 import { spiderDatabasePath } from '../../devkit/datasets';
 import { startTestStack } from '../../devkit/test-workers';
 
-/** A model stuck in a loop ends a question as a truncated answer, with the tokens it burnt in the usage and the trace. */
-test('a question whose SQL answer is cut off at the token cap ends as LlmTruncated, its tokens counted', async () => {
+/**
+ * A model stuck in a loop ends a question as a truncated answer, with the tokens it burnt in the
+ * usage and the trace; asked again, the run ends the same way from the LLM cache, a cached call.
+ */
+test('a question whose SQL answer is cut off at the token cap ends as LlmTruncated, its tokens counted, and replays so', async () => {
   const looping = '{"sql": "SELECT count(*) FROM singer LIMIT ' + '1 0 '.repeat(60) + '", "reasoning": "x"}';
   const llm = await startScriptedLlm({ rules: [{ name: 'generator', when: () => true, reply: () => looping }] });
   const stack = await startTestStack({
@@ -21,6 +24,13 @@ test('a question whose SQL answer is cut off at the token cap ends as LlmTruncat
     expect(failed?.usage).toMatchObject({ calls: 1, cacheHits: 0 });
     expect(failed!.usage!.tokens).toBeGreaterThanOrEqual(40);
     expect(result.usage.completionTokens).toBe(40);
+    expect(llm.requests).toHaveLength(1);
+
+    const again = (await stack.client.ask({ question: 'How many singers are on file?', database: spiderDatabasePath('concert_singer'), preset: 'quick' }))
+      .result;
+    expect(again).toMatchObject({ outcome: 'llm_error', error: { kind: 'LlmTruncated', message: result.error!.message } });
+    expect(again.usage).toMatchObject({ llmCalls: 1, cacheHits: 1, promptTokens: 0, completionTokens: 0 });
+    expect(again.usage.cachedPromptTokens).toBe(result.usage.promptTokens);
     expect(llm.requests).toHaveLength(1);
   } finally {
     await stack.stop();

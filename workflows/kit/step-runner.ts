@@ -209,13 +209,17 @@ export function failedCallUsage(err: unknown): LlmCallUsage | undefined {
   const details = application.at(-1)?.details?.[0] as Partial<LlmCallUsage> | undefined;
   if (!details || typeof details.promptTokens !== 'number' || typeof details.completionTokens !== 'number') return undefined;
   if (typeof details.role !== 'string' || typeof details.model !== 'string') return undefined;
+  // A failure replayed from the LLM cache (activities/llm/cached-failure.ts) spent nothing now.
+  const hit = details.cacheHit === true;
   return {
     role: details.role,
     model: details.model,
     promptTokens: details.promptTokens,
     completionTokens: details.completionTokens,
     latencyMs: 0,
-    cacheHit: false,
+    cacheHit: hit,
+    ...(hit && typeof details.cachedPromptTokens === 'number' ? { cachedPromptTokens: details.cachedPromptTokens } : {}),
+    ...(hit && typeof details.cachedLatencyMs === 'number' ? { cachedLatencyMs: details.cachedLatencyMs } : {}),
   };
 }
 
