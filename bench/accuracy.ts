@@ -44,7 +44,7 @@
  * decomposer without retrieved examples; both stages say so in every trace.
  *
  * Slow (a CPU model answering hundreds of questions): run it in the background. The model's
- * threads come from DECODEX_LLM_LOCAL_THREADS (default: cores - 1).
+ * threads come from DECODEX_LLM_LOCAL_THREADS (default: the cores not busy when it starts).
  *
  *   npm run bench:accuracy -- --report-only [--common]
  *

@@ -1,5 +1,4 @@
 import { ASSUMED_SPEED, generationDeadlineMs, SpeedMeter } from '../../activities/llm/local/generation-deadline';
-import { defaultThreads } from '../../activities/llm/local/local-llm-config';
 
 describe('a local generation deadline follows the work and the measured speed', () => {
   it('grows with the prompt to evaluate and the tokens it may write, up to the ceiling', () => {
@@ -36,15 +35,5 @@ describe('a local generation deadline follows the work and the measured speed', 
     const meter = new SpeedMeter();
     meter.record({ promptTokens: 3, promptMs: 1, generatedTokens: 2, generationMs: 1 });
     expect(meter.current()).toEqual(ASSUMED_SPEED);
-  });
-});
-
-describe('local model threads', () => {
-  it('leaves a core to the server and does not claim cores that are already busy', () => {
-    expect(defaultThreads(2, 0)).toBe(1);
-    expect(defaultThreads(8, 0.2)).toBe(7);
-    expect(defaultThreads(8, 3.6)).toBe(4);
-    expect(defaultThreads(8, 12)).toBe(1);
-    expect(defaultThreads(1, 0)).toBe(1);
   });
 });

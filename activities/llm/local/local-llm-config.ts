@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parsePositiveInteger } from '../../../core/config-values';
 import { configError } from '../config-values';
+import { LOCAL_THREADS_ENV, localThreads, machineLoadNow, type MachineLoad } from './local-threads';
 
 const MODELS_DIR = path.resolve(__dirname, '../../../.tools/models');
 
@@ -74,16 +74,6 @@ const DEFAULTS = { contextSize: 4096, sequences: 8, parallel: 2 };
 /** Not measured yet on bench:speed: off until it is (README, "The local model on a CPU"). */
 const DEFAULT_DRAFT: LocalDraft = 'none';
 
-/**
- * llama.cpp's threads wait for each other by spinning, so when one of them is descheduled all of
- * them stall: on a busy 2-core machine two threads fell below 1 token/s where one made 4. So one
- * core is left to the Temporal server and the worker's event loop, and the cores already busy
- * when the model loads (the 1-minute load average) are not claimed either.
- */
-export function defaultThreads(cores = os.availableParallelism(), load1 = os.loadavg()[0]): number {
-  return Math.max(1, Math.min(cores - 1, cores - Math.round(load1)));
-}
-
 /** The setup's GGUF when it is installed, otherwise the downloadable default. */
 export function defaultLocalModel(bundled = BUNDLED_LOCAL_MODEL): string {
   return existsSync(bundled) ? bundled : DOWNLOADABLE_LOCAL_MODEL;
@@ -95,8 +85,11 @@ export function isModelUri(reference: string): boolean {
   return /^[a-z][a-z0-9+.-]+:/i.test(reference);
 }
 
-/** Decided once per process: every config this process loads must name the same runtime, or the model would load twice. */
-let processThreads: number | undefined;
+/**
+ * Read once per process: every config this process loads must name the same runtime (its threads
+ * among it), or the model would load twice.
+ */
+let processMachine: MachineLoad | undefined;
 
 function positive(env: Env, suffix: string, fallback: number): number {
   const name = `${LOCAL_ENV_PREFIX}${suffix}`;
@@ -115,7 +108,7 @@ export function loadLocalLlmConfig(env: Env): LocalLlmConfig {
   return {
     model: model || defaultLocalModel(),
     contextSize: positive(env, 'CONTEXT_SIZE', DEFAULTS.contextSize),
-    threads: positive(env, 'THREADS', (processThreads ??= defaultThreads())),
+    threads: localThreads(env[LOCAL_THREADS_ENV], (processMachine ??= machineLoadNow())),
     sequences,
     parallel,
     draft: localDraft(env[`${LOCAL_ENV_PREFIX}DRAFT`]),
