@@ -43,3 +43,15 @@ describe('stratifiedSample', () => {
     expect(() => stratifiedSample(questions(), { size: 0, seed: 1 })).toThrow(/positive integer/);
   });
 });
+
+describe('stratifiedSample, difficulty first', () => {
+  it('keeps the difficulties in proportion when the sample is too small to give every database one', () => {
+    const all = questions();
+    // Database first, each database's one or two questions are of its commonest difficulties: no hard or extra one.
+    expect(count(stratifiedSample(all, { size: 3, seed: 1 }), (q) => q.difficulty)).toEqual({ easy: 1, medium: 2 });
+    const sample = stratifiedSample(all, { size: 7, seed: 1, first: 'difficulty' });
+    expect(count(sample, (q) => q.difficulty)).toEqual({ easy: 2, medium: 3, hard: 1, extra: 1 });
+    expect(Object.keys(count(sample, (q) => q.dbId)).length).toBeGreaterThan(1);
+    expect(stratifiedSample(all, { size: 7, seed: 1, first: 'difficulty' })).toEqual(sample);
+  });
+});
