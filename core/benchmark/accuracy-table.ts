@@ -116,14 +116,39 @@ export function accuracyLines(row: AccuracyRow): string[] {
     `model_seconds_per_question_${k}: ${row.modelSecondsPerQuestion === null ? 'n/a' : row.modelSecondsPerQuestion.toFixed(1)}`,
     `input_tokens_per_question_${k}: ${Math.round(row.inputTokensPerQuestion)}`,
     `llm_calls_per_question_${k}: ${row.llmCallsPerQuestion.toFixed(1)}`,
-    `evaluated_prompt_tokens_per_question_${k}: ${Math.round(row.evaluatedPromptTokensPerQuestion)}`,
-    `generated_tokens_per_question_${k}: ${Math.round(row.generatedTokensPerQuestion)}`,
-    `decode_passes_per_question_${k}: ${Math.round(row.decodePassesPerQuestion)}`,
+    ...modelWorkLines(row),
     `cached_call_fraction_${k}: ${f3(row.cachedCallFraction)}`,
     `prompt_tokens_evaluated_fraction_${k}: ${row.promptTokensEvaluatedFraction === null ? 'n/a' : f3(row.promptTokensEvaluatedFraction)}`,
     `linking_recall_${k}: ${row.linkingRecall === null ? 'n/a' : f3(row.linkingRecall)}`,
     `kept_fraction_${k}: ${row.keptFraction === null ? 'n/a' : f3(row.keptFraction)}`,
     `failing_sql_${k}: ${row.failingSql}`,
+  ];
+}
+
+/** What the model did per question whatever the machine's speed: prompt tokens it read, tokens it wrote, forward passes writing took. */
+function modelWorkLines(row: AccuracyRow): string[] {
+  const k = row.key;
+  return [
+    `evaluated_prompt_tokens_per_question_${k}: ${Math.round(row.evaluatedPromptTokensPerQuestion)}`,
+    `generated_tokens_per_question_${k}: ${Math.round(row.generatedTokensPerQuestion)}`,
+    `decode_passes_per_question_${k}: ${Math.round(row.decodePassesPerQuestion)}`,
+  ];
+}
+
+/**
+ * The `name: value` lines of one row as bench:speed prints them: what a question costs (the model's
+ * work, its calls, the wall time) and whether the answers stayed right; the cached-call fraction
+ * shows that the run replayed nothing (a call repeated within the run is all it may hold).
+ */
+export function speedLines(row: AccuracyRow): string[] {
+  const k = row.key;
+  return [
+    `questions_${k}: ${row.questions}`,
+    `ex_${k}: ${f3(row.ex)}`,
+    ...modelWorkLines(row),
+    `model_calls_per_question_${k}: ${row.llmCallsPerQuestion.toFixed(1)}`,
+    `seconds_per_question_${k}: ${row.secondsPerQuestion.toFixed(1)}`,
+    `cached_call_fraction_${k}: ${f3(row.cachedCallFraction)}`,
   ];
 }
 

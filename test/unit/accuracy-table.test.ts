@@ -1,4 +1,4 @@
-import { accuracyLines, accuracyMarkdown, accuracyRow } from '../../core/benchmark/accuracy-table';
+import { accuracyLines, accuracyMarkdown, accuracyRow, speedLines } from '../../core/benchmark/accuracy-table';
 import type { BenchmarkRecord } from '../../core/benchmark/benchmark-types';
 import { emptyUsage } from '../../core/usage';
 import { benchmarkRecord } from '../../devkit/benchmark-record';
@@ -49,6 +49,23 @@ describe('the accuracy table (bench:accuracy)', () => {
     expect(lines).toContain('linking_recall_decosearch: 0.750');
     expect(lines).toContain('kept_fraction_decosearch: 0.300'); // record 3 was stored before kept fractions
     expect(accuracyLines(accuracyRow('quick', [record(1, 'correct', {})]))).toContain('kept_fraction_quick: n/a');
+  });
+
+  it("prints bench:speed's lines: the model's work, its calls, wall seconds and EX, one per line", () => {
+    const row = accuracyRow('quick', [
+      record(1, 'correct', { llmCalls: 1, promptTokens: 1000, reusedPromptTokens: 600, completionTokens: 80, draftedTokens: 30 }),
+      record(2, 'wrong', { llmCalls: 2, cacheHits: 1, promptTokens: 500, completionTokens: 40 }),
+    ]);
+    expect(speedLines(row)).toEqual([
+      'questions_quick: 2',
+      'ex_quick: 0.500',
+      'evaluated_prompt_tokens_per_question_quick: 450',
+      'generated_tokens_per_question_quick: 60',
+      'decode_passes_per_question_quick: 45',
+      'model_calls_per_question_quick: 1.5',
+      'seconds_per_question_quick: 2.0',
+      'cached_call_fraction_quick: 0.333',
+    ]);
   });
 
   it('counts model time, a cached answer at what it took when generated, and says n/a when an answer was cached without it', () => {
