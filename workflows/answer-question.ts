@@ -14,8 +14,9 @@ import { generateCandidates } from './answer/generate-candidates';
 import { incorporateNotes } from './answer/incorporate-notes';
 import { judgeRoute } from './answer/judge-route';
 import { linkSchema } from './answer/link-schema';
-import { openDatabase } from './answer/open-database';
+import { openDatabase, openedContext } from './answer/open-database';
 import { startQuestionRun, type QuestionRun } from './answer/question-run';
+import { startStageKit } from './answer/stage-kit';
 import { selectCandidate, type Selection } from './answer/select-candidate';
 import type { WorkingCandidate } from './answer/working-candidate';
 
@@ -40,19 +41,22 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
 }
 
 async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQuestionResult> {
-  const run = startQuestionRun(
+  const kit = startStageKit(
     input,
     orInvalid(() => resolvePipelineConfig(input.preset, input.ablations, input.pipeline)),
     orInvalid(() => resolveLimits(input.limits)),
   );
+  const run = startQuestionRun(kit);
   upsertSearchAttributes([{ key: PRESET, value: run.config.preset }]);
 
   let opened;
   try {
-    opened = await openDatabase(run);
+    opened = await openDatabase(kit);
   } catch (err) {
     return finishRun(run, 'database_error', {}, null, { kind: failureType(err) ?? 'database', message: failureMessage(err) });
   }
+  run.ctx = { ...run.ctx, ...openedContext(opened) };
+  run.knowledge = opened.knowledge;
   await linkSchema(run, opened);
   await incorporateNotes(run, opened.prepared?.notes ?? 0);
   if ((await judgeRoute(run)) === 'complex') {

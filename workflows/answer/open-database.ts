@@ -4,7 +4,8 @@ import { DATABASE } from '../../core/search-attributes';
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import { queuePrefixOf, taskQueue } from '../../core/task-queues';
 import type { prepareDatabase } from '../prepare-database';
-import type { QuestionRun } from './question-run';
+import type { QuestionContext } from '../../core/question/question-context';
+import type { StageKit } from './stage-kit';
 
 /**
  * The first stage: open the database and learn what decodex has for it. Retrieval-based linking
@@ -13,12 +14,12 @@ import type { QuestionRun } from './question-run';
  * says so, or answered over the whole schema otherwise. Throws when the database cannot be opened
  * or has no tables.
  */
-export async function openDatabase(run: QuestionRun): Promise<OpenQuestionOutput> {
+export async function openDatabase(kit: StageKit): Promise<OpenQuestionOutput> {
   const stage = 'open';
   const open = () =>
-    run.runner.step(
+    kit.runner.step(
       { stage, name: 'openQuestion', summary: 'open the database; find its preparation and the learned knowledge' },
-      (o) => run.online.openQuestion.executeWithOptions(o, [{ database: run.input.database }]),
+      (o) => kit.online.openQuestion.executeWithOptions(o, [{ database: kit.input.database }]),
       (r) => ({
         outcome: `${r.dialect}, ${r.tables} tables, ${r.columns} columns; ${r.prepared ? `prepared ${r.prepared.preparedAt}, ${r.prepared.notes} notes` : 'not prepared'}${(r.warnings ?? []).map((w) => `; warning: ${w}`).join('')}`,
       }),
@@ -32,14 +33,14 @@ export async function openDatabase(run: QuestionRun): Promise<OpenQuestionOutput
       'EmptyDatabase',
     );
   }
-  const wantsRetrieval = run.config.linking.strategy === 'dextersql';
+  const wantsRetrieval = kit.config.linking.strategy === 'dextersql';
   if (!opened.prepared && wantsRetrieval) {
-    if (run.config.linking.whenUnprepared === 'prepare') {
-      await run.runner.step(
+    if (kit.config.linking.whenUnprepared === 'prepare') {
+      await kit.runner.step(
         { stage, name: 'prepareDatabase', summary: 'first question on this database: profile and index it (no model; `decodex prepare` adds notes)' },
         () =>
           executeChild<typeof prepareDatabase>('prepareDatabase', {
-            args: [{ database: run.input.database, config: { exploration: { useLlm: false } } }],
+            args: [{ database: kit.input.database, config: { exploration: { useLlm: false } } }],
             workflowId: `${workflowInfo().workflowId}-prepare`,
             taskQueue: taskQueue('offline', queuePrefixOf(workflowInfo().taskQueue)),
             staticSummary: `prepare ${opened.label} for a first question`,
@@ -48,17 +49,19 @@ export async function openDatabase(run: QuestionRun): Promise<OpenQuestionOutput
       );
       opened = await open();
     } else {
-      run.runner.note(stage, 'prepareDatabase', 'the database is not prepared', {
+      kit.runner.note(stage, 'prepareDatabase', 'the database is not prepared', {
         skipped: 'linking.whenUnprepared is full-schema: retrieval needs a prepared database',
       });
     }
   }
-  run.ctx = {
-    ...run.ctx,
+  kit.runner.stageDone(stage);
+  return opened;
+}
+
+/** What every later step is told of the opened database: its dialect and which preparation it has. */
+export function openedContext(opened: OpenQuestionOutput): Pick<QuestionContext, 'dialect' | 'prepared'> {
+  return {
     dialect: opened.dialect,
     prepared: opened.prepared ? { databaseId: opened.prepared.databaseId, versions: opened.prepared.versions } : null,
   };
-  run.knowledge = opened.knowledge;
-  run.runner.stageDone(stage);
-  return opened;
 }
