@@ -57,7 +57,9 @@ async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQues
   }
   run.ctx = { ...run.ctx, ...openedContext(opened) };
   run.knowledge = opened.knowledge;
-  await linkSchema(run, opened);
+  const linked = await linkSchema(kit, run.ctx, opened.prepared);
+  run.ctx = { ...run.ctx, focus: linked.focus, grounding: linked.grounding };
+  run.drafts = linked.drafts;
   await incorporateNotes(run, opened.prepared?.notes ?? 0);
   if ((await judgeRoute(run)) === 'complex') {
     const dagAnswer = await solveByDecomposition(run, run.judgement ? 'the judger found the question complex' : 'decomposition.always');
