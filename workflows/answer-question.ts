@@ -60,8 +60,10 @@ async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQues
   const linked = await linkSchema(kit, run.ctx, opened.prepared);
   run.ctx = { ...run.ctx, focus: linked.focus, grounding: linked.grounding };
   run.drafts = linked.drafts;
-  await incorporateNotes(run, opened.prepared?.notes ?? 0);
-  if ((await judgeRoute(run)) === 'complex') {
+  run.ctx = { ...run.ctx, ...(await incorporateNotes(kit, run.ctx, opened.prepared?.notes ?? 0)) };
+  const decision = await judgeRoute(kit, run.ctx);
+  if (decision.judgement) run.judgement = decision.judgement;
+  if (decision.route === 'complex') {
     const dagAnswer = await solveByDecomposition(run, run.judgement ? 'the judger found the question complex' : 'decomposition.always');
     if (dagAnswer) takeComplexRoute(run, dagAnswer);
   }
