@@ -67,7 +67,7 @@ async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQues
     const dagAnswer = await solveByDecomposition(run, run.judgement ? 'the judger found the question complex' : 'decomposition.always');
     if (dagAnswer) takeComplexRoute(run, dagAnswer);
   }
-  await generateCandidates(run, run.route === 'complex');
+  run.candidates.push(...(await generateCandidates(kit, run.ctx, { dagAnswered: run.route === 'complex', fewShotExamples: run.knowledge.fewShotExamples })));
   if (!run.candidates.length) useDraftsAsCandidates(run);
   await correctCandidates(run);
   if (directPathFailed(run)) {

@@ -1,7 +1,8 @@
 import type { GenerationPath } from '../../core/pipeline/pipeline-config';
 import type { QuestionContext } from '../../core/question/question-context';
 import type { GenerationActivities } from '../../activities/generation/generation-activities';
-import type { QuestionRun } from './question-run';
+import type { StageKit } from './stage-kit';
+import type { WorkingCandidate } from './working-candidate';
 
 const STAGE = 'generation';
 
@@ -16,30 +17,34 @@ const PATHS: Record<GenerationPath, { activity: keyof GenerationActivities; summ
  * Multi-path generation (DexterSQL §3.3.2; DecoSearch's direct path is the one-path case): every
  * configured path writes one candidate, in parallel. A path that cannot run (few-shot without
  * examples) is skipped and says so; a path whose model call fails is recorded and the others
- * go on. `dagAnswered`: the complex route gave a candidate, which replaces the direct path.
+ * go on. `dagAnswered`: the complex route gave a candidate, which replaces the direct path;
+ * `fewShotExamples`: how many solved examples are stored. Returns one candidate per path that wrote SQL.
  */
-export async function generateCandidates(run: QuestionRun, dagAnswered: boolean): Promise<void> {
-  const ctx: QuestionContext = run.ctx;
-  const paths = run.config.generation.paths.filter((path) => {
+export async function generateCandidates(
+  kit: StageKit,
+  ctx: QuestionContext,
+  { dagAnswered, fewShotExamples }: { dagAnswered: boolean; fewShotExamples: number },
+): Promise<WorkingCandidate[]> {
+  const paths = kit.config.generation.paths.filter((path) => {
     if (path === 'direct' && dagAnswered) {
       // The judger chose decomposition over the direct path (Algorithm 1): the DAG's root answers instead.
-      run.runner.note(STAGE, PATHS[path].activity, PATHS[path].summary, {
+      kit.runner.note(STAGE, PATHS[path].activity, PATHS[path].summary, {
         skipped: 'the question took the complex route; its sub-question DAG replaces the direct path',
       });
       return false;
     }
-    if (path === 'few-shot' && run.knowledge.fewShotExamples === 0) {
-      run.runner.note(STAGE, PATHS[path].activity, PATHS[path].summary, { skipped: 'no few-shot examples are stored (the learning step builds them)' });
+    if (path === 'few-shot' && fewShotExamples === 0) {
+      kit.runner.note(STAGE, PATHS[path].activity, PATHS[path].summary, { skipped: 'no few-shot examples are stored (the learning step builds them)' });
       return false;
     }
     return true;
   });
   const results = await Promise.all(
     paths.map((path) =>
-      run.runner
+      kit.runner
         .paidStep(
           { stage: STAGE, name: PATHS[path].activity, summary: PATHS[path].summary, llmCalls: 1 },
-          (o) => run.llm[PATHS[path].activity].executeWithOptions(o, [ctx]),
+          (o) => kit.llm[PATHS[path].activity].executeWithOptions(o, [ctx]),
           (r) => ({
             outcome: r.sql,
             detail: { reasoning: r.reasoning, ...(r.context ? { context: r.context } : {}) },
@@ -49,6 +54,6 @@ export async function generateCandidates(run: QuestionRun, dagAnswered: boolean)
         .catch(() => null),
     ),
   );
-  for (const r of results) if (r) run.candidates.push({ path: r.path, generatedSql: r.sql, sql: r.sql, corrections: [], diagnosis: null });
-  run.runner.stageDone(STAGE);
+  kit.runner.stageDone(STAGE);
+  return results.filter((r) => r !== null).map((r) => ({ path: r.path, generatedSql: r.sql, sql: r.sql, corrections: [], diagnosis: null }));
 }
