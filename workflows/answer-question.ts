@@ -16,7 +16,7 @@ import { judgeRoute } from './answer/judge-route';
 import { linkSchema } from './answer/link-schema';
 import { openDatabase, openedContext } from './answer/open-database';
 import { startQuestionRun, type QuestionRun } from './answer/question-run';
-import { startStageKit } from './answer/stage-kit';
+import { startStageKit, type StageKit } from './answer/stage-kit';
 import { selectCandidate, type Selection } from './answer/select-candidate';
 import type { WorkingCandidate } from './answer/working-candidate';
 
@@ -74,8 +74,8 @@ async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQues
     const dagAnswer = await solveByDecomposition(run, 'no candidate of the direct path runs: Algorithm 1 falls through to decomposition');
     if (dagAnswer) await correctCandidates(run, [takeComplexRoute(run, dagAnswer)]);
   }
-  const selection = await selectCandidate(run);
-  return answer(run, selection);
+  const selection = await selectCandidate(kit, run.ctx, run.candidates);
+  return answer(kit, run, selection);
 }
 
 /** A bad preset, ablation, override or limit fails the run at once (retrying cannot fix it). */
@@ -117,7 +117,7 @@ function useDraftsAsCandidates(run: QuestionRun): void {
 }
 
 /** The run's result: the chosen candidate's rows (see answerRows), or why there is no answer. */
-async function answer(run: QuestionRun, selection: Selection | null): Promise<AnswerQuestionResult> {
+async function answer(kit: StageKit, run: QuestionRun, selection: Selection | null): Promise<AnswerQuestionResult> {
   const stopped: RunError | undefined = run.budget.stoppedBy;
   if (!selection) {
     if (stopped) return finishRun(run, 'budget_exhausted', {}, null, stopped);
@@ -126,7 +126,7 @@ async function answer(run: QuestionRun, selection: Selection | null): Promise<An
     return finishRun(run, failure.kind === CONTEXT_OVERFLOW ? 'context_overflow' : 'llm_error', {}, null, failure);
   }
   const chosen = run.candidates[selection.report.chosen];
-  const executed = await answerRows(run, chosen);
+  const executed = await answerRows(kit, chosen);
   run.runner.stageDone('answer');
   if (!executed.ok) return finishRun(run, 'execution_error', { sql: chosen.sql }, selection, executed.error);
   const { columns, rows, truncated, byteLimit } = executed.result;

@@ -1,5 +1,5 @@
 import type { ExecuteSqlOutput } from '../../core/question/sql-execution';
-import type { QuestionRun } from './question-run';
+import type { StageKit } from './stage-kit';
 import type { WorkingCandidate } from './working-candidate';
 
 /**
@@ -7,10 +7,10 @@ import type { WorkingCandidate } from './working-candidate';
  * timeout): the one way a run gets them. What the candidate's own diagnosis already learned is
  * used; only otherwise does the SQL run once more.
  */
-export async function answerRows(run: QuestionRun, chosen: WorkingCandidate): Promise<ExecuteSqlOutput> {
+export async function answerRows(kit: StageKit, chosen: WorkingCandidate): Promise<ExecuteSqlOutput> {
   const known = knownFromDiagnosis(chosen);
-  if (!known) return executeChosen(run, chosen);
-  run.runner.note('answer', 'answerRows', known.why, { outcome: describeRows(known.rows) });
+  if (!known) return executeChosen(kit, chosen);
+  kit.runner.note('answer', 'answerRows', known.why, { outcome: describeRows(known.rows) });
   return known.rows;
 }
 
@@ -40,18 +40,18 @@ function executionErrorKind(kind: string): Extract<ExecuteSqlOutput, { ok: false
   return kind === 'timeout' || kind === 'read_only_violation' ? kind : 'sql_error';
 }
 
-function executeChosen(run: QuestionRun, chosen: WorkingCandidate): Promise<ExecuteSqlOutput> {
-  return run.runner.step(
-    { stage: 'answer', name: 'executeSql', summary: `run the chosen SQL read-only (timeout ${run.limits.sqlTimeoutMs} ms, ≤ ${run.limits.maxRows} rows)` },
+function executeChosen(kit: StageKit, chosen: WorkingCandidate): Promise<ExecuteSqlOutput> {
+  return kit.runner.step(
+    { stage: 'answer', name: 'executeSql', summary: `run the chosen SQL read-only (timeout ${kit.limits.sqlTimeoutMs} ms, ≤ ${kit.limits.maxRows} rows)` },
     (o) =>
-      run.online.executeSql.executeWithOptions(o, [
+      kit.online.executeSql.executeWithOptions(o, [
         {
-          database: run.input.database,
+          database: kit.input.database,
           sql: chosen.sql,
-          timeoutMs: run.limits.sqlTimeoutMs,
-          maxRows: run.limits.maxRows,
-          maxCellBytes: run.limits.maxCellBytes,
-          maxResultBytes: run.limits.maxResultBytes,
+          timeoutMs: kit.limits.sqlTimeoutMs,
+          maxRows: kit.limits.maxRows,
+          maxCellBytes: kit.limits.maxCellBytes,
+          maxResultBytes: kit.limits.maxResultBytes,
         },
       ]),
     (e) => ({ outcome: describeRows(e) }),

@@ -1,6 +1,8 @@
 import type { SelectionReport } from '../../core/answer-question-types';
 import { clusterCandidates, tournamentWinner, type CandidateCluster } from '../../core/selection/cluster-candidates';
-import type { QuestionRun } from './question-run';
+import type { QuestionContext } from '../../core/question/question-context';
+import type { StageKit } from './stage-kit';
+import type { WorkingCandidate } from './working-candidate';
 
 const STAGE = 'selection';
 
@@ -16,8 +18,7 @@ export interface Selection {
  * confidence decide. With selection off (DecoSearch), the first candidate that executes wins.
  * Returns null when there is no candidate at all.
  */
-export async function selectCandidate(run: QuestionRun): Promise<Selection | null> {
-  const candidates = run.candidates;
+export async function selectCandidate(kit: StageKit, ctx: QuestionContext, candidates: WorkingCandidate[]): Promise<Selection | null> {
   if (!candidates.length) return null;
   const clusters = clusterCandidates(candidates.map((c, index) => ({ index, resultKey: c.diagnosis?.execution.ok ? c.diagnosis.execution.resultKey : null })));
   const confidenceOf = (i: number) => clusters.find((c) => c.members.includes(i))?.confidence ?? 0;
@@ -28,29 +29,28 @@ export async function selectCandidate(run: QuestionRun): Promise<Selection | nul
 
   if (!clusters.length) return report('none-executable', 0);
   if (candidates.length === 1) return report('single', 0);
-  if (!run.config.selection.enabled)
+  if (!kit.config.selection.enabled)
     return report(
       'first-executable',
       candidates.findIndex((c) => c.diagnosis?.execution.ok),
     );
 
-  const { confidenceThreshold, tournamentSize } = run.config.selection;
+  const { confidenceThreshold, tournamentSize } = kit.config.selection;
   const top = clusters[0];
   if (top.confidence >= confidenceThreshold || clusters.length === 1) {
-    run.runner.note(STAGE, 'clusterCandidates', 'cluster candidates by result', {
+    kit.runner.note(STAGE, 'clusterCandidates', 'cluster candidates by result', {
       outcome: `top cluster holds ${top.members.length} of ${candidates.length} (confidence ${top.confidence.toFixed(2)} ≥ ${confidenceThreshold}): no tournament`,
     });
-    run.runner.stageDone(STAGE);
+    kit.runner.stageDone(STAGE);
     return report('confidence', top.members[0]);
   }
 
   const entrants = clusters.slice(0, tournamentSize);
-  run.runner.note(STAGE, 'clusterCandidates', 'cluster candidates by result', {
+  kit.runner.note(STAGE, 'clusterCandidates', 'cluster candidates by result', {
     outcome: `${clusters.length} clusters, top confidence ${top.confidence.toFixed(2)} < ${confidenceThreshold}: tournament of ${entrants.length}`,
   });
   const pairs: [number, number][] = [];
   for (let a = 0; a < entrants.length; a++) for (let b = a + 1; b < entrants.length; b++) pairs.push([a, b]);
-  const ctx = run.ctx;
   const entrant = (i: number) => {
     const c = candidates[entrants[i].members[0]];
     const execution = c.diagnosis!.execution;
@@ -58,7 +58,7 @@ export async function selectCandidate(run: QuestionRun): Promise<Selection | nul
   };
   const games = await Promise.all(
     pairs.map(([a, b]) =>
-      run.runner
+      kit.runner
         .paidStep(
           {
             stage: STAGE,
@@ -66,7 +66,7 @@ export async function selectCandidate(run: QuestionRun): Promise<Selection | nul
             summary: `tournament: ${candidates[entrants[a].members[0]].path} vs ${candidates[entrants[b].members[0]].path}`,
             llmCalls: 1,
           },
-          (o) => run.llm.compareCandidates.executeWithOptions(o, [{ ctx, a: entrant(a), b: entrant(b) }]),
+          (o) => kit.llm.compareCandidates.executeWithOptions(o, [{ ctx, a: entrant(a), b: entrant(b) }]),
           (r) => ({ outcome: `${r.winner === 'A' ? candidates[entrants[a].members[0]].path : candidates[entrants[b].members[0]].path} wins: ${r.reasoning}` }),
         )
         .then((r) => (r ? { a, b, winner: r.winner === 'A' ? a : b } : null))
@@ -74,8 +74,8 @@ export async function selectCandidate(run: QuestionRun): Promise<Selection | nul
     ),
   );
   const played = games.filter((g) => g !== null);
-  run.runner.stageDone(STAGE);
-  if (!played.length) return report(run.budget.stoppedBy ? 'budget' : 'confidence', top.members[0]);
+  kit.runner.stageDone(STAGE);
+  if (!played.length) return report(kit.budget.stoppedBy ? 'budget' : 'confidence', top.members[0]);
   const outcome = tournamentWinner(
     entrants.map((e) => e.confidence),
     played,
