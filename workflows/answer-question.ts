@@ -8,7 +8,7 @@ import { unansweredFailure } from '../core/unanswered-run';
 import { failureMessage, failureType } from './kit/step-runner';
 import { answerRows } from './answer/answer-rows';
 import { solveByDecomposition } from './answer/complex-route';
-import { correctCandidates } from './answer/correct-candidates';
+import { correctCandidates, type CorrectionInputs } from './answer/correct-candidates';
 import { finishRun } from './answer/finish-run';
 import { generateCandidates } from './answer/generate-candidates';
 import { incorporateNotes } from './answer/incorporate-notes';
@@ -69,10 +69,15 @@ async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQues
   }
   run.candidates.push(...(await generateCandidates(kit, run.ctx, { dagAnswered: run.route === 'complex', fewShotExamples: run.knowledge.fewShotExamples })));
   if (!run.candidates.length) useDraftsAsCandidates(run);
-  await correctCandidates(run);
+  run.candidates = await correctCandidates(kit, correctionInputs(run), run.candidates);
   if (directPathFailed(run)) {
     const dagAnswer = await solveByDecomposition(run, 'no candidate of the direct path runs: Algorithm 1 falls through to decomposition');
-    if (dagAnswer) await correctCandidates(run, [takeComplexRoute(run, dagAnswer)]);
+    if (dagAnswer) {
+      takeComplexRoute(run, dagAnswer);
+      // The DAG's answer was added last: it is corrected (diagnosed) as the candidates before it were.
+      const [corrected] = await correctCandidates(kit, correctionInputs(run), [dagAnswer]);
+      run.candidates = [...run.candidates.slice(0, -1), corrected];
+    }
   }
   const selection = await selectCandidate(kit, run.ctx, run.candidates);
   return answer(kit, run, selection);
@@ -85,6 +90,11 @@ function orInvalid<T>(resolve: () => T): T {
   } catch (err) {
     throw ApplicationFailure.nonRetryable((err as Error).message, 'InvalidConfiguration');
   }
+}
+
+/** What correction reads of the run: the context, the stored rules, whether its candidates are one. */
+function correctionInputs(run: QuestionRun): CorrectionInputs {
+  return { ctx: run.ctx, correctionRules: run.knowledge.correctionRules, keepAnswerRows: run.candidates.length === 1 };
 }
 
 /** The complex route answered: its DAG's root SQL is a candidate, and the run's route says so. */

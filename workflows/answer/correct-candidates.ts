@@ -1,39 +1,28 @@
 import type { Diagnosis } from '../../core/question/diagnosis';
+import type { QuestionContext } from '../../core/question/question-context';
 import { formatFinding, type Finding } from '../../core/correction/finding';
 import { failureMessage } from '../kit/step-runner';
 import type { CorrectionConfig } from '../../core/pipeline/pipeline-config';
-import type { QuestionRun } from './question-run';
-import { badness, type WorkingCandidate } from './working-candidate';
+import { sqlDiagnoser, type DiagnoseSql } from './diagnose-sql';
+import type { StageKit } from './stage-kit';
+import { badness, type DiagnosedCandidate, type WorkingCandidate } from './working-candidate';
 
 const STAGE = 'correction';
 
-/** Rows read per candidate to tell results apart; more are keyed as "cut" (never equal to a complete result). */
-export const DIAGNOSIS_MAX_ROWS = 10_000;
+/** What correction reads besides the candidates. */
+export interface CorrectionInputs {
+  ctx: QuestionContext;
+  /** How many mined correction rules are stored (none: Steps 3–4 are skipped). */
+  correctionRules: number;
+  /** The run has one candidate in all: its diagnosis keeps the answer's rows (see sqlDiagnoser). */
+  keepAnswerRows: boolean;
+}
 
-export function diagnose(run: QuestionRun, candidate: WorkingCandidate, label: string, stage = STAGE): Promise<Diagnosis> {
-  const ctx = run.ctx;
-  const { maxRows, maxCellBytes, maxResultBytes } = run.limits;
-  // A lone candidate will be the answer if it runs: its diagnosis keeps the rows, so the SQL runs
-  // once. With several, only the chosen one's rows are wanted, and history would hold them all.
-  const answer = run.candidates.length === 1 ? { answer: { maxRows, maxCellBytes, maxResultBytes } } : {};
-  return run.runner.step(
-    { stage, name: 'diagnoseSql', summary: `diagnose ${label}: parse, run read-only, checks` },
-    (o) =>
-      run.online.diagnoseSql.executeWithOptions(o, [
-        {
-          ctx,
-          sql: candidate.sql,
-          timeoutMs: run.limits.sqlTimeoutMs,
-          maxRows: DIAGNOSIS_MAX_ROWS,
-          maxCellBytes,
-          ...answer,
-          ...(run.config.correction.questionChecks ? { questionChecks: true } : {}),
-        },
-      ]),
-    (d) => ({
-      outcome: `${d.execution.ok ? `${d.execution.rowCount} rows` : `error: ${d.execution.error}`}${d.findings.length ? `; ${d.findings.map((f) => f.check).join(', ')}` : '; no findings'}`,
-    }),
-  );
+/** One candidate's correction in progress: the kit, what it reads, and the diagnosis step. */
+interface Corrector {
+  kit: StageKit;
+  ctx: QuestionContext;
+  diagnose: DiagnoseSql;
 }
 
 /**
@@ -45,8 +34,8 @@ function improves(next: Diagnosis, current: Diagnosis): boolean {
   return badness(next) < badness(current) || (badness(next) === badness(current) && next.execution.ok);
 }
 
-function needsRevision(run: QuestionRun, findings: Finding[]): boolean {
-  switch (run.config.correction.reviseOn) {
+function needsRevision(config: CorrectionConfig, findings: Finding[]): boolean {
+  switch (config.reviseOn) {
     case 'always':
       return true;
     case 'all-findings':
@@ -63,77 +52,79 @@ function needsRevision(run: QuestionRun, findings: Finding[]): boolean {
  * that is no better is rejected and recorded; Steps 3–4 rule-guided rewriting when mined
  * rules exist. Candidates are diagnosed even with correction off, since selection needs results,
  * and the plain-code fixes (spelling, qualifier) run whenever they are on, reviser or not.
+ * Returns the candidates as corrected, diagnosis included, in the order given.
  */
-export async function correctCandidates(run: QuestionRun, candidates: WorkingCandidate[] = run.candidates): Promise<void> {
-  if (!run.config.correction.enabled) {
+export async function correctCandidates(kit: StageKit, inputs: CorrectionInputs, candidates: WorkingCandidate[]): Promise<WorkingCandidate[]> {
+  const corrector: Corrector = { kit, ctx: inputs.ctx, diagnose: sqlDiagnoser(kit, inputs.ctx, inputs.keepAnswerRows) };
+  const config = kit.config.correction;
+  if (!config.enabled) {
     // The plain-code fixes are no model call: a preset without the reviser may still ground its columns.
-    const codeFixes = run.config.correction.spellingFixes || run.config.correction.qualifierFixes;
-    await Promise.all(
+    const codeFixes = config.spellingFixes || config.qualifierFixes;
+    return Promise.all(
       candidates.map(async (c) => {
-        c.diagnosis = await diagnose(run, c, c.path, codeFixes ? STAGE : 'selection');
-        if (codeFixes) await applyCodeFixes(run, c);
+        const diagnosed = { ...c, diagnosis: await corrector.diagnose(c.sql, c.path, codeFixes ? STAGE : 'selection') };
+        return codeFixes ? applyCodeFixes(corrector, diagnosed) : diagnosed;
       }),
     );
-    return;
   }
-  if (run.config.correction.rules && run.knowledge.correctionRules === 0) {
-    run.runner.note(STAGE, 'correctWithRules', 'rule-guided correction (steps 3–4)', {
+  if (config.rules && inputs.correctionRules === 0) {
+    kit.runner.note(STAGE, 'correctWithRules', 'rule-guided correction (steps 3–4)', {
       skipped: 'no correction rules are stored (the learning step mines them)',
     });
   }
-  await Promise.all(candidates.map((c) => correctOne(run, c)));
-  run.runner.stageDone(STAGE);
+  const corrected = await Promise.all(candidates.map((c) => correctOne(corrector, c, inputs.correctionRules)));
+  kit.runner.stageDone(STAGE);
+  return corrected;
 }
 
-async function correctOne(run: QuestionRun, candidate: WorkingCandidate): Promise<void> {
-  const { maxRevisions, rules } = run.config.correction;
-  candidate.diagnosis = await diagnose(run, candidate, candidate.path);
-  await applyCodeFixes(run, candidate);
+async function correctOne(corrector: Corrector, generated: WorkingCandidate, correctionRules: number): Promise<DiagnosedCandidate> {
+  const { kit, diagnose } = corrector;
+  const { maxRevisions, rules } = kit.config.correction;
+  let candidate = await applyCodeFixes(corrector, { ...generated, diagnosis: await diagnose(generated.sql, generated.path, STAGE) });
   const attempts = [{ sql: candidate.sql, findings: candidate.diagnosis.findings }];
-  for (let round = 1; round <= maxRevisions && needsRevision(run, candidate.diagnosis.findings); round++) {
-    if (!run.budget.takeRepair()) {
-      run.runner.note(STAGE, 'reviseSql', `revise ${candidate.path}`, { skipped: run.budget.stoppedBy?.message ?? 'refinement budget reached' });
+  for (let round = 1; round <= maxRevisions && needsRevision(kit.config.correction, candidate.diagnosis.findings); round++) {
+    if (!kit.budget.takeRepair()) {
+      kit.runner.note(STAGE, 'reviseSql', `revise ${candidate.path}`, { skipped: kit.budget.stoppedBy?.message ?? 'refinement budget reached' });
       break;
     }
-    const revised = await askRevision(run, candidate, attempts, round);
+    const revised = await askRevision(corrector, candidate, attempts, round);
     // Refused by the budget or failed: either way the step's trace event says which, and no later round does better.
     if (revised === 'refused' || revised === 'failed') break;
-    const trial: WorkingCandidate = { ...candidate, sql: revised.sql };
-    const diagnosis = await diagnose(run, trial, `${candidate.path} revision ${round}`);
+    const diagnosis = await diagnose(revised.sql, `${candidate.path} revision ${round}`, STAGE);
     attempts.push({ sql: revised.sql, findings: diagnosis.findings });
     if (improves(diagnosis, candidate.diagnosis)) {
-      Object.assign(candidate, {
+      candidate = {
+        ...candidate,
         sql: revised.sql,
         diagnosis,
         corrections: [...candidate.corrections, `revision ${round}: ${attempts[attempts.length - 2].findings.map(formatFinding).join('; ') || 'no finding'}`],
-      });
+      };
     } else {
-      run.runner.note(STAGE, 'reviseSql', `revision ${round} of ${candidate.path} rejected`, {
+      kit.runner.note(STAGE, 'reviseSql', `revision ${round} of ${candidate.path} rejected`, {
         outcome: `it is no better: ${diagnosis.findings.map(formatFinding).join('; ')}`,
       });
     }
   }
-  if (rules && run.knowledge.correctionRules > 0) await applyRules(run, candidate);
+  return rules && correctionRules > 0 ? applyRules(corrector, candidate) : candidate;
 }
 
 /** One revision by the model: its SQL, or why there is none ('refused': the budget; 'failed': the call). */
 async function askRevision(
-  run: QuestionRun,
-  candidate: WorkingCandidate,
+  { kit, ctx }: Corrector,
+  candidate: DiagnosedCandidate,
   attempts: { sql: string; findings: Finding[] }[],
   round: number,
 ): Promise<{ sql: string } | 'refused' | 'failed'> {
-  const ctx = run.ctx;
-  const findings = candidate.diagnosis?.findings ?? [];
+  const findings = candidate.diagnosis.findings;
   try {
-    const revised = await run.runner.paidStep(
+    const revised = await kit.runner.paidStep(
       {
         stage: STAGE,
         name: 'reviseSql',
         summary: `revise ${candidate.path} (round ${round}): ${findings.map((f) => f.check).join(', ') || 'no finding (every candidate is revised)'}`,
         llmCalls: 1,
       },
-      (o) => run.llm.reviseSql.executeWithOptions(o, [{ ctx, attempts }]),
+      (o) => kit.llm.reviseSql.executeWithOptions(o, [{ ctx, attempts }]),
       (r) => ({ outcome: r.sql, detail: { reasoning: r.reasoning } }),
     );
     return revised ?? 'refused';
@@ -154,41 +145,44 @@ const CODE_FIX_SETTINGS: Record<string, (c: CorrectionConfig) => boolean> = {
 /**
  * The findings' sure rewrites (`Finding.fix`), before any model is asked: a rewrite is kept
  * unless it makes the SQL worse; one that fails as before may have fixed one name of two, and
- * the next round fixes the next.
+ * the next round fixes the next. Returns the candidate with the fixes kept.
  */
-async function applyCodeFixes(run: QuestionRun, candidate: WorkingCandidate): Promise<void> {
-  const allowed = (f: Finding) => f.fix && CODE_FIX_SETTINGS[f.check]?.(run.config.correction);
-  for (let round = 1; round <= MAX_CODE_FIXES && candidate.diagnosis; round++) {
+async function applyCodeFixes({ kit, diagnose }: Corrector, diagnosed: DiagnosedCandidate): Promise<DiagnosedCandidate> {
+  const allowed = (f: Finding) => f.fix && CODE_FIX_SETTINGS[f.check]?.(kit.config.correction);
+  let candidate = diagnosed;
+  for (let round = 1; round <= MAX_CODE_FIXES; round++) {
     const fix = candidate.diagnosis.findings.find(allowed)?.fix;
-    if (!fix || fix.sql === candidate.sql) return;
-    const diagnosis = await diagnose(run, { ...candidate, sql: fix.sql }, `${candidate.path} after a code fix (${fix.description})`);
+    if (!fix || fix.sql === candidate.sql) return candidate;
+    const diagnosis = await diagnose(fix.sql, `${candidate.path} after a code fix (${fix.description})`, STAGE);
     if (badness(diagnosis) > badness(candidate.diagnosis)) {
-      run.runner.note(STAGE, 'codeFix', `code fix of ${candidate.path} rejected`, { outcome: `${fix.description} made it worse` });
-      return;
+      kit.runner.note(STAGE, 'codeFix', `code fix of ${candidate.path} rejected`, { outcome: `${fix.description} made it worse` });
+      return candidate;
     }
-    run.runner.note(STAGE, 'codeFix', `code fix of ${candidate.path}`, { outcome: `${fix.description}: ${fix.sql}` });
-    Object.assign(candidate, { sql: fix.sql, diagnosis, corrections: [...candidate.corrections, `code fix: ${fix.description}`] });
+    kit.runner.note(STAGE, 'codeFix', `code fix of ${candidate.path}`, { outcome: `${fix.description}: ${fix.sql}` });
+    candidate = { ...candidate, sql: fix.sql, diagnosis, corrections: [...candidate.corrections, `code fix: ${fix.description}`] };
   }
+  return candidate;
 }
 
-async function applyRules(run: QuestionRun, candidate: WorkingCandidate): Promise<void> {
-  const ctx = run.ctx;
+/** Steps 3–4: the mined rules that apply, as one rewrite; it is kept only when it improves the candidate. */
+async function applyRules({ kit, ctx, diagnose }: Corrector, candidate: DiagnosedCandidate): Promise<DiagnosedCandidate> {
   try {
-    const corrected = await run.runner.paidStep(
+    const corrected = await kit.runner.paidStep(
       { stage: STAGE, name: 'correctWithRules', summary: `rule-guided correction of ${candidate.path}: select rules, apply them`, llmCalls: 2 },
-      (o) => run.llm.correctWithRules.executeWithOptions(o, [{ ctx, sql: candidate.sql, findings: candidate.diagnosis?.findings ?? [] }]),
+      (o) => kit.llm.correctWithRules.executeWithOptions(o, [{ ctx, sql: candidate.sql, findings: candidate.diagnosis.findings }]),
       (r) => ({ outcome: r.appliedRules.length ? `applied ${r.appliedRules.join(', ')}: ${r.sql}` : 'no rule applies' }),
     );
-    if (!corrected || !corrected.appliedRules.length || corrected.sql === candidate.sql) return;
-    const diagnosis = await diagnose(run, { ...candidate, sql: corrected.sql }, `${candidate.path} after rules`);
-    if (candidate.diagnosis && !improves(diagnosis, candidate.diagnosis)) {
-      run.runner.note(STAGE, 'correctWithRules', `rules on ${candidate.path} rejected`, {
+    if (!corrected || !corrected.appliedRules.length || corrected.sql === candidate.sql) return candidate;
+    const diagnosis = await diagnose(corrected.sql, `${candidate.path} after rules`, STAGE);
+    if (!improves(diagnosis, candidate.diagnosis)) {
+      kit.runner.note(STAGE, 'correctWithRules', `rules on ${candidate.path} rejected`, {
         outcome: `the rewrite is no better: ${diagnosis.findings.map(formatFinding).join('; ')}`,
       });
-      return;
+      return candidate;
     }
-    Object.assign(candidate, { sql: corrected.sql, diagnosis, corrections: [...candidate.corrections, `rules ${corrected.appliedRules.join(', ')}`] });
+    return { ...candidate, sql: corrected.sql, diagnosis, corrections: [...candidate.corrections, `rules ${corrected.appliedRules.join(', ')}`] };
   } catch (err) {
-    run.runner.note(STAGE, 'correctWithRules', `rule-guided correction of ${candidate.path} failed`, { outcome: failureMessage(err) });
+    kit.runner.note(STAGE, 'correctWithRules', `rule-guided correction of ${candidate.path} failed`, { outcome: failureMessage(err) });
+    return candidate;
   }
 }

@@ -10,6 +10,9 @@ export interface WorkingCandidate {
   diagnosis: Diagnosis | null;
 }
 
+/** A candidate whose current SQL was diagnosed (in correction). */
+export type DiagnosedCandidate = WorkingCandidate & { diagnosis: Diagnosis };
+
 /** How bad a diagnosis is: any error outweighs any number of warnings; lower is better. */
 export function badness(d: Diagnosis): number {
   return d.findings.reduce((n, f) => n + (f.severity === 'error' ? 100 : 1), 0) + (d.execution.ok ? 0 : 1000);
