@@ -63,21 +63,14 @@ async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQues
   run.ctx = { ...run.ctx, ...(await incorporateNotes(kit, run.ctx, opened.prepared?.notes ?? 0)) };
   const decision = await judgeRoute(kit, run.ctx);
   if (decision.judgement) run.judgement = decision.judgement;
-  if (decision.route === 'complex') {
-    const dagAnswer = await solveByDecomposition(run, run.judgement ? 'the judger found the question complex' : 'decomposition.always');
-    if (dagAnswer) takeComplexRoute(run, dagAnswer);
-  }
+  if (decision.route === 'complex') await takeComplexRoute(kit, run, run.judgement ? 'the judger found the question complex' : 'decomposition.always');
   run.candidates.push(...(await generateCandidates(kit, run.ctx, { dagAnswered: run.route === 'complex', fewShotExamples: run.knowledge.fewShotExamples })));
   if (!run.candidates.length) useDraftsAsCandidates(run);
   run.candidates = await correctCandidates(kit, correctionInputs(run), run.candidates);
   if (directPathFailed(run)) {
-    const dagAnswer = await solveByDecomposition(run, 'no candidate of the direct path runs: Algorithm 1 falls through to decomposition');
-    if (dagAnswer) {
-      takeComplexRoute(run, dagAnswer);
-      // The DAG's answer was added last: it is corrected (diagnosed) as the candidates before it were.
-      const [corrected] = await correctCandidates(kit, correctionInputs(run), [dagAnswer]);
-      run.candidates = [...run.candidates.slice(0, -1), corrected];
-    }
+    const dagAnswer = await takeComplexRoute(kit, run, 'no candidate of the direct path runs: Algorithm 1 falls through to decomposition');
+    // The DAG's answer, the last candidate, is corrected (diagnosed) as the ones before it were.
+    if (dagAnswer) run.candidates = [...run.candidates.slice(0, -1), ...(await correctCandidates(kit, correctionInputs(run), [dagAnswer]))];
   }
   const selection = await selectCandidate(kit, run.ctx, run.candidates);
   return answer(kit, run, selection);
@@ -97,11 +90,20 @@ function correctionInputs(run: QuestionRun): CorrectionInputs {
   return { ctx: run.ctx, correctionRules: run.knowledge.correctionRules, keepAnswerRows: run.candidates.length === 1 };
 }
 
-/** The complex route answered: its DAG's root SQL is a candidate, and the run's route says so. */
-function takeComplexRoute(run: QuestionRun, dagAnswer: WorkingCandidate): WorkingCandidate {
+/**
+ * The complex route, recorded: it ran (it runs at most once), its DAG, and a judgement overridden
+ * when no graph was had. When it answered, its DAG's root SQL is the run's last candidate and the
+ * run's route says so; that candidate is returned (null: the direct path answers).
+ */
+async function takeComplexRoute(kit: StageKit, run: QuestionRun, why: string): Promise<WorkingCandidate | null> {
+  run.decomposed = true;
+  const outcome = await solveByDecomposition(kit, run.ctx, why);
+  if (outcome.dag) run.dag = outcome.dag;
+  if (outcome.noGraph && run.judgement) run.judgement = { ...run.judgement, override: `${outcome.noGraph}: the direct path answers` };
+  if (!outcome.answer) return null;
   run.route = 'complex';
-  run.candidates.push(dagAnswer);
-  return dagAnswer;
+  run.candidates.push(outcome.answer);
+  return outcome.answer;
 }
 
 /**

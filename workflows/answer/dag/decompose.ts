@@ -1,7 +1,8 @@
 import { validateDag } from '../../../core/dag/validate-dag';
 import type { SubQuestionDag } from '../../../core/dag/sub-question-dag';
 import { failureMessage } from '../../kit/step-runner';
-import type { QuestionRun } from '../question-run';
+import type { QuestionContext } from '../../../core/question/question-context';
+import type { StageKit } from '../stage-kit';
 
 export const STAGE = 'decomposition';
 
@@ -17,14 +18,14 @@ export interface Decomposition {
  * node, a cycle, no root) goes back once with the problem named; a second invalid one, or a
  * failed call, leaves no graph and the run takes the direct path instead.
  */
-export async function decompose(run: QuestionRun): Promise<Decomposition> {
+export async function decompose(kit: StageKit, ctx: QuestionContext): Promise<Decomposition> {
   const rejected: Decomposition['rejected'] = [];
   let examples = 0;
   for (let attempt = 0; attempt < 2; attempt++) {
     const problem = rejected.at(-1)?.problem;
     let out;
     try {
-      out = await run.runner.paidStep(
+      out = await kit.runner.paidStep(
         {
           stage: STAGE,
           name: 'decomposeQuestion',
@@ -32,26 +33,26 @@ export async function decompose(run: QuestionRun): Promise<Decomposition> {
           llmCalls: 1,
         },
         (o) =>
-          run.llm.decomposeQuestion.executeWithOptions(o, [
-            { ctx: run.ctx, examples: run.config.decomposition.examples, temperature: run.config.decomposition.temperature, ...(problem ? { problem } : {}) },
+          kit.llm.decomposeQuestion.executeWithOptions(o, [
+            { ctx, examples: kit.config.decomposition.examples, temperature: kit.config.decomposition.temperature, ...(problem ? { problem } : {}) },
           ]),
         (r) => ({
           outcome: `${summarizeProposal(r.proposed)}; ${r.examples ? `${r.examples} example(s) from the knowledge base` : 'zero-shot (no decomposition knowledge base)'}`,
         }),
       );
     } catch (err) {
-      run.runner.note(STAGE, 'decomposeQuestion', 'the decomposer failed', { outcome: failureMessage(err) });
+      kit.runner.note(STAGE, 'decomposeQuestion', 'the decomposer failed', { outcome: failureMessage(err) });
       return { dag: null, examples, rejected };
     }
     if (!out) return { dag: null, examples, rejected };
     examples = out.examples;
     const check = validateDag(out.proposed);
     if (check.ok) {
-      if (check.notes.length) run.runner.note(STAGE, 'validateDag', 'the graph is valid after normalisation', { outcome: check.notes.join('; ') });
+      if (check.notes.length) kit.runner.note(STAGE, 'validateDag', 'the graph is valid after normalisation', { outcome: check.notes.join('; ') });
       return { dag: check.dag, examples, rejected };
     }
     rejected.push({ dag: out.proposed, problem: check.problem });
-    run.runner.note(STAGE, 'validateDag', 'the graph is not a valid DAG', { outcome: check.problem });
+    kit.runner.note(STAGE, 'validateDag', 'the graph is not a valid DAG', { outcome: check.problem });
   }
   return { dag: null, examples, rejected };
 }

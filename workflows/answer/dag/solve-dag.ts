@@ -5,7 +5,8 @@ import type { SubQuestionDag } from '../../../core/dag/sub-question-dag';
 import { dependenciesOf, topologicalWaves, upstreamOf } from '../../../core/dag/topological-waves';
 import { ROOT_NODE, validateDag } from '../../../core/dag/validate-dag';
 import { failureMessage } from '../../kit/step-runner';
-import type { QuestionRun } from '../question-run';
+import type { QuestionContext } from '../../../core/question/question-context';
+import type { StageKit } from '../stage-kit';
 import type { DagState } from './dag-state';
 import { STAGE } from './decompose';
 
@@ -24,8 +25,8 @@ const SUMMARY_CHARS = 160;
  * downstream go on (graceful degradation).
  * Returns the root's run, or null when a budget stopped the route.
  */
-export async function solveDag(run: QuestionRun, state: DagState, first: SubQuestionDag): Promise<NodeRun | null> {
-  const solver = new DagSolver(run, state, first);
+export async function solveDag(kit: StageKit, ctx: QuestionContext, state: DagState, first: SubQuestionDag): Promise<NodeRun | null> {
+  const solver = new DagSolver(kit, ctx, state, first);
   return solver.solve();
 }
 
@@ -46,7 +47,8 @@ class DagSolver {
   private readonly keyPrefix: string;
 
   constructor(
-    private readonly run: QuestionRun,
+    private readonly kit: StageKit,
+    private readonly ctx: QuestionContext,
     private readonly state: DagState,
     dag: SubQuestionDag,
   ) {
@@ -67,7 +69,7 @@ class DagSolver {
       this.best = new Map([...this.best].filter(([id]) => kept.has(id)));
       this.current = revised;
       this.state.useGraph(revised, kept);
-      this.run.runner.note(STAGE, 'resume', 'execution resumes on the revised graph', {
+      this.kit.runner.note(STAGE, 'resume', 'execution resumes on the revised graph', {
         outcome: `kept the results of node(s) ${[...kept].join(', ') || 'none'}; ${revised.nodes.length - kept.size} node(s) to run`,
       });
     }
@@ -100,16 +102,16 @@ class DagSolver {
 
   /** One node: SQL from the model for its sub-question with inputs resolved, then a read-only run. */
   private async solveNode(id: number, wave: number): Promise<NodeRun | null> {
-    const { run } = this;
+    const { kit, ctx } = this;
     const node = this.current.nodes.find((n) => n.id === id)!;
     const upstream = (dependenciesOf(this.current).get(id) ?? []).map((d) => this.results.get(d)!);
     const label = `node ${id}: ${node.question.slice(0, SUMMARY_CHARS)}`;
     this.state.update(id, { state: 'running', wave });
     let generated;
     try {
-      generated = await run.runner.paidStep(
+      generated = await kit.runner.paidStep(
         { stage: STAGE, name: 'generateNodeSql', summary: `SQL for ${label}`, llmCalls: 1 },
-        (o) => run.llm.generateNodeSql.executeWithOptions(o, [{ ctx: run.ctx, node, upstream }]),
+        (o) => kit.llm.generateNodeSql.executeWithOptions(o, [{ ctx, node, upstream }]),
         (r) => ({ outcome: r.sql, detail: { node: id, resolvedQuestion: r.resolvedQuestion, reasoning: r.reasoning } }),
       );
     } catch (err) {
@@ -121,21 +123,21 @@ class DagSolver {
     this.state.update(id, { resolvedQuestion: generated.resolvedQuestion, sql: generated.sql });
     const attempt = (this.attempts.get(id) ?? 0) + 1;
     this.attempts.set(id, attempt);
-    const { decomposition } = run.config;
-    return run.runner.step(
+    const { decomposition } = kit.config;
+    return kit.runner.step(
       { stage: STAGE, name: 'executeNode', summary: `run ${label}` },
       (o) =>
-        run.online.executeNode.executeWithOptions(o, [
+        kit.online.executeNode.executeWithOptions(o, [
           {
-            database: run.input.database,
+            database: kit.input.database,
             node,
             sql: generated.sql,
             upstream,
             resultKey: `${this.keyPrefix}n${id}-${attempt}`,
             inlineRows: decomposition.inlineRows,
-            timeoutMs: run.limits.sqlTimeoutMs,
+            timeoutMs: kit.limits.sqlTimeoutMs,
             maxRows: NODE_MAX_ROWS,
-            maxCellBytes: run.limits.maxCellBytes,
+            maxCellBytes: kit.limits.maxCellBytes,
           },
         ]),
       (r) => ({
@@ -151,7 +153,7 @@ class DagSolver {
    */
   private callsForRefinement(r: NodeRun): boolean {
     if (r.ok) return false;
-    return !r.result || r.failure === 'error' || this.run.config.decomposition.refineOn === 'errors-and-empty';
+    return !r.result || r.failure === 'error' || this.kit.config.decomposition.refineOn === 'errors-and-empty';
   }
 
   /** Keeps a node's best run: one that ran beats one that did not (an empty result can still be built on). */
@@ -166,20 +168,20 @@ class DagSolver {
    * null: no usable revision (the caller degrades); 'stopped': a budget ended the run.
    */
   private async refine(failedNode: number): Promise<SubQuestionDag | null | 'stopped'> {
-    const { run, state } = this;
-    const { maxRefinements: limit, retryRejected } = run.config.decomposition;
+    const { kit, state } = this;
+    const { maxRefinements: limit, retryRejected } = kit.config.decomposition;
     const failure = this.best.get(failedNode)?.error ?? 'the step failed';
     const rejectedProposals: { dag: unknown; reason: string }[] = [];
     while (this.refinerCalls < limit) {
-      if (!run.budget.takeRepair()) {
-        run.runner.note(STAGE, 'refineTopology', 'topology refinement', { skipped: run.budget.stoppedBy?.message ?? 'refinement budget reached' });
+      if (!kit.budget.takeRepair()) {
+        kit.runner.note(STAGE, 'refineTopology', 'topology refinement', { skipped: kit.budget.stoppedBy?.message ?? 'refinement budget reached' });
         return null;
       }
       this.refinerCalls++;
       const origin = `refiner (call ${this.refinerCalls} of ${limit}) after node ${failedNode} failed`;
       let out;
       try {
-        out = await run.runner.paidStep(
+        out = await kit.runner.paidStep(
           {
             stage: STAGE,
             name: 'refineTopology',
@@ -187,10 +189,10 @@ class DagSolver {
             llmCalls: 1,
           },
           (o) =>
-            run.llm.refineTopology.executeWithOptions(o, [
+            kit.llm.refineTopology.executeWithOptions(o, [
               {
-                question: run.input.question,
-                ...(run.input.evidence ? { evidence: run.input.evidence } : {}),
+                question: kit.input.question,
+                ...(kit.input.evidence ? { evidence: kit.input.evidence } : {}),
                 dag: this.current,
                 failedNode,
                 failure,
@@ -200,7 +202,7 @@ class DagSolver {
             ]),
         );
       } catch (err) {
-        run.runner.note(STAGE, 'refineTopology', 'the refiner failed', { outcome: failureMessage(err) });
+        kit.runner.note(STAGE, 'refineTopology', 'the refiner failed', { outcome: failureMessage(err) });
         if (!retryRejected) return null;
         continue;
       }
@@ -212,7 +214,7 @@ class DagSolver {
           ? 'isomorphic to the graph in use: no change'
           : undefined;
       state.proposal(check.ok ? check.dag : out.proposed, origin, rejected);
-      run.runner.note(STAGE, 'reviewRevision', 'check the revised graph', { outcome: rejected ? `rejected (${rejected})` : 'accepted' });
+      kit.runner.note(STAGE, 'reviewRevision', 'check the revised graph', { outcome: rejected ? `rejected (${rejected})` : 'accepted' });
       if (!rejected && check.ok) return check.dag;
       // Algorithm 4 returns the graph unchanged, and Algorithm 1 accepts the node's result and goes on.
       if (!retryRejected) return null;
@@ -232,7 +234,7 @@ class DagSolver {
       this.state.update(id, { state: 'accepted-degraded' });
     }
     this.state.report.degraded = true;
-    this.run.runner.note(STAGE, 'degrade', 'no refinement left', {
+    this.kit.runner.note(STAGE, 'degrade', 'no refinement left', {
       outcome: `accepted the best result of node(s) ${failing.join(', ')}; the nodes downstream go on`,
     });
   }
