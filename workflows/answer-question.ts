@@ -15,7 +15,7 @@ import { incorporateNotes } from './answer/incorporate-notes';
 import { judgeRoute } from './answer/judge-route';
 import { linkSchema } from './answer/link-schema';
 import { openDatabase, openedContext } from './answer/open-database';
-import { startQuestionRun, type QuestionRun } from './answer/question-run';
+import { startQuestionRun, type Draft, type QuestionRun } from './answer/question-run';
 import { startStageKit, type StageKit } from './answer/stage-kit';
 import { selectCandidate, type Selection } from './answer/select-candidate';
 import type { WorkingCandidate } from './answer/working-candidate';
@@ -46,32 +46,40 @@ async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQues
     orInvalid(() => resolvePipelineConfig(input.preset, input.ablations, input.pipeline)),
     orInvalid(() => resolveLimits(input.limits)),
   );
-  const run = startQuestionRun(kit);
-  upsertSearchAttributes([{ key: PRESET, value: run.config.preset }]);
+  upsertSearchAttributes([{ key: PRESET, value: kit.config.preset }]);
+  // The run's state: each stage returns what it produced, and only this router records it here.
+  const run = startQuestionRun(input);
 
   let opened;
   try {
     opened = await openDatabase(kit);
   } catch (err) {
-    return finishRun(run, 'database_error', {}, null, { kind: failureType(err) ?? 'database', message: failureMessage(err) });
+    return finishRun(kit, run, 'database_error', {}, null, { kind: failureType(err) ?? 'database', message: failureMessage(err) });
   }
   run.ctx = { ...run.ctx, ...openedContext(opened) };
   run.knowledge = opened.knowledge;
+
   const linked = await linkSchema(kit, run.ctx, opened.prepared);
   run.ctx = { ...run.ctx, focus: linked.focus, grounding: linked.grounding };
   run.drafts = linked.drafts;
+
   run.ctx = { ...run.ctx, ...(await incorporateNotes(kit, run.ctx, opened.prepared?.notes ?? 0)) };
+
   const decision = await judgeRoute(kit, run.ctx);
   if (decision.judgement) run.judgement = decision.judgement;
   if (decision.route === 'complex') await takeComplexRoute(kit, run, run.judgement ? 'the judger found the question complex' : 'decomposition.always');
-  run.candidates.push(...(await generateCandidates(kit, run.ctx, { dagAnswered: run.route === 'complex', fewShotExamples: run.knowledge.fewShotExamples })));
-  if (!run.candidates.length) useDraftsAsCandidates(run);
+
+  const generated = await generateCandidates(kit, run.ctx, { dagAnswered: run.route === 'complex', fewShotExamples: run.knowledge.fewShotExamples });
+  run.candidates.push(...generated);
+  if (!run.candidates.length) run.candidates = draftCandidates(kit, run.drafts);
+
   run.candidates = await correctCandidates(kit, correctionInputs(run), run.candidates);
-  if (directPathFailed(run)) {
+  if (directPathFailed(kit, run)) {
     const dagAnswer = await takeComplexRoute(kit, run, 'no candidate of the direct path runs: Algorithm 1 falls through to decomposition');
     // The DAG's answer, the last candidate, is corrected (diagnosed) as the ones before it were.
     if (dagAnswer) run.candidates = [...run.candidates.slice(0, -1), ...(await correctCandidates(kit, correctionInputs(run), [dagAnswer]))];
   }
+
   const selection = await selectCandidate(kit, run.ctx, run.candidates);
   return answer(kit, run, selection);
 }
@@ -110,8 +118,8 @@ async function takeComplexRoute(kit: StageKit, run: QuestionRun, why: string): P
  * Algorithm 1, line 10: a direct path whose SQL does not run falls through to decomposition — at
  * once when correction is off (decosearch), after the reviser's rounds when it is on (hybrid).
  */
-function directPathFailed(run: QuestionRun): boolean {
-  if (!run.config.decomposition.enabled || run.decomposed || run.budget.stoppedBy) return false;
+function directPathFailed(kit: StageKit, run: QuestionRun): boolean {
+  if (!kit.config.decomposition.enabled || run.decomposed || kit.budget.stoppedBy) return false;
   return run.candidates.length > 0 && run.candidates.every((c) => c.diagnosis && !c.diagnosis.execution.ok);
 }
 
@@ -120,30 +128,31 @@ function directPathFailed(run: QuestionRun): boolean {
  * answer was unusable): DexterSQL's preliminary SQLs are the best there is. A question ends
  * unanswered only when not even they exist.
  */
-function useDraftsAsCandidates(run: QuestionRun): void {
-  for (const d of run.drafts) run.candidates.push({ path: `preliminary-${d.view}`, generatedSql: d.sql, sql: d.sql, corrections: [], diagnosis: null });
-  if (run.drafts.length)
-    run.runner.note('generation', 'fallback', run.budget.stoppedBy ? 'budget reached before generation' : 'no generation path wrote a candidate', {
-      outcome: `the ${run.drafts.length} preliminary SQLs of schema linking become the candidates`,
+function draftCandidates(kit: StageKit, drafts: Draft[]): WorkingCandidate[] {
+  if (drafts.length)
+    kit.runner.note('generation', 'fallback', kit.budget.stoppedBy ? 'budget reached before generation' : 'no generation path wrote a candidate', {
+      outcome: `the ${drafts.length} preliminary SQLs of schema linking become the candidates`,
     });
+  return drafts.map((d) => ({ path: `preliminary-${d.view}`, generatedSql: d.sql, sql: d.sql, corrections: [], diagnosis: null }));
 }
 
 /** The run's result: the chosen candidate's rows (see answerRows), or why there is no answer. */
 async function answer(kit: StageKit, run: QuestionRun, selection: Selection | null): Promise<AnswerQuestionResult> {
-  const stopped: RunError | undefined = run.budget.stoppedBy;
+  const stopped: RunError | undefined = kit.budget.stoppedBy;
   if (!selection) {
-    if (stopped) return finishRun(run, 'budget_exhausted', {}, null, stopped);
-    const failure = firstFailure(run) ?? { kind: 'llm', message: 'no generation path produced a candidate' };
+    if (stopped) return finishRun(kit, run, 'budget_exhausted', {}, null, stopped);
+    const failure = firstFailure(kit) ?? { kind: 'llm', message: 'no generation path produced a candidate' };
     // A prompt too large for the model is not a model failure: the question or schema must shrink.
-    return finishRun(run, failure.kind === CONTEXT_OVERFLOW ? 'context_overflow' : 'llm_error', {}, null, failure);
+    return finishRun(kit, run, failure.kind === CONTEXT_OVERFLOW ? 'context_overflow' : 'llm_error', {}, null, failure);
   }
   const chosen = run.candidates[selection.report.chosen];
   const executed = await answerRows(kit, chosen);
-  run.runner.stageDone('answer');
-  if (!executed.ok) return finishRun(run, 'execution_error', { sql: chosen.sql }, selection, executed.error);
+  kit.runner.stageDone('answer');
+  if (!executed.ok) return finishRun(kit, run, 'execution_error', { sql: chosen.sql }, selection, executed.error);
   const { columns, rows, truncated, byteLimit } = executed.result;
   // A budget that ran out still returns the answer it paid for, and says so.
   return finishRun(
+    kit,
     run,
     stopped ? 'budget_exhausted' : 'answered',
     { sql: chosen.sql, columns, rows, truncated, ...(byteLimit ? { byteLimit } : {}) },
@@ -156,8 +165,8 @@ async function answer(kit: StageKit, run: QuestionRun, selection: Selection | nu
 const CONTEXT_OVERFLOW = 'LlmContextOverflow';
 
 /** The first model failure the trace recorded (a context overflow first: it explains the others): why no candidate exists. */
-function firstFailure(run: QuestionRun): RunError | undefined {
-  const failures = run.runner.trace.filter((e) => !e.ok && e.detail?.error);
+function firstFailure(kit: StageKit): RunError | undefined {
+  const failures = kit.runner.trace.filter((e) => !e.ok && e.detail?.error);
   const failed = failures.find((e) => e.detail?.type === CONTEXT_OVERFLOW) ?? failures[0];
   return failed ? { kind: String(failed.detail?.type ?? 'llm'), message: String(failed.detail!.error) } : undefined;
 }

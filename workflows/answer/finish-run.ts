@@ -5,17 +5,19 @@ import { pipelineLabel } from '../../core/pipeline/pipeline-config';
 import { OUTCOME, REFINEMENTS, ROUTE, TOKENS } from '../../core/search-attributes';
 import { totalTokens } from '../../core/usage';
 import type { QuestionRun } from './question-run';
+import type { StageKit } from './stage-kit';
 import type { Selection } from './select-candidate';
 
-/** The run's result from what the stages decided; also the search attributes and final details. */
+/** The run's result from what the router recorded of the stages; also the search attributes and final details. */
 export function finishRun(
-  run: QuestionRun,
+  kit: StageKit,
+  run: Readonly<QuestionRun>,
   outcome: Outcome,
   rest: Partial<AnswerQuestionResult>,
   selection: Selection | null,
   error?: RunError,
 ): AnswerQuestionResult {
-  const { budget, runner } = run;
+  const { budget, runner, config, input } = kit;
   upsertSearchAttributes([
     { key: OUTCOME, value: outcome },
     { key: ROUTE, value: run.route },
@@ -45,9 +47,9 @@ export function finishRun(
   return {
     outcome,
     route: run.route,
-    pipeline: { preset: run.config.preset, ablations: run.config.ablations, overrides: run.config.overrides, label: pipelineLabel(run.config) },
-    question: run.input.question,
-    database: run.input.database,
+    pipeline: { preset: config.preset, ablations: config.ablations, overrides: config.overrides, label: pipelineLabel(config) },
+    question: input.question,
+    database: input.database,
     sql: null,
     columns: [],
     rows: [],

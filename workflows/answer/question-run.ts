@@ -1,7 +1,6 @@
 import type { QuestionContext } from '../../core/question/question-context';
 import type { AnswerQuestionInput, Judgement, Route } from '../../core/answer-question-types';
 import type { DagReport } from '../../core/dag/dag-report';
-import type { StageKit } from './stage-kit';
 import type { WorkingCandidate } from './working-candidate';
 
 /** One of DexterSQL's preliminary SQLs (schema linking, Step 2), by the schema view it was written over. */
@@ -14,7 +13,7 @@ export interface Draft {
  * What one question run's stages decided so far. Only the router (answer-question.ts and its route
  * functions) assigns it, from what each stage returns; finishRun reports it.
  */
-export interface QuestionRun extends StageKit {
+export interface QuestionRun {
   /** What every LLM step is told; grows stage by stage (focus, grounding, notes). */
   ctx: QuestionContext;
   route: Route;
@@ -30,10 +29,9 @@ export interface QuestionRun extends StageKit {
 }
 
 /** A run before its first stage: the question's context as asked, nothing decided. */
-export function startQuestionRun(kit: StageKit): QuestionRun {
+export function startQuestionRun(input: AnswerQuestionInput): QuestionRun {
   return {
-    ...kit,
-    ctx: askedContext(kit.input),
+    ctx: askedContext(input),
     route: 'direct',
     decomposed: false,
     drafts: [],
