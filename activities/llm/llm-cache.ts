@@ -50,11 +50,21 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+/**
+ * The model as the key names it. A local model is its GGUF's file name, not its path: the path
+ * is where this checkout keeps `.tools/models`, so keyed by it the same model in another clone
+ * (or worktree, or CI's checkout) would replay nothing it carried; `hf:` and URL references to
+ * the same file name are the same model. A remote model is its name at its endpoint.
+ */
+export function cachedModelName(settings: Pick<LlmSettings, 'provider' | 'model'>): string {
+  return settings.provider === 'local' ? (settings.model.split(/[\\/]/).pop() ?? settings.model) : settings.model;
+}
+
 export function llmCacheKey({ settings, messages, schema }: CacheKeyParts): string {
   const content = {
     provider: settings.provider,
     baseUrl: settings.baseUrl ?? null,
-    model: settings.model,
+    model: cachedModelName(settings),
     temperature: settings.temperature,
     maxTokens: settings.maxTokens,
     messages: messages.map((m) => ({ role: m.role, content: m.content })),
