@@ -1,8 +1,9 @@
-import { ApplicationFailure, CancellationScope, CancelledFailure, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, CancelledFailure, patched, upsertSearchAttributes } from '@temporalio/workflow';
 import type { AnswerQuestionInput, AnswerQuestionResult } from '../core/answer-question-types';
 import { resolveLimits } from '../core/question-limits';
 import type { RunError } from '../core/run-trace';
-import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
+import { resolvePipelineConfig, type GenerationPath } from '../core/pipeline/pipeline-config';
+import { agreementQuorum, quorumAgrees } from '../core/selection/early-agreement';
 import { PRESET } from '../core/search-attributes';
 import { unansweredFailure } from '../core/unanswered-run';
 import { failureMessage, failureType } from './kit/step-runner';
@@ -10,7 +11,7 @@ import { answerRows } from './answer/answer-rows';
 import { solveByDecomposition } from './answer/complex-route';
 import { correctCandidates, type CorrectionInputs } from './answer/correct-candidates';
 import { finishRun } from './answer/finish-run';
-import { generateCandidates } from './answer/generate-candidates';
+import { generateCandidates, noteUnaskedPaths, runnablePaths } from './answer/generate-candidates';
 import { incorporateNotes } from './answer/incorporate-notes';
 import { judgeRoute } from './answer/judge-route';
 import { linkSchema } from './answer/link-schema';
@@ -69,11 +70,15 @@ async function answerQuestionRun(input: AnswerQuestionInput): Promise<AnswerQues
   if (decision.judgement) run.judgement = decision.judgement;
   if (decision.route === 'complex') await takeComplexRoute(kit, run, run.judgement ? 'the judger found the question complex' : 'decomposition.always');
 
-  const generated = await generateCandidates(kit, run.ctx, { dagAnswered: run.route === 'complex', fewShotExamples: run.knowledge.fewShotExamples });
-  run.candidates.push(...generated);
-  if (!run.candidates.length) run.candidates = draftCandidates(kit, run.drafts);
-
-  run.candidates = await correctCandidates(kit, correctionInputs(run), run.candidates);
+  const paths = runnablePaths(kit, { dagAnswered: run.route === 'complex', fewShotExamples: run.knowledge.fewShotExamples });
+  const quorum = run.candidates.length ? null : earlyAgreementQuorum(kit, paths.length);
+  if (quorum === null) {
+    run.candidates.push(...(await generateCandidates(kit, run.ctx, paths)));
+    if (!run.candidates.length) run.candidates = draftCandidates(kit, run.drafts);
+    run.candidates = await correctCandidates(kit, correctionInputs(run), run.candidates);
+  } else {
+    run.candidates = await candidatesUntilAgreement(kit, run, paths, quorum);
+  }
   if (directPathFailed(kit, run)) {
     const dagAnswer = await takeComplexRoute(kit, run, 'no candidate of the direct path runs: Algorithm 1 falls through to decomposition');
     // The DAG's answer, the last candidate, is corrected (diagnosed) as the ones before it were.
@@ -97,6 +102,39 @@ function orInvalid<T>(resolve: () => T): T {
 function correctionInputs(run: QuestionRun): CorrectionInputs {
   return { ctx: run.ctx, correctionRules: run.knowledge.correctionRules, keepAnswerRows: run.candidates.length === 1 };
 }
+
+/** Patch marker: runs started before generation could stop on agreement replay without it. */
+const STOP_ON_AGREEMENT = 'generation-stop-on-agreement';
+
+/** How many first paths settle the answer when they agree (`generation.stopOnAgreement`), or null: every path writes at once. */
+function earlyAgreementQuorum(kit: StageKit, paths: number): number | null {
+  if (!kit.config.generation.stopOnAgreement) return null;
+  const quorum = agreementQuorum(paths, kit.config.selection.confidenceThreshold);
+  return quorum !== null && patched(STOP_ON_AGREEMENT) ? quorum : null;
+}
+
+/**
+ * The first `quorum` paths write and are corrected; the others only when those do not all run to
+ * one result (core/selection/early-agreement.ts says why the answer is the same either way). With
+ * no candidate from any path, the preliminary SQLs of linking are the candidates, as without it.
+ */
+async function candidatesUntilAgreement(kit: StageKit, run: QuestionRun, paths: GenerationPath[], quorum: number): Promise<WorkingCandidate[]> {
+  const correct = (candidates: WorkingCandidate[], keepAnswerRows: boolean) =>
+    correctCandidates(kit, { ctx: run.ctx, correctionRules: run.knowledge.correctionRules, keepAnswerRows }, candidates);
+  const first = await correct(await generateCandidates(kit, run.ctx, paths.slice(0, quorum)), false);
+  if (quorumAgrees(first.map(resultKeyOf), quorum)) {
+    noteUnaskedPaths(kit, paths.slice(quorum), quorum);
+    return first;
+  }
+  const later = await generateCandidates(kit, run.ctx, paths.slice(quorum));
+  if (!first.length && !later.length) {
+    const drafts = draftCandidates(kit, run.drafts);
+    return correct(drafts, drafts.length === 1);
+  }
+  return [...first, ...(await correct(later, first.length + later.length === 1))];
+}
+
+const resultKeyOf = (c: WorkingCandidate): string | null => (c.diagnosis?.execution.ok ? c.diagnosis.execution.resultKey : null);
 
 /**
  * The complex route, recorded: it ran (it runs at most once), its DAG, and a judgement overridden

@@ -90,6 +90,14 @@ export interface GenerationConfig {
    * few-shot index exists, and the trace says so).
    */
   paths: GenerationPath[];
+  /**
+   * The first paths write first, as many as make a quorum (more than half of the paths, and at
+   * least the selection's confidence threshold of them: two of three at 0.6); when their corrected
+   * candidates all run to the same result, the other paths are not asked, since nothing they write
+   * could change the answer: that result's cluster wins selection either way, with the first path's
+   * SQL (core/selection/early-agreement.ts). Off, every path writes at once, as the papers do.
+   */
+  stopOnAgreement: boolean;
 }
 
 export interface CorrectionConfig {
@@ -179,7 +187,7 @@ const DEXTERSQL: Sections = {
   notes: { enabled: true },
   judging: { enabled: false },
   decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
-  generation: { paths: ['dependency-tree', 'few-shot', 'divide-and-conquer'] },
+  generation: { paths: ['dependency-tree', 'few-shot', 'divide-and-conquer'], stopOnAgreement: false },
   // Columns grounded by plain code before the reviser (not in the paper; README, "Deviations").
   correction: { enabled: true, reviseOn: 'always', maxRevisions: 1, rules: true, spellingFixes: true, qualifierFixes: true, questionChecks: false },
   selection: { enabled: true, confidenceThreshold: 0.6, tournamentSize: 3 },
@@ -198,7 +206,7 @@ export const PRESETS = {
     notes: { enabled: false },
     judging: { enabled: true },
     decomposition: DECOSEARCH_DECOMPOSITION,
-    generation: { paths: ['direct'] },
+    generation: { paths: ['direct'], stopOnAgreement: false },
     correction: { enabled: false, reviseOn: 'errors', maxRevisions: 3, rules: false, spellingFixes: false, qualifierFixes: false, questionChecks: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
@@ -213,7 +221,7 @@ export const PRESETS = {
     notes: { enabled: false },
     judging: { enabled: false },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
-    generation: { paths: ['direct'] },
+    generation: { paths: ['direct'], stopOnAgreement: false },
     correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false, spellingFixes: true, qualifierFixes: true, questionChecks: false },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
   },
@@ -239,7 +247,8 @@ export const PRESETS = {
     notes: { enabled: false },
     judging: { enabled: false },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, refineOn: 'errors-and-empty', retryRejected: true, temperature: 0 },
-    generation: { paths: ['direct', 'few-shot', 'divide-and-conquer'] },
+    // The divide-and-conquer path (the longest answer) only when the first two disagree: the same answer, fewer calls.
+    generation: { paths: ['direct', 'few-shot', 'divide-and-conquer'], stopOnAgreement: true },
     correction: { ...DEXTERSQL.correction, reviseOn: 'all-findings', spellingFixes: true, qualifierFixes: true, questionChecks: true },
   },
 } satisfies Record<string, Sections>;
@@ -263,7 +272,7 @@ const unless = (holds: boolean, reason: string) => (holds ? null : reason);
 const pathAblation = (path: GenerationPath): AblationSpec => ({
   removes: `the ${path} generation path (${path === 'direct' ? "DecoSearch's one path" : 'DexterSQL Exp. 4'})`,
   notApplicable: (c) => unless(c.generation.paths.includes(path), `it has no ${path} path`),
-  apply: (c) => ({ ...c, generation: { paths: c.generation.paths.filter((p) => p !== path) } }),
+  apply: (c) => ({ ...c, generation: { ...c.generation, paths: c.generation.paths.filter((p) => p !== path) } }),
 });
 
 /**

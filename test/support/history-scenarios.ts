@@ -106,6 +106,13 @@ export async function recordQuestionHistories(): Promise<Recorded[]> {
       expected: answered('complex'),
     },
     {
+      // Three paths write (no few-shot index here), the first two agree: the third is not asked (a patched() marker).
+      name: 'hybrid-stops-on-agreement',
+      client: stack.client,
+      input: { question: concerts[6].question, database: CONCERTS, pipeline: { generation: { paths: ['direct', 'dependency-tree', 'divide-and-conquer'] } } },
+      expected: answered('direct'),
+    },
+    {
       name: 'hybrid-prepares-then-budget',
       client: stack.client,
       input: { question: pets[1].question, database: PETS, limits: { budget: { maxLlmCalls: 3 } } },

@@ -36,7 +36,8 @@ function rows(sql: string): string[] {
 const rowsOf = (result: AnswerQuestionResult) => result.rows.map((r) => r.map((v) => sqlValueKey(v)).join('|')).sort();
 const stagesOf = (result: AnswerQuestionResult) => [...new Set(result.trace.map((t) => t.stage))];
 /** hybrid's paths plus the dependency tree: three candidates (few-shot has no examples here) for the selection tests. */
-const THREE_PATHS: PipelineOverrides = { generation: { paths: ['direct', 'dependency-tree', 'few-shot', 'divide-and-conquer'] } };
+// Every path writes, agreeing or not (selection is what these tests look at; answer-stages tests stopping on agreement).
+const THREE_PATHS: PipelineOverrides = { generation: { paths: ['direct', 'dependency-tree', 'few-shot', 'divide-and-conquer'], stopOnAgreement: false } };
 
 describe('the online pipeline on concert_singer', () => {
   let llm: ScriptedLlm;

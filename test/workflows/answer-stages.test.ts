@@ -129,6 +129,40 @@ describe('workflows/answer stages, with stubbed activities', () => {
     );
   });
 
+  it('generate-candidates (hybrid, stopOnAgreement): when the first two paths run to one result the third is not asked; otherwise it is', async () => {
+    // Few-shot has no examples here: the runnable paths are direct, dependency-tree and divide-and-conquer (quorum 2 of 3 at 0.6).
+    await withStubs(
+      () => undefined,
+      async (stack) => {
+        const result = await ask(stack);
+        expect(inputsOf(stack, 'generateSqlDivideAndConquer')).toHaveLength(0);
+        expect(result.candidates.map((c) => c.path)).toEqual(['direct', 'dependency-tree']);
+        expect(result.trace.find((t) => t.step === 'generateSqlDivideAndConquer')?.skipped).toMatch(/first 2 paths' candidates run to the same result/);
+        expect(result.sql).toBe('SELECT 1');
+      },
+    );
+    await withStubs(
+      (s) => (s.llm.generateSqlDependencyTree = async () => ({ sql: 'SELECT 2', reasoning: '', usage: usage('generator') })),
+      async (stack) => {
+        const result = await ask(stack);
+        expect(inputsOf(stack, 'generateSqlDivideAndConquer')).toHaveLength(1);
+        expect(result.candidates.map((c) => c.path)).toEqual(['direct', 'dependency-tree', 'divide-and-conquer']);
+      },
+    );
+    // Off: every path writes at once, agreeing or not.
+    await withStubs(
+      () => undefined,
+      async (stack) => {
+        const { result } = await stack.client.ask({
+          question: 'q?',
+          database: '/stub.sqlite',
+          pipeline: { ...EVERY_STAGE, generation: { ...EVERY_STAGE.generation!, stopOnAgreement: false } },
+        });
+        expect(result.candidates.map((c) => c.path)).toEqual(['direct', 'dependency-tree', 'divide-and-conquer']);
+      },
+    );
+  });
+
   it('generate-candidates: when every path fails, the run is an llm_error with the first failure', async () => {
     await withStubs(
       (s) => {

@@ -34,6 +34,7 @@ describe('stored question histories replay against the current workflow code', (
       'dextersql-notes-tournament',
       'hybrid',
       'hybrid-prepares-then-budget',
+      'hybrid-stops-on-agreement',
       'quick',
     ]);
     const failures: string[] = [];

@@ -14,18 +14,12 @@ const PATHS: Record<GenerationPath, { activity: keyof GenerationActivities; summ
 };
 
 /**
- * Multi-path generation (DexterSQL §3.3.2; DecoSearch's direct path is the one-path case): every
- * configured path writes one candidate, in parallel. A path that cannot run (few-shot without
- * examples) is skipped and says so; a path whose model call fails is recorded and the others
- * go on. `dagAnswered`: the complex route gave a candidate, which replaces the direct path;
- * `fewShotExamples`: how many solved examples are stored. Returns one candidate per path that wrote SQL.
+ * The configured paths that can write a candidate in this run, in order. `dagAnswered`: the complex
+ * route gave a candidate, which replaces the direct path; `fewShotExamples`: how many solved
+ * examples are stored (none: the few-shot path cannot run). A skipped path says why in the trace.
  */
-export async function generateCandidates(
-  kit: StageKit,
-  ctx: QuestionContext,
-  { dagAnswered, fewShotExamples }: { dagAnswered: boolean; fewShotExamples: number },
-): Promise<WorkingCandidate[]> {
-  const paths = kit.config.generation.paths.filter((path) => {
+export function runnablePaths(kit: StageKit, { dagAnswered, fewShotExamples }: { dagAnswered: boolean; fewShotExamples: number }): GenerationPath[] {
+  return kit.config.generation.paths.filter((path) => {
     if (path === 'direct' && dagAnswered) {
       // The judger chose decomposition over the direct path (Algorithm 1): the DAG's root answers instead.
       kit.runner.note(STAGE, PATHS[path].activity, PATHS[path].summary, {
@@ -39,6 +33,14 @@ export async function generateCandidates(
     }
     return true;
   });
+}
+
+/**
+ * Multi-path generation (DexterSQL §3.3.2; DecoSearch's direct path is the one-path case): each
+ * of `paths` writes one candidate, in parallel. A path whose model call fails is recorded and the
+ * others go on. Returns one candidate per path that wrote SQL, in the order of `paths`.
+ */
+export async function generateCandidates(kit: StageKit, ctx: QuestionContext, paths: GenerationPath[]): Promise<WorkingCandidate[]> {
   const results = await Promise.all(
     paths.map((path) =>
       kit.runner
@@ -56,4 +58,12 @@ export async function generateCandidates(
   );
   kit.runner.stageDone(STAGE);
   return results.filter((r) => r !== null).map((r) => ({ path: r.path, generatedSql: r.sql, sql: r.sql, corrections: [], diagnosis: null }));
+}
+
+/** The trace note of paths left unasked because the first ones agreed. */
+export function noteUnaskedPaths(kit: StageKit, paths: GenerationPath[], quorum: number): void {
+  for (const path of paths)
+    kit.runner.note(STAGE, PATHS[path].activity, PATHS[path].summary, {
+      skipped: `the first ${quorum} paths' candidates run to the same result, which wins selection whatever this path writes (generation.stopOnAgreement)`,
+    });
 }
