@@ -1,7 +1,7 @@
 import { llmCacheKey } from '../../activities/llm/llm-cache';
 import type { LlmSettings } from '../../activities/llm/llm-config';
 
-const messages = [{ role: 'user' as const, content: 'How many singers are there?' }];
+const messages = [{ role: 'user' as const, content: 'Count the rows of table t, please.' }];
 const local = (model: string): Pick<LlmSettings, 'provider' | 'baseUrl' | 'model' | 'temperature' | 'maxTokens'> => ({
   provider: 'local',
   model,
@@ -18,9 +18,12 @@ describe('the LLM cache key', () => {
     // Another model file, another prompt, another setting: another key.
     expect(llmCacheKey({ settings: local('/work/main/.tools/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf'), messages })).not.toBe(here);
     expect(llmCacheKey({ settings: { ...local('/x/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf'), maxTokens: 600 }, messages })).not.toBe(here);
-    expect(llmCacheKey({ settings: local('/x/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf'), messages: [{ role: 'user', content: 'How many songs?' }] })).not.toBe(
-      here,
-    );
+    expect(
+      llmCacheKey({
+        settings: local('/x/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf'),
+        messages: [{ role: 'user', content: 'Count the rows of table u, please.' }],
+      }),
+    ).not.toBe(here);
   });
 
   it('names a remote model as its endpoint does: a slash in its name is part of the name', () => {
