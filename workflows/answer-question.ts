@@ -19,7 +19,7 @@ import { openDatabase, openedContext } from './answer/open-database';
 import { startQuestionRun, type Draft, type QuestionRun } from './answer/question-run';
 import { startStageKit, type StageKit } from './answer/stage-kit';
 import { selectCandidate, type Selection } from './answer/select-candidate';
-import type { WorkingCandidate } from './answer/working-candidate';
+import { resultKeyOf, type WorkingCandidate } from './answer/working-candidate';
 
 /**
  * One question, as the papers answer it (each stage in its own file under workflows/answer/):
@@ -133,8 +133,6 @@ async function candidatesUntilAgreement(kit: StageKit, run: QuestionRun, paths: 
   }
   return [...first, ...(await correct(later, first.length + later.length === 1))];
 }
-
-const resultKeyOf = (c: WorkingCandidate): string | null => (c.diagnosis?.execution.ok ? c.diagnosis.execution.resultKey : null);
 
 /**
  * The complex route, recorded: it ran (it runs at most once), its DAG, and a judgement overridden

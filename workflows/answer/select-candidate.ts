@@ -2,7 +2,7 @@ import type { SelectionReport } from '../../core/answer-question-types';
 import { clusterCandidates, tournamentWinner, type CandidateCluster } from '../../core/selection/cluster-candidates';
 import type { QuestionContext } from '../../core/question/question-context';
 import type { StageKit } from './stage-kit';
-import type { WorkingCandidate } from './working-candidate';
+import { resultKeyOf, type WorkingCandidate } from './working-candidate';
 
 const STAGE = 'selection';
 
@@ -20,7 +20,7 @@ export interface Selection {
  */
 export async function selectCandidate(kit: StageKit, ctx: QuestionContext, candidates: WorkingCandidate[]): Promise<Selection | null> {
   if (!candidates.length) return null;
-  const clusters = clusterCandidates(candidates.map((c, index) => ({ index, resultKey: c.diagnosis?.execution.ok ? c.diagnosis.execution.resultKey : null })));
+  const clusters = clusterCandidates(candidates.map((c, index) => ({ index, resultKey: resultKeyOf(c) })));
   const confidenceOf = (i: number) => clusters.find((c) => c.members.includes(i))?.confidence ?? 0;
   const report = (method: SelectionReport['method'], chosen: number, extra: Partial<SelectionReport> = {}): Selection => ({
     report: { method, chosen, confidence: confidenceOf(chosen), ...extra },

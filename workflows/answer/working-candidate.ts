@@ -17,3 +17,8 @@ export type DiagnosedCandidate = WorkingCandidate & { diagnosis: Diagnosis };
 export function badness(d: Diagnosis): number {
   return d.findings.reduce((n, f) => n + (f.severity === 'error' ? 100 : 1), 0) + (d.execution.ok ? 0 : 1000);
 }
+
+/** The key of the candidate's result (results that compare equal share it), or null when it did not run. */
+export function resultKeyOf(c: WorkingCandidate): string | null {
+  return c.diagnosis?.execution.ok ? c.diagnosis.execution.resultKey : null;
+}
