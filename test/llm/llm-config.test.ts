@@ -1,6 +1,6 @@
 import { LlmError } from '../../activities/llm/errors';
 import { loadLlmConfig, settingsForRole, usesLocalProvider } from '../../activities/llm/llm-config';
-import { defaultLocalModel } from '../../activities/llm/local/local-llm-config';
+import { defaultLocalModel, DRAFT_LOCAL_MODEL } from '../../activities/llm/local/local-llm-config';
 
 function configError(run: () => unknown): LlmError {
   try {
@@ -50,6 +50,14 @@ describe('loadLlmConfig / settingsForRole', () => {
       'DECODEX_LLM_LOCAL_PARALLEL (3) cannot exceed DECODEX_LLM_LOCAL_SEQUENCES (2)',
     );
     expect(settingsForRole(config, 'judger')).toMatchObject({ provider: 'local', model: '/models/coder.gguf' });
+    // Drafting: a draft model only with DECODEX_LLM_LOCAL_DRAFT=draft-model (the 0.5B sibling unless named), never set and ignored.
+    expect(loadLlmConfig({ DECODEX_LLM_LOCAL_DRAFT: 'draft-model' }).local).toMatchObject({ draft: 'draft-model', draftModel: DRAFT_LOCAL_MODEL });
+    expect(loadLlmConfig({ DECODEX_LLM_LOCAL_DRAFT: 'draft-model', DECODEX_LLM_LOCAL_DRAFT_MODEL: '/m/small.gguf' }).local).toMatchObject({
+      draftModel: '/m/small.gguf',
+    });
+    expect(loadLlmConfig({ DECODEX_LLM_LOCAL_DRAFT: 'input-lookup' }).local).not.toHaveProperty('draftModel');
+    expect(configError(() => loadLlmConfig({ DECODEX_LLM_LOCAL_DRAFT_MODEL: '/m/small.gguf' })).message).toContain('set DECODEX_LLM_LOCAL_DRAFT=draft-model');
+    expect(configError(() => loadLlmConfig({ DECODEX_LLM_LOCAL_DRAFT: 'medusa' })).message).toContain('none, input-lookup, draft-model');
     // DECODEX_LLM_MODEL names the model of every role, local ones included.
     expect(settingsForRole(loadLlmConfig({ DECODEX_LLM_PROVIDER: 'local', DECODEX_LLM_MODEL: 'hf:org/repo/x.gguf' }), 'judger').model).toBe(
       'hf:org/repo/x.gguf',

@@ -1,7 +1,9 @@
 /**
- * Child process of local-model.test.ts: one copying prompt answered greedily twice by the tiny
- * model, without drafting and with prompt-lookup drafting (DECODEX_LLM_LOCAL_DRAFT=input-lookup),
- * each on its own runtime. Prints each answer's text and usage as a JSON line.
+ * Child process of local-model.test.ts: one copying prompt answered greedily three times by the
+ * tiny model, without drafting, with prompt-lookup drafting (DECODEX_LLM_LOCAL_DRAFT=input-lookup)
+ * and with a draft model (draft-model; the tiny model drafts for itself, the one other model of the
+ * same tokenizer a test machine has), each on its own runtime. Prints each answer's text and usage
+ * as a JSON line.
  */
 import { createLocalProvider } from '../../activities/llm/local/local-provider';
 import { disposeLocalModels } from '../../activities/llm/local/model-runtime';
@@ -11,8 +13,9 @@ const TEXT = Array.from({ length: 12 }, (_, i) => `SELECT name_${i}, price_${i} 
 
 async function main(): Promise<void> {
   const model = process.env.DECODEX_LLM_LOCAL_MODEL!;
-  for (const draft of ['none', 'input-lookup'] as LocalDraft[]) {
-    const provider = createLocalProvider({ contextSize: 2048, threads: 1, sequences: 1, parallel: 1, draft, timeoutMs: 120_000 });
+  for (const draft of ['none', 'input-lookup', 'draft-model'] as LocalDraft[]) {
+    const drafting = draft === 'draft-model' ? { draft, draftModel: model } : { draft };
+    const provider = createLocalProvider({ contextSize: 2048, threads: 1, sequences: 1, parallel: 1, ...drafting, timeoutMs: 120_000 });
     const answer = await provider.complete({
       model,
       messages: [

@@ -25,6 +25,13 @@ export const TINY_TEST_MODEL = path.join(MODELS_DIR, 'gemma-3-270m-q4_k_m.gguf')
  */
 export const DOWNLOADABLE_LOCAL_MODEL = 'hf:Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf';
 
+/**
+ * The draft model of `DECODEX_LLM_LOCAL_DRAFT=draft-model`: Qwen2.5-Coder-0.5B-Instruct, Q4_K_M, the
+ * default model's sibling with the same tokenizer (`python3 scripts/install-model.py qwen2.5-coder-0.5b
+ * .tools/models`; setup does not install it, since drafting is off by default).
+ */
+export const DRAFT_LOCAL_MODEL = path.join(MODELS_DIR, 'qwen2.5-coder-0.5b-instruct-q4_k_m.gguf');
+
 /** How this process runs local models (DECODEX_LLM_LOCAL_*): one model instance, a fixed number of sequences. */
 export interface LocalRuntimeOptions {
   /** Tokens each sequence can see (prompt + answer). */
@@ -43,12 +50,16 @@ export interface LocalRuntimeOptions {
    * tokens are guessed by finding the last generated ones in the prompt (SQL mostly copies table
    * and column names from the schema it was shown), and one forward pass checks the guess; a wrong
    * guess costs that pass's extra width, a right one saves a pass per token. `none`: one token per
-   * pass. Drafting changes speed, never the answer: every drafted token is verified.
+   * pass. `draft-model`: a smaller model of the same tokenizer (`draftModel`) reads the same prompt
+   * and writes ahead while its guesses are confident; one pass of the model checks them.
+   * Drafting changes speed, never the answer: every drafted token is verified.
    */
   draft: LocalDraft;
+  /** The GGUF that drafts when `draft` is `draft-model` (DECODEX_LLM_LOCAL_DRAFT_MODEL; default DRAFT_LOCAL_MODEL). */
+  draftModel?: string;
 }
 
-export const LOCAL_DRAFTS = ['none', 'input-lookup'] as const;
+export const LOCAL_DRAFTS = ['none', 'input-lookup', 'draft-model'] as const;
 export type LocalDraft = (typeof LOCAL_DRAFTS)[number];
 
 export interface LocalLlmConfig extends LocalRuntimeOptions {
@@ -111,8 +122,22 @@ export function loadLocalLlmConfig(env: Env): LocalLlmConfig {
     threads: localThreads(env[LOCAL_THREADS_ENV], (processMachine ??= machineLoadNow())),
     sequences,
     parallel,
-    draft: localDraft(env[`${LOCAL_ENV_PREFIX}DRAFT`]),
+    ...localDrafting(env),
   };
+}
+
+/** DECODEX_LLM_LOCAL_DRAFT and, for `draft-model` only, the model that drafts (a draft model named with no drafting by model would do nothing). */
+function localDrafting(env: Env): Pick<LocalRuntimeOptions, 'draft' | 'draftModel'> {
+  const draft = localDraft(env[`${LOCAL_ENV_PREFIX}DRAFT`]);
+  const draftModel = env[`${LOCAL_ENV_PREFIX}DRAFT_MODEL`]?.trim();
+  if (draft !== 'draft-model') {
+    if (draftModel)
+      throw configError(
+        `${LOCAL_ENV_PREFIX}DRAFT_MODEL is set but ${LOCAL_ENV_PREFIX}DRAFT is "${draft}": set ${LOCAL_ENV_PREFIX}DRAFT=draft-model to draft with it`,
+      );
+    return { draft };
+  }
+  return { draft, draftModel: draftModel || DRAFT_LOCAL_MODEL };
 }
 
 function localDraft(raw: string | undefined): LocalDraft {

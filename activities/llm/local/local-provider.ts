@@ -78,7 +78,7 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
           options.timeoutMs,
         );
         const meterBefore = sequence.tokenMeter.getState();
-        const draftsBefore = sequence.tokenPredictions.used;
+        const draftsBefore = { ...sequence.tokenPredictions };
         const session = new local.lib.LlamaChatSession({ contextSequence: sequence, chatWrapper: local.chatWrapper, autoDisposeSequence: false });
         const deadline = AbortSignal.timeout(timeoutMs);
         const loop = new AbortController();
@@ -113,12 +113,12 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
             generationMs: endedAt - (firstTokenAt ?? endedAt),
           });
           const cutOff = loop.signal.aborted ? 'repetition' : answer.stopReason === 'maxTokens' ? 'length' : undefined;
-          const drafted = sequence.tokenPredictions.used - draftsBefore;
+          const { answerTokens, drafted } = answerTokensOf(used.usedOutputTokens, draftsBefore, sequence.tokenPredictions);
           return {
             text: answer.responseText,
             usage: {
               promptTokens: used.usedInputTokens + reused,
-              completionTokens: used.usedOutputTokens,
+              completionTokens: answerTokens,
               reusedPromptTokens: reused,
               ...(drafted > 0 ? { draftedTokens: drafted } : {}),
             },
@@ -134,4 +134,18 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
       }, worthReusing);
     },
   };
+}
+
+type PredictionCounts = LlamaContextSequence['tokenPredictions'];
+
+/**
+ * The answer's tokens and how many of them came from verified drafts. The sequence's meter counts
+ * as output every token evaluated with its logits: one per forward pass plus every drafted token
+ * checked in it, refuted or not. So the passes are the meter minus the drafts checked, and the
+ * answer is the passes plus the drafts it used (each pass yields one token of its own).
+ */
+export function answerTokensOf(evaluatedOutput: number, before: PredictionCounts, after: PredictionCounts): { answerTokens: number; drafted: number } {
+  const checked = after.validated - before.validated + (after.refuted - before.refuted);
+  const drafted = after.used - before.used;
+  return { answerTokens: evaluatedOutput - checked + drafted, drafted };
 }

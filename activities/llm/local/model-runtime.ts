@@ -1,10 +1,21 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ChatHistoryItem, ChatWrapper, GbnfJsonSchema, LlamaContextSequence, LlamaGrammar, LlamaModel, Token } from 'node-llama-cpp';
+import type {
+  ChatHistoryItem,
+  ChatWrapper,
+  GbnfJsonSchema,
+  Llama,
+  LlamaContextSequence,
+  LlamaGrammar,
+  LlamaModel,
+  Token,
+  TokenPredictor,
+} from 'node-llama-cpp';
 import { configError } from '../config-values';
 import { LlmError } from '../errors';
 import type { JsonSchema } from '../json-schema';
 import { grammarSchemaOf } from './json-schema-grammar';
-import type { LocalRuntimeOptions } from './local-llm-config';
+import { isModelUri, type LocalRuntimeOptions } from './local-llm-config';
 import { resolveLocalModelFile } from './model-file';
 import { getSharedLlama, loadNodeLlamaCpp, type NodeLlamaCpp } from './node-llama-cpp';
 import { SpeedMeter } from './generation-deadline';
@@ -17,6 +28,8 @@ export interface LocalModel {
   name: string;
   lib: NodeLlamaCpp;
   model: LlamaModel;
+  /** The draft model (`DECODEX_LLM_LOCAL_DRAFT=draft-model`), loaded beside the model. */
+  drafter?: LlamaModel;
   /**
    * The context sequences. Each keeps the tokens of its last call, so a call whose prompt starts
    * like the previous one's evaluates only what differs (the pool lends the sequence that shares
@@ -49,8 +62,19 @@ async function load(reference: string, options: LocalRuntimeOptions): Promise<Lo
   } catch (err) {
     throw configError(`cannot load the local model ${file}: ${(err as Error).message}. Is it a GGUF file (DECODEX_LLM_LOCAL_MODEL)?`);
   }
+  let drafter: LlamaModel | undefined;
   try {
     const context = await model.createContext({ contextSize: options.contextSize, sequences: options.sequences, threads: options.threads });
+    drafter = options.draft === 'draft-model' ? await loadDraftModel(llama, options) : undefined;
+    const draftContext = await drafter?.createContext({ contextSize: options.contextSize, sequences: options.sequences, threads: options.threads });
+    // A predictor per sequence: input lookup keeps the sequence's own prompt; a draft model keeps
+    // its own sequence, which evaluates the same prompt (its prefix reused like the model's).
+    const predictor = (): TokenPredictor | undefined =>
+      options.draft === 'input-lookup'
+        ? new lib.InputLookupTokenPredictor()
+        : draftContext
+          ? new lib.DraftSequenceTokenPredictor(draftContext.getSequence(), DRAFT_MODEL_PREDICTION)
+          : undefined;
     const grammars = new Map<string, Promise<LlamaGrammar>>();
     const chatWrapper = lib.resolveChatWrapper(model);
     return {
@@ -58,10 +82,12 @@ async function load(reference: string, options: LocalRuntimeOptions): Promise<Lo
       name,
       lib,
       model,
+      drafter,
       sequences: createPool(
-        Array.from({ length: options.sequences }, () =>
-          context.getSequence(options.draft === 'input-lookup' ? { tokenPredictor: new lib.InputLookupTokenPredictor() } : {}),
-        ),
+        Array.from({ length: options.sequences }, () => {
+          const tokenPredictor = predictor();
+          return context.getSequence(tokenPredictor ? { tokenPredictor } : {});
+        }),
         options.parallel,
       ),
       chatWrapper,
@@ -78,6 +104,7 @@ async function load(reference: string, options: LocalRuntimeOptions): Promise<Lo
       },
     };
   } catch (err) {
+    await drafter?.dispose();
     await model.dispose();
     if (err instanceof LlmError) throw err;
     throw configError(
@@ -87,9 +114,32 @@ async function load(reference: string, options: LocalRuntimeOptions): Promise<Lo
   }
 }
 
+/**
+ * How the draft model writes ahead: at least 4 tokens before the model checks them (so a pass of
+ * the model verifies several at once, rather than whatever the draft had ready), up to 16, and
+ * only while each token is at least 0.6 likely to it, so a guess stops where the small model is
+ * unsure instead of widening the verifying pass with tokens it would likely refuse.
+ */
+const DRAFT_MODEL_PREDICTION = { minTokens: 4, maxTokens: 16, minConfidence: 0.6 };
+
+async function loadDraftModel(llama: Llama, options: LocalRuntimeOptions): Promise<LlamaModel> {
+  const reference = options.draftModel!;
+  if (!isModelUri(reference) && !existsSync(reference))
+    throw configError(
+      `the draft model file ${path.resolve(reference)} does not exist (DECODEX_LLM_LOCAL_DRAFT_MODEL). ` +
+        'Install the default one with `python3 scripts/install-model.py qwen2.5-coder-0.5b .tools/models`, or set DECODEX_LLM_LOCAL_DRAFT=none',
+    );
+  const file = await resolveLocalModelFile(reference);
+  try {
+    return await llama.loadModel({ modelPath: file });
+  } catch (err) {
+    throw configError(`cannot load the draft model ${file}: ${(err as Error).message}. Is it a GGUF file (DECODEX_LLM_LOCAL_DRAFT_MODEL)?`);
+  }
+}
+
 /** The loaded model for a reference, loading it on first use (concurrent first uses share one load). */
 export function loadLocalModel(reference: string, options: LocalRuntimeOptions): Promise<LocalModel> {
-  const key = JSON.stringify([reference, options.contextSize, options.threads, options.sequences, options.parallel, options.draft]);
+  const key = JSON.stringify([reference, options.contextSize, options.threads, options.sequences, options.parallel, options.draft, options.draftModel]);
   let model = loaded.get(key);
   if (!model) {
     loaded.set(key, (model = load(reference, options)));
@@ -103,5 +153,9 @@ export function loadLocalModel(reference: string, options: LocalRuntimeOptions):
 export async function disposeLocalModels(): Promise<void> {
   const models = [...loaded.values()];
   loaded.clear();
-  for (const model of await Promise.allSettled(models)) if (model.status === 'fulfilled') await model.value.model.dispose();
+  for (const model of await Promise.allSettled(models))
+    if (model.status === 'fulfilled') {
+      await model.value.model.dispose();
+      await model.value.drafter?.dispose();
+    }
 }
