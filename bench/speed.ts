@@ -16,7 +16,8 @@
  * Prints, per configuration, `name: value` lines: questions_<label>, ex_<label>,
  * evaluated_prompt_tokens_per_question_<label>, generated_tokens_per_question_<label>,
  * decode_passes_per_question_<label>, model_calls_per_question_<label>,
- * seconds_per_question_<label> and cached_call_fraction_<label>.
+ * seconds_per_question_<label> and cached_call_fraction_<label>, then the calls, evaluated prompt tokens
+ * and decode passes per role (<name>_<label>_<role>).
  *
  * No carry, no resume: the home (default .decodex/bench-speed) keeps only the offline knowledge,
  * built once as bench:accuracy builds it (databases prepared with the model, `--no-notes` to skip;

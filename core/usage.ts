@@ -39,7 +39,29 @@ export interface RunUsage {
   modelMs?: number;
   /** Cache hits whose answer was stored without its generation time (modelMs leaves them out). */
   untimedHits?: number;
-  byRole: Record<string, { calls: number; promptTokens: number; completionTokens: number }>;
+  byRole: Record<string, RoleUsage>;
+}
+
+/** One role's share of a run (the reused and drafted tokens only where there were some, and absent in runs recorded before they were counted per role). */
+export interface RoleUsage {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  reusedPromptTokens?: number;
+  draftedTokens?: number;
+}
+
+/** Two shares of one role added up. */
+export function addRoleUsage(a: RoleUsage | undefined, b: RoleUsage): RoleUsage {
+  const reused = (a?.reusedPromptTokens ?? 0) + (b.reusedPromptTokens ?? 0);
+  const drafted = (a?.draftedTokens ?? 0) + (b.draftedTokens ?? 0);
+  return {
+    calls: (a?.calls ?? 0) + b.calls,
+    promptTokens: (a?.promptTokens ?? 0) + b.promptTokens,
+    completionTokens: (a?.completionTokens ?? 0) + b.completionTokens,
+    ...(reused ? { reusedPromptTokens: reused } : {}),
+    ...(drafted ? { draftedTokens: drafted } : {}),
+  };
 }
 
 export function emptyUsage(): RunUsage {
@@ -58,7 +80,13 @@ export function emptyUsage(): RunUsage {
 }
 
 export function addCall(usage: RunUsage, call: LlmCallUsage): RunUsage {
-  const role = usage.byRole[call.role] ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
+  const thisCall: RoleUsage = {
+    calls: 1,
+    promptTokens: call.promptTokens,
+    completionTokens: call.completionTokens,
+    reusedPromptTokens: call.reusedPromptTokens,
+    draftedTokens: call.draftedTokens,
+  };
   return {
     llmCalls: usage.llmCalls + 1,
     promptTokens: usage.promptTokens + call.promptTokens,
@@ -69,14 +97,7 @@ export function addCall(usage: RunUsage, call: LlmCallUsage): RunUsage {
     cachedPromptTokens: (usage.cachedPromptTokens ?? 0) + (call.cachedPromptTokens ?? 0),
     modelMs: (usage.modelMs ?? 0) + (call.cacheHit ? (call.cachedLatencyMs ?? 0) : call.latencyMs),
     untimedHits: (usage.untimedHits ?? 0) + (call.cacheHit && call.cachedLatencyMs === undefined ? 1 : 0),
-    byRole: {
-      ...usage.byRole,
-      [call.role]: {
-        calls: role.calls + 1,
-        promptTokens: role.promptTokens + call.promptTokens,
-        completionTokens: role.completionTokens + call.completionTokens,
-      },
-    },
+    byRole: { ...usage.byRole, [call.role]: addRoleUsage(usage.byRole[call.role], thisCall) },
   };
 }
 
@@ -87,10 +108,7 @@ export function totalTokens(usage: RunUsage): number {
 /** The usage of two runs together (a child workflow's usage joins its parent's). */
 export function mergeUsage(a: RunUsage, b: RunUsage): RunUsage {
   const byRole = { ...a.byRole };
-  for (const [role, r] of Object.entries(b.byRole)) {
-    const x = byRole[role] ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
-    byRole[role] = { calls: x.calls + r.calls, promptTokens: x.promptTokens + r.promptTokens, completionTokens: x.completionTokens + r.completionTokens };
-  }
+  for (const [role, r] of Object.entries(b.byRole)) byRole[role] = addRoleUsage(byRole[role], r);
   return {
     llmCalls: a.llmCalls + b.llmCalls,
     promptTokens: a.promptTokens + b.promptTokens,

@@ -36,6 +36,8 @@ export interface AccuracyRow {
   evaluatedPromptTokensPerQuestion: number;
   generatedTokensPerQuestion: number;
   decodePassesPerQuestion: number;
+  /** The same per role (the calls the model answered), so a run says which role costs what. */
+  byRole: Record<string, RoleWork>;
   linkingRecall: number | null;
   /** Mean share of the database's columns the focused schema kept (null: no record measured it). */
   keptFraction: number | null;
@@ -43,6 +45,26 @@ export interface AccuracyRow {
   failingSql: number;
   /** Questions that ended without an answer, by outcome. */
   outcomes: Record<string, number>;
+}
+
+/** What one role cost per question: its calls, the prompt tokens the model read for it, the forward passes its answers took. */
+export interface RoleWork {
+  callsPerQuestion: number;
+  evaluatedPromptTokensPerQuestion: number;
+  decodePassesPerQuestion: number;
+}
+
+/** Each role's work per question over the scored records (a role a question did not call counts zero there). */
+function roleWork(scored: BenchmarkRecord[]): Record<string, RoleWork> {
+  const work: Record<string, RoleWork> = {};
+  for (const r of scored)
+    for (const [role, u] of Object.entries(r.usage.byRole)) {
+      const w = (work[role] ??= { callsPerQuestion: 0, evaluatedPromptTokensPerQuestion: 0, decodePassesPerQuestion: 0 });
+      w.callsPerQuestion += u.calls / scored.length;
+      w.evaluatedPromptTokensPerQuestion += (u.promptTokens - (u.reusedPromptTokens ?? 0)) / scored.length;
+      w.decodePassesPerQuestion += (u.completionTokens - (u.draftedTokens ?? 0)) / scored.length;
+    }
+  return work;
 }
 
 /** A report label as a key: letters, digits and underscores. */
@@ -95,6 +117,7 @@ export function accuracyRow(label: string, records: BenchmarkRecord[]): Accuracy
     evaluatedPromptTokensPerQuestion: mean(scored.map((r) => r.usage.promptTokens - (r.usage.reusedPromptTokens ?? 0))),
     generatedTokensPerQuestion: mean(scored.map((r) => r.usage.completionTokens)),
     decodePassesPerQuestion: mean(scored.map((r) => r.usage.completionTokens - (r.usage.draftedTokens ?? 0))),
+    byRole: roleWork(scored),
     linkingRecall: linked.length ? mean(linked) : null,
     keptFraction: kept.length ? mean(kept) : null,
     failingSql: scored.filter((r) => r.verdict === 'pred_error' || r.verdict === 'pred_timeout').length,
@@ -149,6 +172,13 @@ export function speedLines(row: AccuracyRow): string[] {
     `model_calls_per_question_${k}: ${row.llmCallsPerQuestion.toFixed(1)}`,
     `seconds_per_question_${k}: ${row.secondsPerQuestion.toFixed(1)}`,
     `cached_call_fraction_${k}: ${f3(row.cachedCallFraction)}`,
+    ...Object.entries(row.byRole)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .flatMap(([role, w]) => [
+        `model_calls_per_question_${k}_${labelKey(role)}: ${w.callsPerQuestion.toFixed(1)}`,
+        `evaluated_prompt_tokens_per_question_${k}_${labelKey(role)}: ${Math.round(w.evaluatedPromptTokensPerQuestion)}`,
+        `decode_passes_per_question_${k}_${labelKey(role)}: ${Math.round(w.decodePassesPerQuestion)}`,
+      ]),
   ];
 }
 

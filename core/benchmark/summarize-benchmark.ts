@@ -1,7 +1,7 @@
 import { DEFAULT_PRESET, pipelineLabel } from '../pipeline/pipeline-config';
 import { rVesScore, vesScore } from '../evaluation/efficiency-scores';
 import { VERDICTS, type Verdict } from '../evaluation/verdict';
-import { totalTokens, type RunUsage } from '../usage';
+import { addRoleUsage, totalTokens, type RunUsage } from '../usage';
 import type { BenchmarkRecord, PreparedBenchmark, RunBenchmarkInput } from './benchmark-types';
 import { estimateCost } from './cost';
 import { percentile } from './percentiles';
@@ -169,12 +169,7 @@ function sumUsage(usages: RunUsage[]): RunUsage {
     total.promptTokens += u.promptTokens;
     total.completionTokens += u.completionTokens;
     total.cacheHits += u.cacheHits;
-    for (const [role, r] of Object.entries(u.byRole)) {
-      const t = (total.byRole[role] ??= { calls: 0, promptTokens: 0, completionTokens: 0 });
-      t.calls += r.calls;
-      t.promptTokens += r.promptTokens;
-      t.completionTokens += r.completionTokens;
-    }
+    for (const [role, r] of Object.entries(u.byRole)) total.byRole[role] = addRoleUsage(total.byRole[role], r);
   }
   return total;
 }

@@ -53,8 +53,21 @@ describe('the accuracy table (bench:accuracy)', () => {
 
   it("prints bench:speed's lines: the model's work, its calls, wall seconds and EX, one per line", () => {
     const row = accuracyRow('quick', [
-      record(1, 'correct', { llmCalls: 1, promptTokens: 1000, reusedPromptTokens: 600, completionTokens: 80, draftedTokens: 30 }),
-      record(2, 'wrong', { llmCalls: 2, cacheHits: 1, promptTokens: 500, completionTokens: 40 }),
+      record(1, 'correct', {
+        llmCalls: 1,
+        promptTokens: 1000,
+        reusedPromptTokens: 600,
+        completionTokens: 80,
+        draftedTokens: 30,
+        byRole: { generator: { calls: 1, promptTokens: 1000, completionTokens: 80, reusedPromptTokens: 600, draftedTokens: 30 } },
+      }),
+      record(2, 'wrong', {
+        llmCalls: 2,
+        cacheHits: 1,
+        promptTokens: 500,
+        completionTokens: 40,
+        byRole: { generator: { calls: 1, promptTokens: 0, completionTokens: 0 }, 'schema-linker': { calls: 1, promptTokens: 500, completionTokens: 40 } },
+      }),
     ]);
     expect(speedLines(row)).toEqual([
       'questions_quick: 2',
@@ -65,6 +78,13 @@ describe('the accuracy table (bench:accuracy)', () => {
       'model_calls_per_question_quick: 1.5',
       'seconds_per_question_quick: 2.0',
       'cached_call_fraction_quick: 0.333',
+      // Per role, over every scored question: which role the model's work went to.
+      'model_calls_per_question_quick_generator: 1.0',
+      'evaluated_prompt_tokens_per_question_quick_generator: 200',
+      'decode_passes_per_question_quick_generator: 25',
+      'model_calls_per_question_quick_schema_linker: 0.5',
+      'evaluated_prompt_tokens_per_question_quick_schema_linker: 250',
+      'decode_passes_per_question_quick_schema_linker: 20',
     ]);
   });
 

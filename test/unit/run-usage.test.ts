@@ -11,4 +11,30 @@ describe('run usage (core/usage)', () => {
     expect(mergeUsage(usage, usage)).toMatchObject({ modelMs: 20_000, untimedHits: 2 });
     expect(mergeUsage(usage, older)).toMatchObject({ modelMs: 10_000, untimedHits: 1 });
   });
+
+  it('counts per role the prompt tokens a local model reused and the tokens it took from drafts, only where there were some', () => {
+    let usage = addCall(emptyUsage(), {
+      role: 'generator',
+      model: 'm',
+      promptTokens: 900,
+      completionTokens: 50,
+      reusedPromptTokens: 600,
+      draftedTokens: 20,
+      latencyMs: 1,
+      cacheHit: false,
+    });
+    usage = addCall(usage, { role: 'generator', model: 'm', promptTokens: 800, completionTokens: 30, reusedPromptTokens: 700, latencyMs: 1, cacheHit: false });
+    usage = addCall(usage, { role: 'reviser', model: 'm', promptTokens: 400, completionTokens: 10, latencyMs: 1, cacheHit: false });
+    expect(usage.byRole).toEqual({
+      generator: { calls: 2, promptTokens: 1700, completionTokens: 80, reusedPromptTokens: 1300, draftedTokens: 20 },
+      reviser: { calls: 1, promptTokens: 400, completionTokens: 10 },
+    });
+    expect(mergeUsage(usage, usage).byRole.generator).toEqual({
+      calls: 4,
+      promptTokens: 3400,
+      completionTokens: 160,
+      reusedPromptTokens: 2600,
+      draftedTokens: 40,
+    });
+  });
 });
