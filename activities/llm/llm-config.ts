@@ -26,6 +26,13 @@ export interface LlmSettings {
    * query ignore it.
    */
   sqlFormat?: SqlAnswerFormat;
+  /**
+   * Where a prompt about the question puts the role's instructions (activities/prompts/prompt-layout.ts):
+   * `instructions-first` (the default, DEFAULT_PROMPT_LAYOUT: the role's instructions as the system
+   * message, then the question's shared context) or `context-first` (one opening shared by every
+   * role of a question, then the role's instructions, so a local model reads the schema once a question).
+   */
+  promptLayout?: PromptLayout;
 }
 
 export const SQL_ANSWER_FORMATS = ['json', 'json-reasoning-first', 'fenced', 'plain'] as const;
@@ -37,6 +44,16 @@ export type SqlAnswerFormat = (typeof SQL_ANSWER_FORMATS)[number];
  * fenced, 0.306 reasoning first (README, "Accuracy with the local model").
  */
 export const DEFAULT_SQL_FORMAT: SqlAnswerFormat = 'plain';
+
+export const PROMPT_LAYOUTS = ['instructions-first', 'context-first'] as const;
+export type PromptLayout = (typeof PROMPT_LAYOUTS)[number];
+
+/**
+ * Instructions first unless configured: with the shared context first, Qwen2.5-Coder-1.5B answered
+ * 8 of 24 Spider train questions right against 13 of 24 (preset quick, JSON answers, one message
+ * holding both); `context-first` (the context in a turn of its own) is not measured yet.
+ */
+export const DEFAULT_PROMPT_LAYOUT: PromptLayout = 'instructions-first';
 
 /**
  * The model configuration of a worker: settings shared by every role, and per-role overrides
@@ -77,6 +94,7 @@ const FIELDS = {
   maxTokens: 'MAX_TOKENS',
   timeoutMs: 'TIMEOUT_MS',
   sqlFormat: 'SQL_FORMAT',
+  promptLayout: 'PROMPT_LAYOUT',
 } as const satisfies Record<keyof LlmSettings, string>;
 type Field = keyof typeof FIELDS;
 const FIELD_NAMES = Object.keys(FIELDS) as Field[];
@@ -119,6 +137,9 @@ function parseField(field: Field, raw: unknown, source: string): LlmSettings[Fie
     case 'sqlFormat':
       if (typeof raw === 'string' && (SQL_ANSWER_FORMATS as readonly string[]).includes(raw)) return raw as SqlAnswerFormat;
       throw configError(`${source} must be one of ${SQL_ANSWER_FORMATS.join(', ')}, got ${JSON.stringify(raw)}`);
+    case 'promptLayout':
+      if (typeof raw === 'string' && (PROMPT_LAYOUTS as readonly string[]).includes(raw)) return raw as PromptLayout;
+      throw configError(`${source} must be one of ${PROMPT_LAYOUTS.join(', ')}, got ${JSON.stringify(raw)}`);
   }
 }
 

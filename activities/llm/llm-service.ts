@@ -4,7 +4,17 @@ import { LlmError } from './errors';
 import type { JsonSchema } from './json-schema';
 import { replayedFailure, storedFailure, UnusableAnswer } from './cached-failure';
 import { createLlmCache, llmCacheKey, type CachedCompletion, type StoredFailure } from './llm-cache';
-import { roleEnvVar, settingsForRole, type LlmConfig, type LlmSettings, type ProviderName, type SqlAnswerFormat, DEFAULT_SQL_FORMAT } from './llm-config';
+import {
+  roleEnvVar,
+  settingsForRole,
+  type LlmConfig,
+  type LlmSettings,
+  type PromptLayout,
+  type ProviderName,
+  type SqlAnswerFormat,
+  DEFAULT_PROMPT_LAYOUT,
+  DEFAULT_SQL_FORMAT,
+} from './llm-config';
 import type { ChatMessage, Completion, LlmProvider, TokenUsage } from './llm-provider';
 import { providerForSettings } from './provider-for-settings';
 import type { LocalRuntimeOptions } from './local/local-llm-config';
@@ -45,6 +55,8 @@ export interface LlmService {
   call<T = unknown>(request: LlmCallRequest): Promise<LlmCallResult<T>>;
   /** How `role` writes SQL (its `sqlFormat` setting, else DEFAULT_SQL_FORMAT); a service without it: `json`. */
   sqlFormat?(role: string): SqlAnswerFormat;
+  /** Where `role`'s prompts put its instructions (its `promptLayout` setting, else DEFAULT_PROMPT_LAYOUT); a service without it: instructions first. */
+  promptLayout?(role: string): PromptLayout;
 }
 
 export interface LlmServiceOptions {
@@ -168,6 +180,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
 
   return {
     sqlFormat: (role: string) => settingsForRole(config, role).sqlFormat ?? DEFAULT_SQL_FORMAT,
+    promptLayout: (role: string) => settingsForRole(config, role).promptLayout ?? DEFAULT_PROMPT_LAYOUT,
     async call<T = unknown>(request: LlmCallRequest): Promise<LlmCallResult<T>> {
       const startedAt = now();
       const configured = settingsForRole(config, request.role);

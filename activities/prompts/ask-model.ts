@@ -1,6 +1,7 @@
 import type { LlmCallUsage } from '../../core/usage';
 import type { PromptAnswers } from '../../core/prompts/prompt-answers';
 import type { PromptName } from '../../core/prompts/prompt-catalog';
+import { inPromptLayout } from './prompt-layout';
 import { renderPrompt } from './render-prompt';
 import { toActivityFailure } from '../llm/errors';
 import type { JsonSchema } from '../llm/json-schema';
@@ -48,7 +49,9 @@ export async function askModel<P extends PromptName>(
     const narrowed = options.narrow ? options.narrow(prompt.schema) : prompt.schema;
     // A role that writes SQL answers in its configured format (sql-answer-format.ts).
     const format = writesSql(narrowed) ? (llm.sqlFormat?.(prompt.role) ?? 'json') : 'json';
-    const asked = inSqlFormat(prompt.messages, narrowed, format);
+    const formatted = inSqlFormat(prompt.messages, narrowed, format);
+    // Laid out for the role's model after the format, which rewords the instructions (prompt-layout.ts).
+    const asked = { ...formatted, messages: inPromptLayout(formatted.messages, prompt.context, llm.promptLayout?.(prompt.role) ?? 'instructions-first') };
     // A free-text SQL answer is re-asked once when it has no query (then the stage's fallback).
     const answerFormat = 'schema' in asked ? { schema: asked.schema } : { text: asked.text, maxRepairAttempts: 1 };
     const answer = await llm.call<PromptAnswers[P]>({ role: prompt.role, messages: asked.messages, ...answerFormat, ...temperature });

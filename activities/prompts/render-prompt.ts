@@ -19,7 +19,8 @@ import type { ChatMessage } from '../llm/llm-provider';
  * (one prefix for every role of a question) Qwen2.5-Coder-1.5B answered 8 of 24 Spider train
  * questions right against 13 of 24 (preset quick, same sample), so prefixes are shared between
  * the calls of one role (revisions, the three preliminary SQLs, tournament games, DAG nodes) and
- * between questions, not across roles.
+ * between questions, not across roles. That is the default layout; askModel can lay the same
+ * prompt out context first (prompt-layout.ts, the `promptLayout` setting) from `context` below.
  */
 export const PROMPTS_DIR = path.resolve(__dirname, '../../prompts');
 
@@ -81,12 +82,14 @@ export interface RenderedPrompt {
   role: string;
   messages: ChatMessage[];
   schema: JsonSchema;
+  /** A `context: question` prompt's shared context, as it opens the user message (prompt-layout.ts moves it). */
+  context?: string;
 }
 
 const sharedTexts = new Map<string, string>();
 
 /** A shared template of `prompts/shared/` (front matter dropped), e.g. the question context. */
-export function loadSharedText(name: 'question-context' | 'hint-rules'): string {
+export function loadSharedText(name: 'question-context' | 'hint-rules' | 'context-first-system' | 'context-first-reply'): string {
   let text = sharedTexts.get(name);
   if (text === undefined) {
     const file = readFileSync(path.join(PROMPTS_DIR, 'shared', `${name}.md`), 'utf8');
@@ -116,5 +119,5 @@ export function renderPrompt(name: PromptName, vars: Record<string, string>): Re
           { role: 'system', content: system },
           { role: 'user', content: user },
         ];
-  return { role: template.role, schema: template.schema, messages };
+  return { role: template.role, schema: template.schema, messages, ...(context ? { context } : {}) };
 }
