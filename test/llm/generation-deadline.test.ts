@@ -31,6 +31,21 @@ describe('a local generation deadline follows the work and the measured speed', 
     expect(meter.totals()).toEqual({ promptTokens: 2000, promptMs: 140_000, generatedTokens: 200, generationMs: 70_000 });
   });
 
+  it('a missed deadline halves the speed, so the retry of the call gets twice the time', () => {
+    const meter = new SpeedMeter();
+    meter.record({ promptTokens: 1000, promptMs: 40_000, generatedTokens: 100, generationMs: 20_000 });
+    const work = { promptTokens: 2000, maxTokens: 200 };
+    const first = generationDeadlineMs(work, meter.current(), 600_000);
+    meter.missedDeadline();
+    expect(meter.current()).toEqual({ promptTokensPerSecond: 12.5, generationTokensPerSecond: 2.5 });
+    const retry = generationDeadlineMs(work, meter.current(), 600_000);
+    expect(retry - 15_000).toBe(2 * (first - 15_000));
+    // Still under the ceiling, which no retry passes.
+    meter.missedDeadline();
+    meter.missedDeadline();
+    expect(generationDeadlineMs(work, meter.current(), 300_000)).toBe(300_000);
+  });
+
   it('ignores calls too small to time (a fully reused prompt, a two-token answer)', () => {
     const meter = new SpeedMeter();
     meter.record({ promptTokens: 3, promptMs: 1, generatedTokens: 2, generationMs: 1 });

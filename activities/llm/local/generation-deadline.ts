@@ -43,6 +43,17 @@ export class SpeedMeter {
     return { ...this.sums };
   }
 
+  /**
+   * A generation that ran past its deadline: the machine is slower than measured (another process
+   * took the cores), and nothing was timed to say by how much. Halving the speed doubles the next
+   * deadline, so a retry gets twice the time instead of failing the same way until its attempts are
+   * spent and the stage falls back (which also sends a replay of the run down another path).
+   */
+  missedDeadline(): void {
+    const before = this.current();
+    this.speed = { promptTokensPerSecond: before.promptTokensPerSecond / 2, generationTokensPerSecond: before.generationTokensPerSecond / 2 };
+  }
+
   record(call: { promptTokens: number; promptMs: number; generatedTokens: number; generationMs: number }): void {
     this.sums.promptTokens += call.promptTokens;
     this.sums.promptMs += call.promptMs;

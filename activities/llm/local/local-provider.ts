@@ -127,6 +127,7 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
         } catch (err) {
           // An interrupted evaluation may leave the sequence's tokens half written: start the next call clean.
           await sequence.clearHistory().catch(() => undefined);
+          if (deadline.aborted) local.speed.missedDeadline();
           throw classifyLocalError(err, { model: local.name, timeoutMs, timedOut: deadline.aborted });
         } finally {
           session.dispose({ disposeSequence: false });

@@ -4,7 +4,7 @@ import type { NodeResultRef, NodeRun } from '../../../core/dag/node-results';
 import type { SubQuestionDag } from '../../../core/dag/sub-question-dag';
 import { dependenciesOf, topologicalWaves, upstreamOf } from '../../../core/dag/topological-waves';
 import { ROOT_NODE, validateDag } from '../../../core/dag/validate-dag';
-import { failureMessage } from '../../kit/step-runner';
+import { failureMessage, failureType } from '../../kit/step-runner';
 import type { QuestionContext } from '../../../core/question/question-context';
 import type { StageKit } from '../stage-kit';
 import type { DagState } from './dag-state';
@@ -115,8 +115,11 @@ class DagSolver {
         (r) => ({ outcome: r.sql, detail: { node: id, resolvedQuestion: r.resolvedQuestion, reasoning: r.reasoning } }),
       );
     } catch (err) {
-      // The model could not write SQL for this step: a failed node, like SQL that does not run.
-      const error = `no SQL: ${failureMessage(err)}`;
+      // The model could not write SQL for this step: a failed node, like SQL that does not run. The
+      // refiner reads this text, so it names the failure's kind, not its message: a timeout's message
+      // carries its deadline in ms, which follows the machine's speed, and a replay of the run from
+      // the LLM cache would then send the refiner another prompt (the trace keeps the message).
+      const error = `no SQL (${failureType(err) ?? 'the step failed'})`;
       return { ok: false, failure: 'error', error, sql: '', resolvedSql: '', composedSql: '', truncated: false, preview: [] };
     }
     if (!generated) return null;
