@@ -21,7 +21,7 @@ function recordingService(layout: PromptLayout): LlmService & { asked: LlmCallRe
     asked,
     sqlFormat: () => 'plain',
     promptLayout: () => layout,
-    async call(request) {
+    async call<T>(request: LlmCallRequest) {
       asked.push(request);
       const record = {
         role: request.role,
@@ -33,7 +33,7 @@ function recordingService(layout: PromptLayout): LlmService & { asked: LlmCallRe
         cacheHit: false,
         attempts: 1,
       };
-      return { text: 'SELECT name FROM pilot WHERE rank > 3;', value: { sql: 'SELECT name FROM pilot WHERE rank > 3;', reasoning: '' }, record };
+      return { text: 'SELECT name FROM pilot WHERE rank > 3;', value: { sql: 'SELECT name FROM pilot WHERE rank > 3;', reasoning: '' } as T, record };
     },
   };
 }
