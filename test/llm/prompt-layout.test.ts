@@ -2,8 +2,8 @@ import { askModel } from '../../activities/prompts/ask-model';
 import { inPromptLayout } from '../../activities/prompts/prompt-layout';
 import { loadSharedText, renderPrompt } from '../../activities/prompts/render-prompt';
 import { loadLlmConfig, settingsForRole } from '../../activities/llm/llm-config';
-import type { LlmCallRequest, LlmService } from '../../activities/llm/llm-service';
 import type { PromptLayout } from '../../activities/llm/llm-config';
+import { answeringService } from '../support/answering-llm-service';
 
 const CONTEXT_VARS = {
   dialect: 'sqlite',
@@ -15,28 +15,8 @@ const CONTEXT_VARS = {
 };
 
 /** A model that answers every call with plain SQL and keeps what it was asked. */
-function recordingService(layout: PromptLayout): LlmService & { asked: LlmCallRequest[] } {
-  const asked: LlmCallRequest[] = [];
-  return {
-    asked,
-    sqlFormat: () => 'plain',
-    promptLayout: () => layout,
-    async call<T>(request: LlmCallRequest) {
-      asked.push(request);
-      const record = {
-        role: request.role,
-        model: 'm',
-        provider: 'openai' as const,
-        promptTokens: 10,
-        completionTokens: 5,
-        latencyMs: 1,
-        cacheHit: false,
-        attempts: 1,
-      };
-      return { text: 'SELECT name FROM pilot WHERE rank > 3;', value: { sql: 'SELECT name FROM pilot WHERE rank > 3;', reasoning: '' } as T, record };
-    },
-  };
-}
+const recordingService = (layout: PromptLayout) =>
+  answeringService(Array(4).fill('SELECT name FROM pilot WHERE rank > 3;'), { sqlFormat: () => 'plain', promptLayout: () => layout });
 
 const revisionVars = { ...CONTEXT_VARS, attemptCount: '1', history: '1. SELECT nme FROM pilot\n   error: no such column: nme' };
 

@@ -2,7 +2,7 @@ import { askModel } from '../../activities/prompts/ask-model';
 import { loadPrompt } from '../../activities/prompts/render-prompt';
 import { FENCED_ANSWER, PLAIN_ANSWER, inSqlFormat, parseFencedSql, parsePlainSql, writesSql } from '../../activities/prompts/sql-answer-format';
 import { loadLlmConfig, settingsForRole } from '../../activities/llm/llm-config';
-import type { LlmCallRequest, LlmService } from '../../activities/llm/llm-service';
+import type { LlmService } from '../../activities/llm/llm-service';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,32 +10,12 @@ import { openSqliteArtifactStore } from '../../activities/artifacts/sqlite-artif
 import { createLlmService } from '../../activities/llm/llm-service';
 import type { ChatMessage, LlmProvider } from '../../activities/llm/llm-provider';
 import { PROMPT_CATALOG, type PromptName } from '../../core/prompts/prompt-catalog';
+import { answeringService } from '../support/answering-llm-service';
 
 const SQL_TEMPLATES = (Object.keys(PROMPT_CATALOG) as PromptName[]).filter((name) => writesSql(loadPrompt(name).schema));
 
 /** A model that answers with the given texts in turn and keeps what it was asked. */
-function scriptedService(answers: string[], format: 'json' | 'fenced' | 'json-reasoning-first'): LlmService & { asked: LlmCallRequest[] } {
-  const asked: LlmCallRequest[] = [];
-  return {
-    asked,
-    sqlFormat: () => format,
-    async call(request) {
-      asked.push(request);
-      const text = answers[asked.length - 1] ?? '';
-      const record = {
-        role: request.role,
-        model: 'm',
-        provider: 'openai' as const,
-        promptTokens: 10,
-        completionTokens: 5,
-        latencyMs: 1,
-        cacheHit: false,
-        attempts: 1,
-      };
-      return { text, ...(request.schema ? { value: JSON.parse(text) } : {}), record };
-    },
-  };
-}
+const scriptedService = (answers: string[], format: 'json' | 'fenced' | 'json-reasoning-first') => answeringService(answers, { sqlFormat: () => format });
 
 const VARS = { dialect: 'sqlite', schema: 'CREATE TABLE singer (name TEXT)', knowledge: '', evidence: 'none', hintRules: '', question: 'How many singers?' };
 
