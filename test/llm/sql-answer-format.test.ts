@@ -43,6 +43,9 @@ describe('the answer format of roles that write SQL', () => {
       expect('schema' in plain).toBe(false);
       expect(plain.messages[0].content).toMatch(/Answer with only the .*query, as plain SQL ending with a semicolon, and nothing else\.$/);
       expect(plain.messages[0].content).not.toMatch(/JSON|reasoning/);
+      // The format's sentence is the only word on how the query ends: a template that also says
+      // "no semicolon" contradicts the plain format's "ending with a semicolon".
+      expect(template.system.replace(/Answer with only a JSON object.*$/s, '')).not.toMatch(/semicolon/i);
     }
   });
 
