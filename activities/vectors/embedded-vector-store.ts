@@ -191,8 +191,10 @@ export class EmbeddedVectorStore implements VectorStore {
     const index = new CosineIndex(state.dimension);
     const vector = new Float32Array(state.dimension);
     const scratch = { bytes: new Uint8Array(0) };
+    // Insertion order (rowid), said rather than left to the query plan: CosineIndex gives ties to the
+    // earlier-inserted point, so a reload must see the points in the order they were written.
     const rows = this.db
-      .prepare(`SELECT id, vector, payload FROM ${pointsTable(state.key)}`)
+      .prepare(`SELECT id, vector, payload FROM ${pointsTable(state.key)} ORDER BY rowid`)
       .raw()
       .iterate();
     for (const [id, blob, payload] of rows as Iterable<[string, Buffer, string]>) {

@@ -35,6 +35,20 @@ describe('EmbeddedVectorStore specifics', () => {
     expect(existsSync(join(directory, EMBEDDED_STORE_FILE))).toBe(true);
   });
 
+  it('gives tied points to the earlier-written one after a reload, as before it (few-shot prompts stay the same across runs)', async () => {
+    const writer = open();
+    await writer.ensureCollection('ties', 2);
+    // Ids out of alphabetical order, so neither the id index nor a sort by id can pass for insertion order.
+    await writer.upsert('ties', [
+      { id: 'm', vector: [1, 0], payload: {} },
+      { id: 'z', vector: [1, 0], payload: {} },
+    ]);
+    await writer.upsert('ties', [{ id: 'a', vector: [2, 0], payload: {} }]);
+    const live = (await writer.search('ties', [1, 0], { k: 3 })).map((h) => h.id);
+    expect(live).toEqual(['m', 'z', 'a']);
+    expect((await open().search('ties', [1, 0], { k: 3 })).map((h) => h.id)).toEqual(live);
+  });
+
   it('sees points another handle on the same directory wrote after it loaded the index', async () => {
     const reader = open();
     const writer = open();
