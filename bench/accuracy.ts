@@ -23,7 +23,8 @@
  * ex_<label>_<hardness>, seconds_per_question_<label>, input_tokens_per_question_<label>,
  * prompt_tokens_evaluated_fraction_<label>, linking_recall_<label> (the focused schema against
  * the gold SQL's columns), kept_fraction_<label> (the focused schema's share of the database's
- * columns), failing_sql_<label>, and what the model did in this run whatever the
+ * columns), failing_sql_<label>, right_candidate_<label> and lost_at_selection_<label> (questions
+ * with a right candidate, and those of them answered wrong), and what the model did in this run whatever the
  * machine's speed: evaluated_prompt_tokens_per_question_<label>, generated_tokens_per_question_<label>
  * and decode_passes_per_question_<label> (a replayed call costs none); writes accuracy.md (the table) and accuracy.svg (EX against seconds
  * per question) into the home folder.

@@ -43,6 +43,13 @@ export interface AccuracyRow {
   keptFraction: number | null;
   /** Questions whose final SQL the database refused or stopped at its timeout. */
   failingSql: number;
+  /**
+   * Where the wrong answers were lost: questions with at least one right candidate (the ceiling
+   * selection can reach), and those of them whose final answer is still wrong (selection, or a
+   * later stage, lost a right candidate). The others had no right candidate to choose.
+   */
+  rightCandidate: number;
+  lostAtSelection: number;
   /** Questions that ended without an answer, by outcome. */
   outcomes: Record<string, number>;
 }
@@ -121,6 +128,8 @@ export function accuracyRow(label: string, records: BenchmarkRecord[]): Accuracy
     linkingRecall: linked.length ? mean(linked) : null,
     keptFraction: kept.length ? mean(kept) : null,
     failingSql: scored.filter((r) => r.verdict === 'pred_error' || r.verdict === 'pred_timeout').length,
+    rightCandidate: scored.filter((r) => r.upperBoundCorrect).length,
+    lostAtSelection: scored.filter((r) => r.upperBoundCorrect && r.verdict !== 'correct').length,
     outcomes,
   };
 }
@@ -145,6 +154,8 @@ export function accuracyLines(row: AccuracyRow): string[] {
     `linking_recall_${k}: ${row.linkingRecall === null ? 'n/a' : f3(row.linkingRecall)}`,
     `kept_fraction_${k}: ${row.keptFraction === null ? 'n/a' : f3(row.keptFraction)}`,
     `failing_sql_${k}: ${row.failingSql}`,
+    `right_candidate_${k}: ${row.rightCandidate}`,
+    `lost_at_selection_${k}: ${row.lostAtSelection}`,
   ];
 }
 
@@ -203,6 +214,9 @@ export function accuracyMarkdown(rows: AccuracyRow[], about: string): string {
     'cached calls',
     'evaluated fraction',
     'linking recall',
+    'failing SQL',
+    'right candidate',
+    'lost at selection',
     'unanswered',
   ];
   const lines = [`# Accuracy\n\n${about}\n`, `| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
@@ -220,6 +234,9 @@ export function accuracyMarkdown(rows: AccuracyRow[], about: string): string {
       f3(r.cachedCallFraction),
       r.promptTokensEvaluatedFraction === null ? 'n/a' : f3(r.promptTokensEvaluatedFraction),
       r.linkingRecall === null ? 'n/a' : f3(r.linkingRecall),
+      String(r.failingSql),
+      String(r.rightCandidate),
+      String(r.lostAtSelection),
       Object.entries(r.outcomes)
         .map(([o, n]) => `${o} ${n}`)
         .join(', ') || '0',

@@ -40,6 +40,24 @@ describe('the accuracy table (bench:accuracy)', () => {
     expect(lines).toContain('decode_passes_per_question_quick: 45'); // (50 + 40) / 2
   });
 
+  it('says where wrong answers were lost: questions with a right candidate, and those of them whose answer is still wrong', () => {
+    const withCandidate = (index: number, verdict: BenchmarkRecord['verdict'], upperBoundCorrect: boolean): BenchmarkRecord => ({
+      ...record(index, verdict, {}),
+      upperBoundCorrect,
+    });
+    const lines = accuracyLines(
+      accuracyRow('hybrid', [
+        withCandidate(1, 'correct', true),
+        withCandidate(2, 'wrong', true), // a right candidate existed: selection lost it
+        withCandidate(3, 'pred_error', true),
+        withCandidate(4, 'wrong', false), // no right candidate to choose
+        withCandidate(5, 'not_executable', true), // not scored
+      ]),
+    );
+    expect(lines).toContain('right_candidate_hybrid: 3');
+    expect(lines).toContain('lost_at_selection_hybrid: 2');
+  });
+
   it('prints linking recall and the share of the database the focused schema kept, over the records that measured them', () => {
     const linked = (index: number, recall: number, keptFraction?: number): BenchmarkRecord => ({
       ...record(index, 'correct', {}),
