@@ -89,6 +89,23 @@ describe('the local provider with the real GGUF model', () => {
     expect(different.usage.reusedPromptTokens ?? 0).toBeLessThan(20);
   }, 150_000);
 
+  it('a call whose prompt starts like the one a lent sequence holds copies that prefix instead of evaluating it', async () => {
+    const run = await runChild('local-prefix-copy-child.ts', {});
+    if (run.code !== 0) throw new Error(`the local model run failed (exit ${run.code}):\n${run.stderr}`);
+    type Call = { label: string; usage: { promptTokens: number; reusedPromptTokens?: number }; evaluated: number; sharedWithHeld: number; heldIntact: boolean };
+    const [copied, unrelated] = jsonLines<Call>(run.stdout);
+    expect(copied.sharedWithHeld).toBeGreaterThan(400);
+    // The free sequence held nothing of it: the shared part came from the lent one, only the rest was evaluated.
+    expect(copied.usage.reusedPromptTokens).toBeGreaterThanOrEqual(copied.sharedWithHeld);
+    expect(copied.evaluated).toBeLessThan(copied.usage.promptTokens - copied.sharedWithHeld + 10);
+    expect(copied.usage.reusedPromptTokens).toBe(copied.usage.promptTokens - copied.evaluated);
+    // A prompt that shares little with anything is evaluated whole, and nothing is copied for it.
+    expect(unrelated.sharedWithHeld).toBeLessThan(20);
+    expect(unrelated.evaluated).toBeGreaterThan(400);
+    // The lent sequence, saved while in use, keeps its tokens.
+    expect(copied.heldIntact && unrelated.heldIntact).toBe(true);
+  }, 150_000);
+
   it('drafts tokens from the prompt (input lookup) or with a draft model and verifies them: the same greedy answer, fewer decode passes, counted', async () => {
     const run = await runChild('local-draft-child.ts', {});
     if (run.code !== 0) throw new Error(`the local model run failed (exit ${run.code}):\n${run.stderr}`);

@@ -57,6 +57,12 @@ export interface LocalRuntimeOptions {
   draft: LocalDraft;
   /** The GGUF that drafts when `draft` is `draft-model` (DECODEX_LLM_LOCAL_DRAFT_MODEL; default DRAFT_LOCAL_MODEL). */
   draftModel?: string;
+  /**
+   * A call whose prompt starts like the one another sequence holds (lent or not) copies that
+   * sequence's state instead of evaluating the shared part (DECODEX_LLM_LOCAL_COPY_PREFIXES,
+   * prefix-copy.ts). Speed only: the copied cache is the one the model computed for those tokens.
+   */
+  copyPrefixes?: boolean;
 }
 
 export const LOCAL_DRAFTS = ['none', 'input-lookup', 'draft-model'] as const;
@@ -87,6 +93,9 @@ const DEFAULTS = { contextSize: 4096, sequences: 8, parallel: 2 };
  * 188.4 s with the 0.5B draft model, 67.5 s without; README, "The local model on a CPU").
  */
 const DEFAULT_DRAFT: LocalDraft = 'none';
+
+/** Off until bench:speed shows it pays (README, "The local model on a CPU"). */
+const DEFAULT_COPY_PREFIXES = false;
 
 /** The setup's GGUF when it is installed, otherwise the downloadable default. */
 export function defaultLocalModel(bundled = BUNDLED_LOCAL_MODEL): string {
@@ -126,7 +135,17 @@ export function loadLocalLlmConfig(env: Env): LocalLlmConfig {
     sequences,
     parallel,
     ...localDrafting(env),
+    copyPrefixes: onOff(env, 'COPY_PREFIXES', DEFAULT_COPY_PREFIXES),
   };
+}
+
+function onOff(env: Env, suffix: string, fallback: boolean): boolean {
+  const name = `${LOCAL_ENV_PREFIX}${suffix}`;
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw configError(`${name} must be "on" or "off", got "${raw}"`);
 }
 
 /** DECODEX_LLM_LOCAL_DRAFT and, for `draft-model` only, the model that drafts (a draft model named with no drafting by model would do nothing). */

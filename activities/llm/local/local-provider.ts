@@ -7,6 +7,7 @@ import { generationDeadlineMs } from './generation-deadline';
 import { classifyLocalError } from './local-errors';
 import type { LocalRuntimeOptions } from './local-llm-config';
 import { loadLocalModel } from './model-runtime';
+import { copyLongestPrefix, sharedPrefix } from './prefix-copy';
 
 /**
  * llama.cpp's classic repeat penalty. At temperature 0 a small model can fall into a loop inside a
@@ -25,14 +26,6 @@ export interface LocalProviderOptions extends LocalRuntimeOptions {
 
 /** A shared prefix shorter than this does not make a sequence preferred (see `worthReusing`). */
 const MIN_PREFERRED_PREFIX_TOKENS = 32;
-
-/** How many leading tokens two token lists share. */
-function sharedPrefix(a: readonly number[], b: readonly number[]): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a[i] === b[i]) i++;
-  return i;
-}
 
 /**
  * A GGUF model run in this process by node-llama-cpp; `request.model` is its path or URI. The
@@ -60,7 +53,7 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
       const grammar = request.schema ? await local.grammarFor(request.schema) : undefined;
       const { history, prompt } = toLocalChat(request.messages);
       const tokens = local.chatTokens([...history, { type: 'user', text: prompt }]);
-      const shared = (sequence: LlamaContextSequence) => sharedPrefix(sequence.contextTokens as number[], tokens as number[]);
+      const shared = (sequence: LlamaContextSequence) => sharedPrefix(sequence.contextTokens, tokens);
       // Every prompt shares the chat template's opening and often a first line ("You are an expert
       // SQLite ..."): a sequence is preferred only for a prefix worth keeping it for, else the pool
       // lends the one unused longest, so each role's last prompt survives for its next call.
@@ -70,8 +63,9 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
       };
       return local.sequences.use(async (sequence) => {
         assertPromptFits({ model: local.name, promptTokens: tokens.length, maxTokens: request.maxTokens, contextTokens: sequence.contextSize });
+        const held = options.copyPrefixes ? await copyLongestPrefix(sequence, local.allSequences, tokens) : shared(sequence);
         // At least the last prompt token is evaluated again: a generation starts from it.
-        const reused = Math.min(shared(sequence), tokens.length - 1);
+        const reused = Math.min(held, tokens.length - 1);
         const timeoutMs = generationDeadlineMs(
           { promptTokens: tokens.length - reused, maxTokens: request.maxTokens },
           local.speed.current(),

@@ -36,6 +36,8 @@ export interface LocalModel {
    * the longest prefix).
    */
   sequences: Pool<LlamaContextSequence>;
+  /** Every sequence of the pool, lent or not: a call may copy the prefix another one holds (prefix-copy.ts). */
+  allSequences: readonly LlamaContextSequence[];
   /** The model's chat template, the same object every chat session uses. */
   chatWrapper: ChatWrapper;
   /** This model's speed on this machine, for generation deadlines. */
@@ -77,19 +79,18 @@ async function load(reference: string, options: LocalRuntimeOptions): Promise<Lo
           : undefined;
     const grammars = new Map<string, Promise<LlamaGrammar>>();
     const chatWrapper = lib.resolveChatWrapper(model);
+    const allSequences = Array.from({ length: options.sequences }, () => {
+      const tokenPredictor = predictor();
+      return context.getSequence(tokenPredictor ? { tokenPredictor } : {});
+    });
     return {
       file,
       name,
       lib,
       model,
       drafter,
-      sequences: createPool(
-        Array.from({ length: options.sequences }, () => {
-          const tokenPredictor = predictor();
-          return context.getSequence(tokenPredictor ? { tokenPredictor } : {});
-        }),
-        options.parallel,
-      ),
+      sequences: createPool(allSequences, options.parallel),
+      allSequences,
       chatWrapper,
       speed: new SpeedMeter(),
       chatTokens(history) {
