@@ -42,7 +42,7 @@ describe('loadLlmConfig / settingsForRole', () => {
       DECODEX_LLM_LOCAL_SEQUENCES: '4',
     });
     expect(config.roles).toEqual({});
-    expect(config.local).toEqual({ model: '/models/coder.gguf', contextSize: 2048, threads: 3, sequences: 4, parallel: 2, draft: 'none', copyPrefixes: false });
+    expect(config.local).toEqual({ model: '/models/coder.gguf', contextSize: 2048, threads: 3, sequences: 4, parallel: 2, draft: 'none', copyPrefixes: true });
     // Generations at once: DECODEX_LLM_LOCAL_PARALLEL, never more than the sequences that run them.
     expect(loadLlmConfig({ DECODEX_LLM_LOCAL_SEQUENCES: '4', DECODEX_LLM_LOCAL_PARALLEL: '3' }).local).toMatchObject({ sequences: 4, parallel: 3 });
     expect(loadLlmConfig({ DECODEX_LLM_LOCAL_SEQUENCES: '1' }).local).toMatchObject({ sequences: 1, parallel: 1 });
@@ -58,9 +58,9 @@ describe('loadLlmConfig / settingsForRole', () => {
     expect(loadLlmConfig({ DECODEX_LLM_LOCAL_DRAFT: 'input-lookup' }).local).not.toHaveProperty('draftModel');
     expect(configError(() => loadLlmConfig({ DECODEX_LLM_LOCAL_DRAFT_MODEL: '/m/small.gguf' })).message).toContain('set DECODEX_LLM_LOCAL_DRAFT=draft-model');
     expect(configError(() => loadLlmConfig({ DECODEX_LLM_LOCAL_DRAFT: 'medusa' })).message).toContain('none, input-lookup, draft-model');
-    // Copying another sequence's prefix: off unless asked for, on/off only.
-    expect(loadLlmConfig({}).local.copyPrefixes).toBe(false);
-    expect(loadLlmConfig({ DECODEX_LLM_LOCAL_COPY_PREFIXES: 'on' }).local.copyPrefixes).toBe(true);
+    // Copying another sequence's prefix: on unless turned off, on/off only.
+    expect(loadLlmConfig({}).local.copyPrefixes).toBe(true);
+    expect(loadLlmConfig({ DECODEX_LLM_LOCAL_COPY_PREFIXES: 'off' }).local.copyPrefixes).toBe(false);
     expect(configError(() => loadLlmConfig({ DECODEX_LLM_LOCAL_COPY_PREFIXES: 'yes' })).message).toContain('must be "on" or "off"');
     // DECODEX_LLM_MODEL names the model of every role, local ones included.
     expect(settingsForRole(loadLlmConfig({ DECODEX_LLM_PROVIDER: 'local', DECODEX_LLM_MODEL: 'hf:org/repo/x.gguf' }), 'judger').model).toBe(
