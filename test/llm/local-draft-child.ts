@@ -8,6 +8,7 @@
 import { createLocalProvider } from '../../activities/llm/local/local-provider';
 import { disposeLocalModels } from '../../activities/llm/local/model-runtime';
 import type { LocalDraft } from '../../activities/llm/local/local-llm-config';
+import { runChildMain } from './child-main';
 
 const TEXT = Array.from({ length: 12 }, (_, i) => `SELECT name_${i}, price_${i} FROM product_${i} WHERE stock_${i} > ${i};`).join('\n');
 
@@ -30,10 +31,4 @@ async function main(): Promise<void> {
   await disposeLocalModels();
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${(err as Error).stack ?? err}\n`);
-    process.exit(1);
-  },
-);
+runChildMain(main);

@@ -18,6 +18,7 @@ import { createLlmService, type LlmCallRequest, type LlmCallResult, type LlmServ
 import { disposeLocalModels } from '../../activities/llm/local/model-runtime';
 import { loadPrompt, loadQuestionContext } from '../../activities/prompts/render-prompt';
 import { PROMPT_CATALOG, PROMPT_NAMES, ROLES, type PromptName } from '../../core/prompts/prompt-catalog';
+import { runChildMain } from './child-main';
 
 export interface ChildCall {
   label: string;
@@ -159,10 +160,4 @@ async function main(): Promise<void> {
   await store.close();
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${(err as Error).stack ?? err}\n`);
-    process.exit(1);
-  },
-);
+runChildMain(main);

@@ -7,6 +7,7 @@
  */
 import { createLocalProvider } from '../../activities/llm/local/local-provider';
 import { disposeLocalModels, loadLocalModel } from '../../activities/llm/local/model-runtime';
+import { runChildMain } from './child-main';
 
 const RULES = Array.from({ length: 40 }, (_, i) => `Rule ${i + 1}: columns of table t${i} are named c${i}_a and c${i}_b.`).join('\n');
 
@@ -37,10 +38,4 @@ async function main(): Promise<void> {
   await disposeLocalModels();
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${(err as Error).stack ?? err}\n`);
-    process.exit(1);
-  },
-);
+runChildMain(main);

@@ -12,6 +12,7 @@ import { toLocalChat } from '../../activities/llm/local/chat-history';
 import { createLocalProvider } from '../../activities/llm/local/local-provider';
 import { disposeLocalModels, loadLocalModel } from '../../activities/llm/local/model-runtime';
 import { sharedPrefix } from '../../activities/llm/local/prefix-copy';
+import { runChildMain } from './child-main';
 
 const RULES = Array.from({ length: 40 }, (_, i) => `Rule ${i + 1}: columns of table t${i} are named c${i}_a and c${i}_b.`).join('\n');
 const SYSTEM = `You answer questions about a database.\n${RULES}`;
@@ -53,10 +54,4 @@ async function main(): Promise<void> {
   await disposeLocalModels();
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${(err as Error).stack ?? err}\n`);
-    process.exit(1);
-  },
-);
+runChildMain(main);
