@@ -6,8 +6,8 @@ import type { LlamaContextSequence, Token } from 'node-llama-cpp';
 
 /**
  * Fewer shared tokens than this are evaluated rather than copied: a copy writes and reads the
- * other sequence's whole state (about 28 KB a token with the 1.5B model), which costs about what
- * evaluating a hundred tokens does on a CPU.
+ * other sequence's whole state (about 28 KB a token with the 1.5B model: 28 layers, 2 KV heads of
+ * 128, f16). The threshold is an estimate of where that file traffic stops paying, not measured.
  */
 export const MIN_COPIED_PREFIX_TOKENS = 128;
 
