@@ -120,13 +120,20 @@ export interface MineQuestionInput {
   question: BenchmarkQuestion;
   answer: MineRulesInput['answer'];
   sqlTimeoutMs: number;
+  /** The question's second run, after a first that ran out of time (its workflows' ids end in `/again`). */
+  again?: boolean;
+  /** What the first run spent, counted in the second run's record. */
+  earlierUsage?: RunUsage;
 }
 
 export interface MineQuestionBrief {
   index: number;
   failures: number;
   agnosticFailures: number;
+  /** What the question spent, the first run's included when this is the second. */
   usage: RunUsage;
+  /** A first run that ran out of time and stored nothing: the job runs the question once more. */
+  outOfTime?: boolean;
 }
 
 /** A group of explanations describing one SQL formulation error. */

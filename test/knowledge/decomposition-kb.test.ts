@@ -15,7 +15,9 @@ import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-st
 import { DECOMPOSITION_KB_DEFAULTS, type BuildDecompositionKbInput } from '../../core/knowledge/decomposition-kb-types';
 import { taskQueue } from '../../core/task-queues';
 import { createWorkers } from '../../workers/create-workers';
-import type { buildDecompositionKnowledge } from '../../workflows/build-decomposition-knowledge';
+import type { buildDecompositionKnowledge, BuildDecompositionKbResult } from '../../workflows/build-decomposition-knowledge';
+import { traceQuery } from '../../workflows/queries';
+import type { TraceEvent } from '../../core/run-trace';
 import { DATASETS, spiderDatabasePath } from '../../devkit/datasets';
 import { quietRuntime, UNUSED_LLM_ENV } from '../../devkit/test-workers';
 import { STUB_ANSWERS } from './fixtures/stub-answer-workflow';
@@ -93,18 +95,32 @@ describe('decomposition knowledge base', () => {
     await store.close();
   });
 
-  it('the build job stores the DAGs of correct complex-route answers only, and a rerun asks nothing again', async () => {
+  /**
+   * Runs the build job on a training file of `gold` (farm questions) with the real offline workers
+   * and the stub `answerQuestion`, then hands `body` what it needs to look at the result.
+   */
+  async function withKnowledgeJob(
+    gold: Record<string, string>,
+    jobId: string,
+    body: (job: {
+      run: () => Promise<BuildDecompositionKbResult>;
+      client: Client;
+      retrieve: (question: string) => ReturnType<typeof retrieveDecompositionExamples>;
+      children: () => Promise<string[]>;
+      trace: () => Promise<TraceEvent[]>;
+    }) => Promise<void>,
+  ): Promise<void> {
     const dir = home();
     const dataset = path.join(dir, 'train.jsonl');
     writeFileSync(
       dataset,
-      Object.entries(GOLD)
+      Object.entries(gold)
         .map(([question, sql]) => JSON.stringify({ question, sql, database: spiderDatabasePath('farm'), db_id: 'farm' }))
         .join('\n'),
     );
     quietRuntime();
     const address = process.env.DECODEX_TEST_TEMPORAL_ADDRESS!;
-    const queuePrefix = `dkb${process.pid}.`;
+    const queuePrefix = `dkb${process.pid}${jobId.length}.`;
     const store = openSqliteArtifactStore(path.join(dir, 'artifacts.sqlite'));
     const vectors = new EmbeddedVectorStore(path.join(dir, 'vectors'));
     const databases = new DatabaseRegistry((spec) => openTargetDatabase(spec));
@@ -133,40 +149,29 @@ describe('decomposition knowledge base', () => {
     const client = new Client({ connection: clientConnection });
     const input: BuildDecompositionKbInput = {
       ...DECOMPOSITION_KB_DEFAULTS,
-      jobId: `dkb-${process.pid}`,
+      jobId,
       dataset,
       datasetsRoot: DATASETS,
-      sample: { size: 3, seed: 1 },
+      sample: { size: Object.keys(gold).length, seed: 1 },
     };
-    const run = () =>
-      client.workflow.execute<typeof buildDecompositionKnowledge>('buildDecompositionKnowledge', {
-        taskQueue: taskQueue('offline', queuePrefix),
-        workflowId: input.jobId,
-        args: [input],
-      });
     try {
-      const result = await run();
-      expect(result.status).toBe('completed');
-      expect(result.progress).toMatchObject({ total: 3, done: 3, stored: 1, wrong: 1, withoutDag: 1, failedQuestions: 0, llmCalls: 6 });
-      const stored = await retrieveDecompositionExamples(
-        { store, vectors, embedder: new HashedEmbedder() },
-        'Which cities have more residents than the average?',
-        3,
-      );
-      expect(stored).toEqual([
-        {
-          question: 'What are the official names of cities with more residents than the average city?',
-          database: 'farm',
-          dag: STUB_ANSWERS['What are the official names of cities with more residents than the average city?'].dag,
+      await body({
+        run: () =>
+          client.workflow.execute<typeof buildDecompositionKnowledge>('buildDecompositionKnowledge', {
+            taskQueue: taskQueue('offline', queuePrefix),
+            workflowId: jobId,
+            args: [input],
+          }),
+        client,
+        retrieve: (question) => retrieveDecompositionExamples({ store, vectors, embedder: new HashedEmbedder() }, question, 3),
+        children: async () => {
+          const ids = [];
+          for await (const w of client.workflow.list({ query: `WorkflowType = 'answerQuestion' AND WorkflowId STARTS_WITH '${jobId}/'` }))
+            ids.push(w.workflowId);
+          return ids.sort();
         },
-      ]);
-      // Every question has its record: a rerun of the job hands none out (and its spending counts the first run's).
-      const again = await run();
-      expect(again.progress).toMatchObject({ done: 3, stored: 1, llmCalls: 6 });
-      const children = [];
-      for await (const w of client.workflow.list({ query: `WorkflowType = 'answerQuestion' AND WorkflowId STARTS_WITH '${input.jobId}/'` }))
-        children.push(w.workflowId);
-      expect(children.sort()).toEqual([`${input.jobId}/q0`, `${input.jobId}/q1`, `${input.jobId}/q2`]);
+        trace: () => client.workflow.getHandle(jobId).query(traceQuery),
+      });
     } finally {
       await clientConnection.close();
       for (const w of [...real, stub]) w.shutdown();
@@ -176,5 +181,41 @@ describe('decomposition knowledge base', () => {
       await store.close();
       await connection.close();
     }
+  }
+
+  it('the build job stores the DAGs of correct complex-route answers only, and a rerun asks nothing again', async () => {
+    const jobId = `dkb-${process.pid}`;
+    await withKnowledgeJob(GOLD, jobId, async ({ run, retrieve, children }) => {
+      const result = await run();
+      expect(result.status).toBe('completed');
+      expect(result.progress).toMatchObject({ total: 3, done: 3, stored: 1, wrong: 1, withoutDag: 1, failedQuestions: 0, llmCalls: 6 });
+      expect(await retrieve('Which cities have more residents than the average?')).toEqual([
+        {
+          question: 'What are the official names of cities with more residents than the average city?',
+          database: 'farm',
+          dag: STUB_ANSWERS['What are the official names of cities with more residents than the average city?'].dag,
+        },
+      ]);
+      // Every question has its record: a rerun of the job hands none out (and its spending counts the first run's).
+      const again = await run();
+      expect(again.progress).toMatchObject({ done: 3, stored: 1, llmCalls: 6 });
+      expect(await children()).toEqual([`${jobId}/q0`, `${jobId}/q1`, `${jobId}/q2`]);
+    });
+  }, 120_000);
+
+  it('a question whose time budget ran out (a paused worker) is answered once more, not stored as unanswered', async () => {
+    const question = 'Which farm competitions took place in the year with the most horses?';
+    const jobId = `dkb-time-${process.pid}`;
+    await withKnowledgeJob({ [question]: STUB_ANSWERS[question].sql }, jobId, async ({ run, retrieve, children, trace }) => {
+      const result = await run();
+      expect(result.status).toBe('completed');
+      // Both runs' spending counts: 2 calls each.
+      expect(result.progress).toMatchObject({ total: 1, done: 1, stored: 1, wrong: 0, withoutDag: 0, failedQuestions: 0, llmCalls: 4 });
+      expect(await retrieve('Which competitions were held in the year with the most horses?')).toEqual([
+        { question, database: 'farm', dag: STUB_ANSWERS[question].dag },
+      ]);
+      expect(await children()).toEqual([`${jobId}/q0`, `${jobId}/q0/again`]);
+      expect(await trace()).toContainEqual(expect.objectContaining({ step: 'answerQuestion', summary: 'question 0 ran out of time: answered once more' }));
+    });
   }, 120_000);
 });

@@ -33,6 +33,9 @@ const ONLINE_RATIO = {
   wrong: "SELECT SUM(age > 60) / SUM(born_state = 'California') FROM head",
 };
 gold.set(ONLINE_RATIO.question, ONLINE_RATIO.sql);
+// Asked by no other test, so its generator prompts are never in the LLM cache when its test starts.
+const PAUSED = { question: 'How many farms had more than 5000 horses in total?', sql: 'SELECT count(*) FROM farm WHERE Total_Horses > 5000', db_id: 'farm' };
+gold.set(PAUSED.question, PAUSED.sql);
 
 describe('mineRules on a real Spider training subset', () => {
   let llm: ScriptedLlm;
@@ -106,6 +109,66 @@ describe('mineRules on a real Spider training subset', () => {
     const firstQuestions = records.filter((r) => firstMined.has(r.index)).map((r) => r.question);
     expect(generatorPromptsAfter.filter((q) => firstQuestions.includes(q))).toEqual([]);
   }, 240_000);
+
+  it('a question whose time ran out (a paused worker) is mined once more, and its record is the second run', async () => {
+    // Every generator call hangs until the question's second run starts, as if no worker ran: the first run's time runs out.
+    let hanging = true;
+    const released: (() => void)[] = [];
+    const pipeline = [
+      ...scriptedMiningRules,
+      ...scriptedPipeline(gold, { pathSql: (question, p) => (p === 'divide-and-conquer' ? wrong.get(question) : undefined) }),
+    ];
+    const generator = pipeline.find((r) => r.name === 'generator')!;
+    llm.setRules([
+      {
+        ...generator,
+        reply: async (p) => {
+          if (hanging) await new Promise<void>((resolve) => released.push(resolve));
+          return generator.reply(p);
+        },
+      },
+      ...pipeline,
+    ]);
+    const input = job('mining-time', {
+      dataset: writeTrainingJsonl(mkdtempSync(path.join(os.tmpdir(), 'decodex-mining-time-')), [PAUSED]),
+      sample: { size: 1, seed: 1 },
+      answer: { ...job('').answer, limits: { budget: { maxSeconds: 8 } } },
+    });
+    let result;
+    try {
+      await startMining(stack.client.client, input, stack.queuePrefix);
+      const again = stack.client.client.workflow.getHandle(`${input.jobId}/q0/again`);
+      const running = stack.client.client.workflow.getHandle(input.jobId);
+      // Wait for the second run; a job that ends first never ran it.
+      for (;;) {
+        const started = await again.describe().then(
+          () => true,
+          () => false,
+        );
+        if (started) break;
+        if ((await running.describe()).status.name !== 'RUNNING') throw new Error('the job ended without running the question once more');
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      hanging = false;
+      released.splice(0).forEach((resolve) => resolve());
+      result = await waitForMining(stack.client.client, input.jobId, () => {});
+    } finally {
+      hanging = false;
+      released.splice(0).forEach((resolve) => resolve());
+      llm.setRules(pipeline);
+    }
+    expect(result.status).toBe('completed');
+    expect(result.progress).toMatchObject({ done: 1, failedQuestions: 0 });
+    const store = openSqliteArtifactStore(stack.artifactsFile);
+    const records = await miningStore(store).records(input.jobId);
+    await store.close();
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ workflowId: `${input.jobId}/q0/again/answer`, candidates: 2 });
+    expect(records[0].outcome).toMatch(/^answered/);
+    // The first run's time-out ended it as out of time, and it stored nothing.
+    const first = await stack.client.client.workflow.getHandle(`${input.jobId}/q0`).result();
+    expect(first.outOfTime).toBe(true);
+  }, 120_000);
 
   it('mines the planted integer-division failures into a CAST AS REAL rule, showing progress while it runs', async () => {
     const input = job('mining-main');

@@ -168,6 +168,8 @@ export class StepRunner {
       // A model call that failed after answering (cut off, malformed) still spent its tokens.
       const spent = failedCallUsage(err);
       if (spent) this.budget.record([spent]);
+      // A model step cut off by the question's deadline ends the run out of time, and the result says so.
+      if (calls > 0 && this.budget.remainingMs() === 0) this.budget.refuse(0);
       this.trace.push(
         event({
           ok: false,

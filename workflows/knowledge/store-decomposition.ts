@@ -1,13 +1,15 @@
 import { executeChild, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { DecompositionKbActivities } from '../../activities/knowledge/decomposition-kb-activities';
+import type { AnswerQuestionResult } from '../../core/answer-question-types';
 import type { BuildDecompositionKbInput } from '../../core/knowledge/decomposition-kb-types';
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import { databaseLabel } from '../../core/database-label';
 import { DATABASE } from '../../core/search-attributes';
 import { queuePrefixOf, taskQueue } from '../../core/task-queues';
 import { awaitAnswer } from '../../core/unanswered-run';
-import type { RunUsage } from '../../core/usage';
+import { mergeUsage, type RunUsage } from '../../core/usage';
 import type { answerQuestion } from '../answer-question';
+import { onceMoreIfOutOfTime, outOfTime } from '../kit/once-more-if-out-of-time';
 import type { StepRunner } from '../kit/step-runner';
 
 /** What one training question left in the knowledge base, and what answering it cost. */
@@ -21,6 +23,7 @@ export interface StoredDecomposition {
  * One training question of the decomposition knowledge base (DecoSearch §3.5): answered by an
  * `answerQuestion` child forced onto the complex route, then judged against its gold SQL; the
  * DAG of a correct answer (`result.dag.final`) is stored as an example the decomposer retrieves.
+ * A run whose time budget ran out is asked once more (kit/once-more-if-out-of-time.ts).
  */
 export async function storeDecomposition(
   input: BuildDecompositionKbInput,
@@ -28,24 +31,31 @@ export async function storeDecomposition(
   offline: ActivityInterfaceFor<DecompositionKbActivities>,
   question: BenchmarkQuestion,
 ): Promise<StoredDecomposition> {
-  const result = await awaitAnswer(
-    executeChild<typeof answerQuestion>('answerQuestion', {
-      workflowId: `${input.jobId}/q${question.index}`,
-      taskQueue: taskQueue('online', queuePrefixOf(workflowInfo().taskQueue)),
-      args: [
-        {
-          question: question.question,
-          database: question.database,
-          evidence: question.evidence,
-          ...input.answer,
-          pipeline: { decomposition: { enabled: true, always: true } },
-          withholdExamplesOf: question.dbId,
-        },
-      ],
-      staticSummary: `decompose: ${question.question.slice(0, 180)}`,
-      typedSearchAttributes: [{ key: DATABASE, value: databaseLabel(question.database) }],
-    }),
+  const answer = (earlier?: AnswerQuestionResult) =>
+    awaitAnswer(
+      executeChild<typeof answerQuestion>('answerQuestion', {
+        workflowId: `${input.jobId}/q${question.index}${earlier ? '/again' : ''}`,
+        taskQueue: taskQueue('online', queuePrefixOf(workflowInfo().taskQueue)),
+        args: [
+          {
+            question: question.question,
+            database: question.database,
+            evidence: question.evidence,
+            ...input.answer,
+            pipeline: { decomposition: { enabled: true, always: true } },
+            withholdExamplesOf: question.dbId,
+          },
+        ],
+        staticSummary: `decompose: ${question.question.slice(0, 180)}`,
+        typedSearchAttributes: [{ key: DATABASE, value: databaseLabel(question.database) }],
+      }),
+    );
+  const { answer: result, runs } = await onceMoreIfOutOfTime(
+    answer,
+    (r) => outOfTime(r.stoppedBy),
+    () => runner.note('knowledge', 'answerQuestion', `question ${question.index} ran out of time: answered once more`),
   );
+  const usage = runs.map((r) => r.usage).reduce(mergeUsage);
   const record = await runner.step(
     { stage: 'knowledge', name: 'recordDecomposition', summary: `judge and store the decomposition of question ${question.index}` },
     (o) =>
@@ -53,10 +63,10 @@ export async function storeDecomposition(
         {
           jobId: input.jobId,
           question,
-          answer: { sql: result.sql, outcome: result.outcome, ...(result.dag ? { dag: result.dag.final } : {}), usage: result.usage },
+          answer: { sql: result.sql, outcome: result.outcome, ...(result.dag ? { dag: result.dag.final } : {}), usage },
           timeoutMs: input.sqlTimeoutMs,
         },
       ]),
   );
-  return { stored: record.stored, hasDag: record.hasDag, usage: result.usage };
+  return { stored: record.stored, hasDag: record.hasDag, usage };
 }

@@ -1,6 +1,8 @@
 import { executeChild } from '@temporalio/workflow';
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import { taskQueue } from '../../core/task-queues';
+import type { MineQuestionBrief } from '../../core/mining/mining-types';
+import { onceMoreIfOutOfTime } from '../kit/once-more-if-out-of-time';
 import { runQuestionWindow } from '../kit/question-window';
 import { failureMessage } from '../kit/step-runner';
 import type { mineTrainingQuestion } from './mine-training-question';
@@ -20,12 +22,27 @@ export async function mineQuestions(job: MiningJob, total: number, nextIndex: nu
 
   async function mine(question: BenchmarkQuestion): Promise<void> {
     try {
-      const brief = await executeChild<typeof mineTrainingQuestion>('mineTrainingQuestion', {
-        workflowId: `${input.jobId}/q${question.index}`,
-        taskQueue: taskQueue('offline', prefix),
-        args: [{ jobId: input.jobId, question, answer: input.answer, sqlTimeoutMs: input.sqlTimeoutMs }],
-        staticSummary: `mine: ${question.question.slice(0, 180)}`,
-      });
+      const mineOnce = (earlier?: MineQuestionBrief) =>
+        executeChild<typeof mineTrainingQuestion>('mineTrainingQuestion', {
+          workflowId: `${input.jobId}/q${question.index}${earlier ? '/again' : ''}`,
+          taskQueue: taskQueue('offline', prefix),
+          args: [
+            {
+              jobId: input.jobId,
+              question,
+              answer: input.answer,
+              sqlTimeoutMs: input.sqlTimeoutMs,
+              ...(earlier ? { again: true, earlierUsage: earlier.usage } : {}),
+            },
+          ],
+          staticSummary: `mine: ${question.question.slice(0, 180)}`,
+        });
+      const { answer: brief } = await onceMoreIfOutOfTime(
+        mineOnce,
+        (b) => b.outOfTime === true,
+        () => runner.note('mining', 'mineTrainingQuestion', `question ${question.index} ran out of time: mined once more`),
+      );
+      // The second run's usage includes the first's.
       budget.recordRun(brief.usage);
       const p = progress.state;
       progress.update({ done: p.done + 1, failures: p.failures + brief.failures, agnosticFailures: p.agnosticFailures + brief.agnosticFailures });

@@ -10,6 +10,8 @@ import type { answerQuestion } from '../answer-question';
 import { awaitAnswer } from '../../core/unanswered-run';
 import { traceQuery } from '../queries';
 import { failureMessage, StepRunner } from '../kit/step-runner';
+import { mayRunOnceMore, outOfTime } from '../kit/once-more-if-out-of-time';
+import { mergeUsage } from '../../core/usage';
 import { explainMismatches } from './explain-mismatches';
 import { miningActivities } from './mining-proxies';
 
@@ -21,7 +23,8 @@ const STAGE = 'mining';
  * answer it through the real online pipeline (a child `answerQuestion`), compare every candidate
  * with the gold SQL on the training database, explain each mismatch (one explanation per
  * problem), judge each explanation database-agnostic or not, and store the record. The record,
- * written last, is what marks the question done.
+ * written last, is what marks the question done. A first run that ran out of time stores none and
+ * says so, and the job runs the question once more (kit/once-more-if-out-of-time.ts).
  */
 export async function mineTrainingQuestion(input: MineQuestionInput): Promise<MineQuestionBrief> {
   const { offline, llm, prefix } = miningActivities(input.answer.limits, input.sqlTimeoutMs);
@@ -30,7 +33,7 @@ export async function mineTrainingQuestion(input: MineQuestionInput): Promise<Mi
   const runner = new StepRunner(new RunBudget(limits.budget, () => Date.now()), 4);
   setHandler(traceQuery, () => runner.trace);
   const q = input.question;
-  const answerId = `${input.jobId}/q${q.index}/answer`;
+  const answerId = `${input.jobId}/q${q.index}${input.again ? '/again' : ''}/answer`;
 
   let answer: AnswerQuestionResult | null = null;
   let outcome = 'workflow_failed';
@@ -72,7 +75,10 @@ export async function mineTrainingQuestion(input: MineQuestionInput): Promise<Mi
 
   const explanations = await explainMismatches(runner, llm, q, mismatches);
 
-  const usage = runner.budget.usage;
+  // A first run that ran out of time stores nothing: its job runs the question once more.
+  if ((outOfTime(runner.budget.stoppedBy) || outOfTime(answer?.stoppedBy)) && mayRunOnceMore(input.again ?? false))
+    return { index: q.index, failures: 0, agnosticFailures: 0, usage: runner.budget.usage, outOfTime: true };
+  const usage = input.earlierUsage ? mergeUsage(input.earlierUsage, runner.budget.usage) : runner.budget.usage;
   const record: MinedQuestionRecord = {
     index: q.index,
     dbId: q.dbId,
