@@ -4,6 +4,8 @@
  * overrides); the resolved configuration travels in the workflow input and the trace, so a
  * report's label is only what really ran.
  */
+import { PRELIMINARY_VIEWS, type PreliminaryView } from '../linking/preliminary-views';
+
 export type LinkingStrategy = 'dextersql' | 'decosearch' | 'full-schema';
 export type GenerationPath = 'direct' | 'dependency-tree' | 'few-shot' | 'divide-and-conquer';
 export const GENERATION_PATHS: GenerationPath[] = ['direct', 'dependency-tree', 'few-shot', 'divide-and-conquer'];
@@ -15,8 +17,13 @@ export interface LinkingConfig {
    * full-schema: no linking (the "no selector" ablation).
    */
   strategy: LinkingStrategy;
-  /** DexterSQL Step 2 (three preliminary SQLs). Off, the retrieved columns are the focused schema. */
-  preliminarySql: boolean;
+  /**
+   * DexterSQL Step 2: one preliminary SQL over each of these views (the paper's three: the
+   * retrieved focus, the whole schema, the schema with profiles), whose columns join the focus.
+   * Each view is a prompt the model reads in full, since no two share their schema: fewer views,
+   * less reading. Empty, the retrieved columns are the focused schema (the `preliminary-sql` ablation).
+   */
+  preliminaryViews: PreliminaryView[];
   /**
    * A database never prepared has no indices. 'prepare' runs `prepareDatabase` first without a
    * model (profiles and indices; notes need `decodex prepare`), so the first question pays
@@ -183,7 +190,7 @@ const DECOSEARCH_DECOMPOSITION: DecompositionConfig = {
 };
 
 const DEXTERSQL: Sections = {
-  linking: { strategy: 'dextersql', preliminarySql: true, whenUnprepared: 'prepare', completeSelection: false },
+  linking: { strategy: 'dextersql', preliminaryViews: [...PRELIMINARY_VIEWS], whenUnprepared: 'prepare', completeSelection: false },
   notes: { enabled: true },
   judging: { enabled: false },
   decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
@@ -202,7 +209,7 @@ export const PRESETS = {
    * node errors (B = 3). The SQL-refiner settings below are what `--set correction.enabled=true` turns on.
    */
   decosearch: {
-    linking: { strategy: 'decosearch', preliminarySql: false, whenUnprepared: 'full-schema', completeSelection: true },
+    linking: { strategy: 'decosearch', preliminaryViews: [], whenUnprepared: 'full-schema', completeSelection: true },
     notes: { enabled: false },
     judging: { enabled: true },
     decomposition: DECOSEARCH_DECOMPOSITION,
@@ -217,7 +224,7 @@ export const PRESETS = {
    * `decodex demo` uses it.
    */
   quick: {
-    linking: { strategy: 'full-schema', preliminarySql: false, whenUnprepared: 'full-schema', completeSelection: false },
+    linking: { strategy: 'full-schema', preliminaryViews: [], whenUnprepared: 'full-schema', completeSelection: false },
     notes: { enabled: false },
     judging: { enabled: false },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
@@ -306,8 +313,8 @@ export const ABLATIONS = {
   },
   'preliminary-sql': {
     removes: "DexterSQL linking's three preliminary SQLs (§3.2 Step 2)",
-    notApplicable: (c) => unless(c.linking.strategy === 'dextersql' && c.linking.preliminarySql, 'it drafts no preliminary SQL'),
-    apply: (c) => ({ ...c, linking: { ...c.linking, preliminarySql: false } }),
+    notApplicable: (c) => unless(c.linking.strategy === 'dextersql' && c.linking.preliminaryViews.length > 0, 'it drafts no preliminary SQL'),
+    apply: (c) => ({ ...c, linking: { ...c.linking, preliminaryViews: [] } }),
   },
   /** DexterSQL Table 11 "w/o Deep Schema Explorator": its notes are what reaches a question. */
   notes: {
@@ -433,6 +440,9 @@ function withOverrides(base: Sections, overrides: PipelineOverrides): Sections {
   count(c.decomposition.examples, 'decomposition.examples', 0);
   oneOf(c.linking.strategy, ['dextersql', 'decosearch', 'full-schema'], 'linking.strategy');
   oneOf(c.linking.whenUnprepared, ['prepare', 'full-schema'], 'linking.whenUnprepared');
+  for (const view of c.linking.preliminaryViews) oneOf(view, PRELIMINARY_VIEWS, 'linking.preliminaryViews');
+  if (new Set(c.linking.preliminaryViews).size !== c.linking.preliminaryViews.length)
+    throw new PipelineConfigError(`linking.preliminaryViews names a view twice: ${c.linking.preliminaryViews.join(',')}`);
   if (!(c.decomposition.temperature >= 0 && c.decomposition.temperature <= 2))
     throw new PipelineConfigError(`decomposition.temperature must be between 0 and 2, got ${c.decomposition.temperature}`);
   oneOf(c.decomposition.refineOn, ['errors', 'errors-and-empty'], 'decomposition.refineOn');

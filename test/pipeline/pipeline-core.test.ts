@@ -162,6 +162,17 @@ describe("the papers' presets and ablation rows (issue 21)", () => {
     expect(resolve('ranking.k=1')).toThrow(/unknown pipeline section "ranking"; sections: linking, notes/);
     expect(() => parseSettings(['threshold'], 'hybrid')).toThrow(/--set takes section.key=value/);
   });
+
+  it('linking.preliminaryViews picks which of the three views draft a preliminary SQL; none is the preliminary-sql ablation', () => {
+    const views = (set: string) => resolvePipelineConfig('hybrid', [], parseSettings([set], 'hybrid')).linking.preliminaryViews;
+    expect(resolvePipelineConfig('dextersql').linking.preliminaryViews).toEqual(['focused', 'full', 'profiles']);
+    expect(views('linking.preliminaryViews=focused,profiles')).toEqual(['focused', 'profiles']);
+    expect(views('linking.preliminaryViews=')).toEqual([]);
+    expect(resolvePipelineConfig('hybrid', ['preliminary-sql']).linking.preliminaryViews).toEqual([]);
+    expect(() => resolvePipelineConfig('hybrid', ['preliminary-sql'], { linking: { preliminaryViews: [] } })).toThrow(/drafts no preliminary SQL/);
+    expect(() => views('linking.preliminaryViews=focused,schema')).toThrow('linking.preliminaryViews must be one of focused, full, profiles, got "schema"');
+    expect(() => views('linking.preliminaryViews=full,full')).toThrow('linking.preliminaryViews names a view twice: full,full');
+  });
 });
 
 describe('prompt catalog', () => {

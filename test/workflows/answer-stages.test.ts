@@ -41,6 +41,22 @@ describe('workflows/answer stages, with stubbed activities', () => {
     );
   });
 
+  it('link-schema (dextersql): linking.preliminaryViews drafts over the views it names only', async () => {
+    await withStubs(
+      () => undefined,
+      async (stack) => {
+        const { result } = await stack.client.ask({
+          question: 'q?',
+          database: '/stub.sqlite',
+          preset: 'dextersql',
+          pipeline: { linking: { preliminaryViews: ['focused'] } },
+        });
+        expect((inputsOf(stack, 'draftPreliminarySql') as { view: string }[]).map((i) => i.view)).toEqual(['focused']);
+        expect(result.trace.find((t) => t.step === 'finalFocusedSchema')?.outcome).toMatch(/from 1 drafts/);
+      },
+    );
+  });
+
   it('link-schema (decosearch): no table selected means the whole schema, without a column call', async () => {
     await withStubs(
       (s) => (s.llm.selectTables = async () => ({ tables: [], returned: ['nonsense'], usage: usage('selector') })),

@@ -1,4 +1,4 @@
-import { PRELIMINARY_VIEWS } from '../../core/linking/preliminary-views';
+import type { PreliminaryView } from '../../core/linking/preliminary-views';
 import type { OpenQuestionOutput } from '../../core/question/question-opening';
 import { mergeFocus } from '../../core/linking/focused-schema';
 import type { FocusedTable } from '../../core/question/focused-table';
@@ -24,15 +24,15 @@ function describeFocus(focus: FocusedTable[] | null): string {
 /**
  * Schema linking, by the configured strategy:
  * - dextersql (§3.2): Step 1 retrieval from the profile and value indices (the preliminary focus
- *   and the matched values), then Step 2 three preliminary SQLs (over the focus, the whole
- *   schema, and the profiles) whose columns join the focus;
+ *   and the matched values), then Step 2 preliminary SQLs (over the focus, the whole schema, and
+ *   the profiles: `linking.preliminaryViews`) whose columns join the focus;
  * - decosearch (§3.3, Algorithm 2): keywords → tables → columns, names remapped, an empty
  *   pruning falling back to the whole schema;
  * - full-schema: nothing to link (the "no selector" ablation).
  * A failed model step leaves the focus as it was in `ctx`, recorded in the trace.
  */
 export async function linkSchema(kit: StageKit, ctx: QuestionContext, prepared: OpenQuestionOutput['prepared']): Promise<LinkedSchema> {
-  const { strategy, preliminarySql } = kit.config.linking;
+  const { strategy, preliminaryViews } = kit.config.linking;
   const unlinked: LinkedSchema = { focus: ctx.focus, grounding: ctx.grounding, drafts: [] };
   let linked = unlinked;
   if (strategy === 'full-schema')
@@ -50,17 +50,18 @@ export async function linkSchema(kit: StageKit, ctx: QuestionContext, prepared: 
       }),
     );
     linked = { ...unlinked, focus: retrieved.focus, grounding: retrieved.grounding.slice(0, 20) };
-    if (preliminarySql) linked = { ...linked, ...(await preliminaryDrafts(kit, { ...ctx, focus: linked.focus, grounding: linked.grounding })) };
+    if (preliminaryViews.length)
+      linked = { ...linked, ...(await preliminaryDrafts(kit, { ...ctx, focus: linked.focus, grounding: linked.grounding }, preliminaryViews)) };
     else kit.runner.note(STAGE, 'draftPreliminarySql', 'step 2: preliminary SQLs', { skipped: 'switched off (preliminary-sql ablation)' });
   }
   kit.runner.stageDone(STAGE);
   return linked;
 }
 
-/** Step 2: three preliminary SQLs over the retrieved focus (`ctx`); their columns join it. */
-async function preliminaryDrafts(kit: StageKit, ctx: QuestionContext): Promise<Pick<LinkedSchema, 'focus' | 'drafts'>> {
+/** Step 2: one preliminary SQL per view (the paper's three), given the retrieved focus (`ctx`); their columns join it. */
+async function preliminaryDrafts(kit: StageKit, ctx: QuestionContext, views: PreliminaryView[]): Promise<Pick<LinkedSchema, 'focus' | 'drafts'>> {
   const drafts = await Promise.all(
-    PRELIMINARY_VIEWS.map((view) =>
+    views.map((view) =>
       kit.runner
         .paidStep(
           {
