@@ -40,9 +40,12 @@
  * unprepared would be prepared without a model, so DexterSQL's notes stage would have nothing;
  * `--no-notes` skips it), and the few-shot index is built from `--few-shot` (default spider-train;
  * `--few-shot ''` for none). The benchmark ids say which of the two a run had. Mined correction rules
- * and DecoSearch's decomposition knowledge base are not built: each means answering hundreds of
- * training questions with the model (hours on a CPU), so `dextersql` runs without rules and the
- * decomposer without retrieved examples; both stages say so in every trace.
+ * and DecoSearch's decomposition knowledge base are not built here: each means answering hundreds of
+ * training questions with the model (hours on a CPU). They are loaded from `--knowledge` (default
+ * bench/carry/knowledge.json.gz, written by bench/carry-knowledge.ts from the home that built them;
+ * `--knowledge ''` for none), and the benchmark ids carry the fingerprint of what the home holds.
+ * Without them `dextersql` runs without rules and the decomposer without retrieved examples; both
+ * stages say so in every trace.
  *
  * Slow (a CPU model answering hundreds of questions): run it in the background. The model's
  * threads come from DECODEX_LLM_LOCAL_THREADS (default: the cores not busy when it starts).
@@ -69,6 +72,7 @@ import { renderExSecondsChart } from '../core/benchmark/ex-seconds-chart';
 import { exportCarriedAnswers, importCarriedAnswers } from './llm-answer-carry';
 import { parseConfigurations } from './accuracy-configurations';
 import { DATASET_NAMES, benchmarkOf, fewShotSources, runConfigurations, sampleSize, withHomeStore, type BenchDataset } from './configuration-runs';
+import { CARRIED_KNOWLEDGE, loadLearnedKnowledge } from './knowledge-carry';
 
 function writeTable(home: string, name: string, rows: AccuracyRow[], about: string): void {
   writeFileSync(path.join(home, `${name}.md`), accuracyMarkdown(rows, about));
@@ -107,6 +111,7 @@ async function main(): Promise<void> {
       'report-only': { type: 'boolean', default: false },
       common: { type: 'boolean', default: false },
       carry: { type: 'string', default: DEFAULT_CARRY },
+      knowledge: { type: 'string', default: CARRIED_KNOWLEDGE },
     },
   });
   const dataset = values.dataset as BenchDataset;
@@ -120,15 +125,17 @@ async function main(): Promise<void> {
   const home = path.resolve(values.home!);
   mkdirSync(home, { recursive: true });
   const about = `${DATASET_NAMES[dataset]}, ${size} questions (seed ${seed}, stratified by database${dataset === 'spider-dev' ? ' and hardness' : ''}), Spider's EX rules; model ${path.basename(generator.model)} (${generator.provider}).`;
-  const knowledge = { fewShot: fewShotSources(values['few-shot']!), notes: !values['no-notes'] };
-  const sample = { size, seed };
-  const benchmarks = configurations.map((c) => benchmarkOf('accuracy', c, dataset, sample, llmConfig, knowledge));
-
   const carry = values.carry!;
   if (carry) {
     const added = await withHomeStore(home, (store) => importCarriedAnswers(store, carry));
     console.error(`bench:accuracy: ${added} carried model answers added to the home's LLM cache (${carry})`);
   }
+  const learned = await withHomeStore(home, (store) =>
+    loadLearnedKnowledge(home, store, values.knowledge!, process.env, (line) => console.error(`bench:accuracy: ${line}`)),
+  );
+  const knowledge = { fewShot: fewShotSources(values['few-shot']!), notes: !values['no-notes'], ...(learned ? { learned } : {}) };
+  const sample = { size, seed };
+  const benchmarks = configurations.map((c) => benchmarkOf('accuracy', c, dataset, sample, llmConfig, knowledge));
 
   if (values['report-only']) {
     await saveCarry(home, carry);

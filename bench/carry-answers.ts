@@ -10,31 +10,10 @@
  *
  * The accuracy bench does the same by itself (`--carry`).
  */
-import path from 'node:path';
-import { artifactStoreFromEnv } from '../activities/artifacts/artifact-store-from-env';
+import { runCarryScript } from './carry-script';
 import { exportCarriedAnswers, importCarriedAnswers } from './llm-answer-carry';
 
-async function main(): Promise<number> {
-  const [direction, file] = process.argv.slice(2);
-  const home = process.env.DECODEX_HOME;
-  if ((direction !== 'export' && direction !== 'import') || !file || !home) {
-    process.stderr.write('usage: DECODEX_HOME=<home> npx tsx bench/carry-answers.ts export|import <file.jsonl.gz>\n');
-    return 2;
-  }
-  const store = await artifactStoreFromEnv(path.resolve(home), process.env);
-  try {
-    if (direction === 'export') process.stdout.write(`answers_in_file: ${await exportCarriedAnswers(store, path.resolve(file))}\n`);
-    else process.stdout.write(`answers_imported: ${await importCarriedAnswers(store, path.resolve(file))}\n`);
-    return 0;
-  } finally {
-    await store.close();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (err: Error) => {
-    process.stderr.write(`${err.message}\n`);
-    process.exit(1);
-  },
-);
+runCarryScript('carry-answers.ts', '.jsonl.gz', {
+  export: async (_home, store, file) => `answers_in_file: ${await exportCarriedAnswers(store, file)}\n`,
+  import: async (_home, store, file) => `answers_imported: ${await importCarriedAnswers(store, file)}\n`,
+});

@@ -40,6 +40,8 @@ export interface HomeKnowledge {
   fewShot: string[];
   /** Every database of the sample prepared with the model first, so the explorator's notes exist. */
   notes: boolean;
+  /** The fingerprint of the learned knowledge the home holds (decomposition examples, correction rules), if any (bench/knowledge-carry.ts). */
+  learned?: string;
 }
 
 /** One configuration's benchmark on the sample: its label, input and id. */
@@ -76,7 +78,8 @@ export function benchmarkOf(
     roleModels: modelsByRole(llmConfig),
   };
   // The few-shot index changes what the few-shot path is shown: runs with and without it are apart.
-  const tail = `${knowledge.fewShot.length ? `-fs-${knowledge.fewShot.join('+')}` : ''}${knowledge.notes ? '-notes' : ''}`;
+  // So does learned knowledge (the decomposer's examples, the rules correction applies).
+  const tail = `${knowledge.fewShot.length ? `-fs-${knowledge.fewShot.join('+')}` : ''}${knowledge.notes ? '-notes' : ''}${knowledge.learned ? `-kn-${knowledge.learned}` : ''}`;
   return { label, base, benchmarkId: `${idPrefix}-${defaultBenchmarkId(base).replace(/^bench-/, '')}${tail}` };
 }
 

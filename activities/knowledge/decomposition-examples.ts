@@ -4,7 +4,7 @@ import { stringHash64Hex } from '../../core/string-hash';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { Embedder } from '../embeddings/embedder';
 import { EmbeddingError } from '../embeddings/embedding-error';
-import type { VectorStore } from '../vectors/vector-store';
+import type { Payload, VectorStore } from '../vectors/vector-store';
 import { KNOWLEDGE_KINDS } from './knowledge-store';
 import { withoutQuestion } from '../../core/knowledge/without-question';
 
@@ -86,14 +86,23 @@ export async function retrieveDecompositionExamples(
   }
   const [vector] = await deps.embedder.embed([question]);
   const hits = await deps.vectors.search(manifest.collection, vector, { k: (k + OVERFETCH) * (withheldDatabase ? 4 : 1) });
-  return withoutQuestion(
-    question,
-    hits.map((h) => ({
-      question: String(h.payload.question),
-      database: String(h.payload.database),
-      dag: JSON.parse(String(h.payload.dag)) as SubQuestionDag,
-      ...(h.payload.evidence ? { evidence: String(h.payload.evidence) } : {}),
-    })),
-    withheldDatabase,
-  ).slice(0, k);
+  return withoutQuestion(question, hits.map(exampleOf), withheldDatabase).slice(0, k);
+}
+
+/** Every example of the knowledge base, ordered by database and question ([] when none was built): what it holds, to carry it elsewhere. */
+export async function listDecompositionExamples(deps: Omit<DecompositionKbDeps, 'embedder'>): Promise<DecompositionExample[]> {
+  const manifest = await deps.store.get<DecompositionKbManifest>(KNOWLEDGE_KINDS.decompositions, MANIFEST_KEY);
+  if (!manifest) return [];
+  const examples = (await deps.vectors.payloads(manifest.collection)).map(exampleOf);
+  return examples.sort((a, b) => a.database.localeCompare(b.database) || a.question.localeCompare(b.question));
+}
+
+function exampleOf(point: { payload: Payload }): DecompositionExample {
+  const { payload } = point;
+  return {
+    question: String(payload.question),
+    database: String(payload.database),
+    dag: JSON.parse(String(payload.dag)) as SubQuestionDag,
+    ...(payload.evidence ? { evidence: String(payload.evidence) } : {}),
+  };
 }

@@ -140,6 +140,12 @@ export class EmbeddedVectorStore implements VectorStore {
     return row.n;
   }
 
+  async payloads(collection: string): Promise<Omit<SearchHit, 'score'>[]> {
+    const state = this.requireCollection(collection);
+    const rows = this.db.prepare(`SELECT id, payload FROM ${pointsTable(state.key)} ORDER BY id`).all() as { id: string; payload: string }[];
+    return rows.map((row) => ({ id: row.id, payload: JSON.parse(row.payload) as Payload }));
+  }
+
   async deleteCollection(name: string): Promise<void> {
     this.assertOpen();
     assertCollectionName(name);

@@ -42,6 +42,8 @@ export const QDRANT_ORIGINAL_ID_KEY = '_decodex_id';
  */
 export const HNSW_EF = 128;
 const UPSERT_BATCH = 512;
+/** Points a page of a scroll (an export) reads at once. */
+const SCROLL_PAGE = 256;
 
 export class QdrantVectorStore implements VectorStore {
   private readonly client: QdrantClient;
@@ -124,6 +126,24 @@ export class QdrantVectorStore implements VectorStore {
     assertCollectionName(collection);
     const result = await this.call(`count ${collection}`, () => this.client.count(this.remoteName(collection), { exact: true }));
     return result.count;
+  }
+
+  async payloads(collection: string): Promise<Omit<SearchHit, 'score'>[]> {
+    await this.dimensionOf(collection);
+    const points: Omit<SearchHit, 'score'>[] = [];
+    let offset: Schemas['ExtendedPointId'] | null | undefined;
+    do {
+      const page = await this.call(`scroll ${collection}`, () =>
+        this.client.scroll(this.remoteName(collection), { limit: SCROLL_PAGE, with_payload: true, with_vector: false, ...(offset ? { offset } : {}) }),
+      );
+      points.push(
+        ...page.points
+          .map((point) => fromScoredPoint({ ...point, score: 0 } as Schemas['ScoredPoint'], collection))
+          .map(({ id, payload }) => ({ id, payload })),
+      );
+      offset = page.next_page_offset as Schemas['ExtendedPointId'] | null | undefined;
+    } while (offset !== null && offset !== undefined);
+    return points.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async deleteCollection(name: string): Promise<void> {

@@ -37,6 +37,8 @@ export interface VectorStore {
   /** Best first; ties in score are in no promised order. */
   search(collection: string, vector: Float32Array | number[], options: SearchOptions): Promise<SearchHit[]>;
   count(collection: string): Promise<number>;
+  /** Every point's id and payload (no vectors), ordered by id: what a collection holds, to export or inspect it. */
+  payloads(collection: string): Promise<Omit<SearchHit, 'score'>[]>;
   /** Removes the collection and its points; a missing collection is not an error. */
   deleteCollection(name: string): Promise<void>;
   listCollections(): Promise<string[]>;

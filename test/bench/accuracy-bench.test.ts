@@ -38,7 +38,8 @@ describe('npm run bench:accuracy', () => {
   const bench = (args: string[], where = home) =>
     runNodeScript(
       'bench/accuracy.ts',
-      ['--limit', '2', '--presets', 'quick', '--home', where, '--carry', carry, ...args],
+      // Nor the repository's knowledge bundle: the ids below are those of a home without learned knowledge.
+      ['--limit', '2', '--presets', 'quick', '--home', where, '--carry', carry, '--knowledge', '', ...args],
       {
         DECODEX_LLM_BASE_URL: llm.baseUrl,
         DECODEX_LLM_MODEL: 'scripted',

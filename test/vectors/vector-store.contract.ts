@@ -89,6 +89,18 @@ export function describeVectorStoreContract(label: string, makeHarness: () => Pr
       expect(hit.payload).toEqual({ kind: 'city', rank: 1, big: true });
     });
 
+    it('lists every point with its payload, ordered by id, after a replacement too; nothing for an empty collection', async () => {
+      await store.ensureCollection(collection, 4);
+      expect(await store.payloads(collection)).toEqual([]);
+      await seeded();
+      await store.upsert(collection, [{ id: 'close', vector: [0, 1, 0, 0], payload: { kind: 'moved' } }]);
+      const listed = await store.payloads(collection);
+      expect(listed.map((p) => p.id)).toEqual(POINTS.map((p) => p.id).sort());
+      expect(listed.find((p) => p.id === 'close')!.payload).toEqual({ kind: 'moved' });
+      expect(listed.find((p) => p.id === 'same')!.payload).toEqual({ kind: 'city', rank: 1, big: true });
+      await expect(store.payloads('missing_collection')).rejects.toThrow();
+    });
+
     it('filters on string, integer, float and boolean payload values, all keys at once', async () => {
       await seeded();
       const ids = async (filter: Record<string, string | number | boolean>, k = 10) => (await store.search(collection, QUERY, { k, filter })).map((h) => h.id);

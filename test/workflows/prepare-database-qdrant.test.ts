@@ -33,6 +33,7 @@ function tieStable(store: VectorStore): VectorStore {
     ensureCollection: (name, dimension) => store.ensureCollection(name, dimension),
     upsert: (collection, points) => store.upsert(collection, points),
     count: (collection) => store.count(collection),
+    payloads: (collection) => store.payloads(collection),
     deleteCollection: (name) => store.deleteCollection(name),
     listCollections: () => store.listCollections(),
     close: () => store.close(),

@@ -1,0 +1,28 @@
+/**
+ * Carries a home's learned knowledge (the decomposition knowledge base's examples, the current
+ * correction rules) to and from a knowledge bundle file: `export` writes what the home that ran
+ * `build-knowledge decompositions` and `mine-rules` holds, `import` loads a bundle into another
+ * home (its examples embedded with that home's question embedder, DECODEX_EMBEDDER).
+ *
+ *   DECODEX_HOME=/path/home npx tsx bench/carry-knowledge.ts export bench/carry/knowledge.json.gz
+ *   DECODEX_HOME=/path/home npx tsx bench/carry-knowledge.ts import bench/carry/knowledge.json.gz
+ *
+ * The accuracy bench loads bench/carry/knowledge.json.gz by itself (`--knowledge`).
+ */
+import { existsSync } from 'node:fs';
+import { runCarryScript } from './carry-script';
+import { exportHomeKnowledge, importHomeKnowledge, readKnowledgeFile, writeKnowledgeFile } from './knowledge-carry';
+
+const counts = (c: { decompositions: number; rules: number }) => `decomposition_examples: ${c.decompositions}\ncorrection_rules: ${c.rules}\n`;
+
+runCarryScript('carry-knowledge.ts', '.json.gz', {
+  export: async (home, store, file) => {
+    const bundle = await exportHomeKnowledge(home, store, process.env);
+    writeKnowledgeFile(file, bundle);
+    return counts({ decompositions: bundle.decompositions.length, rules: bundle.rules.length });
+  },
+  import: async (home, store, file) => {
+    if (!existsSync(file)) throw new Error(`${file} does not exist`);
+    return counts(await importHomeKnowledge(home, store, process.env, readKnowledgeFile(file)));
+  },
+});
