@@ -42,10 +42,10 @@ export async function buildDecompositionKnowledge(
   setHandler(traceQuery, () => runner.trace);
   const progress = new JobProgress<DecompositionKbProgress>(
     decompositionKbProgressQuery,
-    { phase: 'sampling', total: 0, done: 0, inFlight: 0, stored: 0, wrong: 0, withoutDag: 0, failedQuestions: 0, llmCalls: 0, tokens: 0, runs },
+    { phase: 'sampling', total: 0, done: 0, inFlight: 0, stored: 0, wrong: 0, withoutDag: 0, unusable: 0, failedQuestions: 0, llmCalls: 0, tokens: 0, runs },
     (p) =>
       `**${p.phase}**: ${p.done}/${p.total} questions (${p.inFlight} in flight); ${p.stored} decompositions stored, ` +
-      `${p.wrong} wrong, ${p.withoutDag} without a DAG; ${p.llmCalls} paid LLM calls, ${p.tokens} tokens` +
+      `${p.wrong} wrong, ${p.withoutDag} without a DAG, ${p.unusable} right but no example; ${p.llmCalls} paid LLM calls, ${p.tokens} tokens` +
       (p.stoppedBy ? `; **stopped**: ${p.stoppedBy}` : ''),
   );
   const show = (patch: Partial<DecompositionKbProgress>) =>
@@ -55,7 +55,15 @@ export async function buildDecompositionKnowledge(
     offline.openDecompositionJob.executeWithOptions(o, [input]),
   );
   budget.recordRun(status.usage);
-  show({ phase: 'building', total: status.total, done: status.done, stored: status.stored, wrong: status.wrong, withoutDag: status.withoutDag });
+  show({
+    phase: 'building',
+    total: status.total,
+    done: status.done,
+    stored: status.stored,
+    wrong: status.wrong,
+    withoutDag: status.withoutDag,
+    unusable: status.unusable,
+  });
 
   async function build(question: BenchmarkQuestion): Promise<void> {
     try {
@@ -65,8 +73,9 @@ export async function buildDecompositionKnowledge(
       show({
         done: p.done + 1,
         stored: p.stored + (built.stored ? 1 : 0),
-        wrong: p.wrong + (built.hasDag && !built.stored ? 1 : 0),
+        wrong: p.wrong + (built.hasDag && !built.stored && !built.unusable ? 1 : 0),
         withoutDag: p.withoutDag + (built.hasDag ? 0 : 1),
+        unusable: p.unusable + (built.unusable ? 1 : 0),
       });
     } catch (err) {
       show({ failedQuestions: progress.state.failedQuestions + 1 });

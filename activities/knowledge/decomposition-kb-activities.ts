@@ -1,3 +1,5 @@
+import { unusableDecomposition } from '../../core/knowledge/decomposition-quality';
+import { sharedSqlAnalyzer } from '../sql/shared-analyzer';
 import type { SubQuestionDag } from '../../core/dag/sub-question-dag';
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import type { BuildDecompositionKbInput, DecompositionRecord } from '../../core/knowledge/decomposition-kb-types';
@@ -31,6 +33,7 @@ export interface DecompositionJobStatus {
   stored: number;
   wrong: number;
   withoutDag: number;
+  unusable: number;
   usage: RunUsage;
 }
 
@@ -39,6 +42,12 @@ export interface DecompositionJobStatus {
  * hand out unfinished questions, and judge each complex-route answer against the gold SQL
  * (Spider's execution semantics, as the benchmark does), storing the DAG of a correct one.
  */
+/** Whether a text parses as a query; as SQLite, since a node written as a query in another dialect is rarely one SQLite cannot read. */
+async function sqlReader(): Promise<(text: string) => boolean> {
+  const analyzer = await sharedSqlAnalyzer();
+  return (text) => analyzer.analyze(text, 'sqlite').ok;
+}
+
 export function createDecompositionKbActivities(deps: DecompositionKbJobDeps) {
   const records = async (jobId: string) => {
     const keys = await deps.artifacts.list(RECORDS, `${jobId}/`);
@@ -53,8 +62,9 @@ export function createDecompositionKbActivities(deps: DecompositionKbJobDeps) {
         total: sample.questions.length,
         done: done.length,
         stored: done.filter((r) => r.stored).length,
-        wrong: done.filter((r) => r.hasDag && !r.stored).length,
+        wrong: done.filter((r) => r.hasDag && !r.stored && !r.unusable).length,
         withoutDag: done.filter((r) => !r.hasDag).length,
+        unusable: done.filter((r) => r.unusable).length,
         usage: done.reduce((u, r) => mergeUsage(u, r.usage), emptyUsage()),
       };
     },
@@ -81,7 +91,8 @@ export function createDecompositionKbActivities(deps: DecompositionKbJobDeps) {
         );
         verdict = (await evaluateSpiderPair(databases, answer.sql, question.goldSql, { timeoutMs: input.timeoutMs })).verdict;
       }
-      const stored = verdict === 'correct' && answer.dag !== undefined && answer.dag.nodes.length > 0;
+      const unusable = verdict === 'correct' && answer.dag ? unusableDecomposition(answer.dag, await sqlReader()) : null;
+      const stored = verdict === 'correct' && answer.dag !== undefined && unusable === null;
       if (stored)
         await storeDecompositionExamples({ store: deps.artifacts, vectors: deps.vectors, embedder: deps.embedder }, [
           { question: question.question, evidence: question.evidence, database: question.dbId, dag: answer.dag! },
@@ -93,6 +104,7 @@ export function createDecompositionKbActivities(deps: DecompositionKbJobDeps) {
         verdict,
         stored,
         hasDag: answer.dag !== undefined,
+        ...(unusable ? { unusable } : {}),
         tokens: answer.usage.promptTokens + answer.usage.completionTokens,
         llmCalls: answer.usage.llmCalls - answer.usage.cacheHits,
         usage: answer.usage,

@@ -181,7 +181,7 @@ export async function printDecompositionKnowledge(decodex: DecodexClient, run: W
   console.log(
     json
       ? JSON.stringify(result, null, 2)
-      : `status: ${result.status}${result.stoppedBy ? ` (${result.stoppedBy})` : ''}\nquestions: ${p.done}/${p.total}; stored ${p.stored}, wrong ${p.wrong}, without a DAG ${p.withoutDag}\nspent: ${p.llmCalls} paid LLM calls, ${p.tokens} tokens`,
+      : `status: ${result.status}${result.stoppedBy ? ` (${result.stoppedBy})` : ''}\nquestions: ${p.done}/${p.total}; stored ${p.stored}, wrong ${p.wrong}, without a DAG ${p.withoutDag}, right but no example ${p.unusable}\nspent: ${p.llmCalls} paid LLM calls, ${p.tokens} tokens`,
   );
   return result.status === 'completed' ? 0 : 1;
 }

@@ -31,6 +31,8 @@ export interface DecompositionKbProgress {
   stored: number;
   wrong: number;
   withoutDag: number;
+  /** Correct answers whose DAG is no example (core/knowledge/decomposition-quality.ts): not stored. */
+  unusable: number;
   failedQuestions: number;
   llmCalls: number;
   tokens: number;
@@ -47,6 +49,8 @@ export interface DecompositionRecord {
   verdict: string;
   stored: boolean;
   hasDag: boolean;
+  /** Why a correct answer's DAG was not stored, when it was not (core/knowledge/decomposition-quality.ts). */
+  unusable?: string;
   tokens: number;
   llmCalls: number;
 }

@@ -34,6 +34,7 @@ const GOLD: Record<string, string> = {
     'SELECT Official_Name FROM city WHERE Population > (SELECT avg(Population) FROM city)',
   'How many farms have more horses than the farm with the fewest cows?':
     'SELECT count(*) FROM farm WHERE Total_Horses > (SELECT Total_Horses FROM farm ORDER BY Cows ASC LIMIT 1)',
+  'How many cities are there?': 'SELECT count(*) FROM city',
   'What is the theme of the competition hosted by the most populous city?':
     'SELECT T2.Theme FROM city AS T1 JOIN farm_competition AS T2 ON T1.City_ID = T2.Host_city_ID ORDER BY T1.Population DESC LIMIT 1',
 };
@@ -183,12 +184,12 @@ describe('decomposition knowledge base', () => {
     }
   }
 
-  it('the build job stores the DAGs of correct complex-route answers only, and a rerun asks nothing again', async () => {
+  it('the build job stores the DAGs of correct complex-route answers only (not one that is SQL), and a rerun asks nothing again', async () => {
     const jobId = `dkb-${process.pid}`;
     await withKnowledgeJob(GOLD, jobId, async ({ run, retrieve, children }) => {
       const result = await run();
       expect(result.status).toBe('completed');
-      expect(result.progress).toMatchObject({ total: 3, done: 3, stored: 1, wrong: 1, withoutDag: 1, failedQuestions: 0, llmCalls: 6 });
+      expect(result.progress).toMatchObject({ total: 4, done: 4, stored: 1, wrong: 1, withoutDag: 1, unusable: 1, failedQuestions: 0, llmCalls: 8 });
       expect(await retrieve('Which cities have more residents than the average?')).toEqual([
         {
           question: 'What are the official names of cities with more residents than the average city?',
@@ -198,8 +199,8 @@ describe('decomposition knowledge base', () => {
       ]);
       // Every question has its record: a rerun of the job hands none out (and its spending counts the first run's).
       const again = await run();
-      expect(again.progress).toMatchObject({ done: 3, stored: 1, llmCalls: 6 });
-      expect(await children()).toEqual([`${jobId}/q0`, `${jobId}/q1`, `${jobId}/q2`]);
+      expect(again.progress).toMatchObject({ done: 4, stored: 1, unusable: 1, llmCalls: 8 });
+      expect(await children()).toEqual([`${jobId}/q0`, `${jobId}/q1`, `${jobId}/q2`, `${jobId}/q3`]);
     });
   }, 120_000);
 

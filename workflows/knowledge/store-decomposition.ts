@@ -16,6 +16,8 @@ import type { StepRunner } from '../kit/step-runner';
 export interface StoredDecomposition {
   stored: boolean;
   hasDag: boolean;
+  /** A correct answer whose DAG is no example (why is in its record). */
+  unusable: boolean;
   usage: RunUsage;
 }
 
@@ -68,5 +70,5 @@ export async function storeDecomposition(
         },
       ]),
   );
-  return { stored: record.stored, hasDag: record.hasDag, usage };
+  return { stored: record.stored, hasDag: record.hasDag, unusable: record.unusable !== undefined, usage };
 }
