@@ -305,17 +305,17 @@ export const ABLATIONS = {
     notApplicable: (c) => unless(c.decomposition.enabled && c.decomposition.maxRefinements > 0, 'it has no topology refinement'),
     apply: (c) => ({ ...c, decomposition: { ...c.decomposition, maxRefinements: 0 } }),
   },
-  /** Not a row of Table 2: what the decomposition knowledge base (§3.5) is worth, the decomposer zero-shot without it. */
-  retrieval: {
-    removes: "retrieval of past decompositions (§3.5's knowledge base): the decomposer is zero-shot",
-    notApplicable: (c) => unless(c.decomposition.enabled && c.decomposition.examples > 0, 'its decomposer retrieves no examples'),
-    apply: (c) => ({ ...c, decomposition: { ...c.decomposition, examples: 0 } }),
-  },
   /** DecoSearch Table 2 "w/o Schema Selector" (and DexterSQL's schema linking): the whole schema. */
   selector: {
     removes: 'schema linking: every prompt gets the whole schema (DecoSearch Table 2)',
     notApplicable: (c) => unless(c.linking.strategy !== 'full-schema', 'it links no schema'),
     apply: (c) => ({ ...c, linking: { ...c.linking, strategy: 'full-schema' as const } }),
+  },
+  /** Not a row of Table 2: what the decomposition knowledge base (§3.5) is worth, the decomposer zero-shot without it. */
+  retrieval: {
+    removes: "retrieval of past decompositions (§3.5's knowledge base): the decomposer is zero-shot",
+    notApplicable: (c) => unless(c.decomposition.enabled && c.decomposition.examples > 0, 'its decomposer retrieves no examples'),
+    apply: (c) => ({ ...c, decomposition: { ...c.decomposition, examples: 0 } }),
   },
   'preliminary-sql': {
     removes: "DexterSQL linking's three preliminary SQLs (§3.2 Step 2)",
