@@ -129,6 +129,7 @@ export function createBenchmarkActivities(deps: BenchmarkDeps) {
         usage: prediction.usage,
         latencyMs: prediction.latencyMs,
         ...(prediction.workflowId ? { workflowId: prediction.workflowId } : {}),
+        ...(prediction.selection ? { selection: prediction.selection } : {}),
         ...evaluation,
       };
       await store.saveRecord(input.benchmarkId, record);

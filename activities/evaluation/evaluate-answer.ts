@@ -1,4 +1,4 @@
-import type { EvaluationSettings, PredictionForEvaluation } from '../../core/benchmark/benchmark-types';
+import type { CandidateVerdict, EvaluationSettings, PredictionForEvaluation } from '../../core/benchmark/benchmark-types';
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import { linkingScore, type LinkingScore } from '../../core/evaluation/schema-linking';
 import type { PairVerdict } from '../../core/evaluation/verdict';
@@ -11,6 +11,7 @@ import { timePair } from './time-pair';
 export interface QuestionEvaluation extends PairVerdict {
   upperBoundCorrect: boolean;
   candidatesEvaluated: number;
+  candidates?: CandidateVerdict[];
   timeRatio?: number;
   linking?: LinkingScore | null;
 }
@@ -30,20 +31,33 @@ export async function evaluateAnswer(
 ): Promise<QuestionEvaluation> {
   if (question.notExecutable) return { verdict: 'not_executable', detail: question.notExecutable, upperBoundCorrect: false, candidatesEvaluated: 0 };
   const databases = await Promise.all(question.evaluationDatabases.map(open));
-  const judge = (sql: string): Promise<PairVerdict> =>
+  const judgeOnce = (sql: string): Promise<PairVerdict> =>
     settings.evaluator === 'spider'
       ? evaluateSpiderPair(databases, sql, question.goldSql, { timeoutMs: settings.timeoutMs, keepDistinct: settings.keepDistinct })
       : evaluateBirdPair(databases[0], sql, question.goldSql, settings.timeoutMs);
+  // Each distinct SQL is judged once: candidates often repeat one another and the final SQL.
+  const verdicts = new Map<string, Promise<PairVerdict>>();
+  const judge = (sql: string): Promise<PairVerdict> => {
+    if (!verdicts.has(sql)) verdicts.set(sql, judgeOnce(sql));
+    return verdicts.get(sql)!;
+  };
 
   const final: PairVerdict =
     prediction.sql === null ? { verdict: 'no_prediction', detail: prediction.error ?? prediction.outcome } : await judge(prediction.sql);
-  const others = [...new Set(prediction.candidates ?? [])].filter((c) => c !== prediction.sql);
-  let upperBoundCorrect = final.verdict === 'correct';
-  for (const candidate of others) {
-    if (upperBoundCorrect) break;
-    upperBoundCorrect = (await judge(candidate)).verdict === 'correct';
+  const candidates: CandidateVerdict[] = [];
+  for (const c of prediction.candidates ?? []) {
+    const verdict = (await judge(c.sql)).verdict;
+    const generatedVerdict = c.generatedSql && c.generatedSql !== c.sql ? (await judge(c.generatedSql)).verdict : undefined;
+    candidates.push({ path: c.path, sql: c.sql, verdict, ...(generatedVerdict ? { generatedVerdict } : {}) });
   }
-  const result: QuestionEvaluation = { ...final, upperBoundCorrect, candidatesEvaluated: others.length + (prediction.sql === null ? 0 : 1) };
+  const upperBoundCorrect = final.verdict === 'correct' || candidates.some((c) => c.verdict === 'correct');
+  const distinct = new Set([...(prediction.sql === null ? [] : [prediction.sql]), ...candidates.map((c) => c.sql)]);
+  const result: QuestionEvaluation = {
+    ...final,
+    upperBoundCorrect,
+    candidatesEvaluated: distinct.size,
+    ...(prediction.candidates ? { candidates } : {}),
+  };
 
   if (settings.vesRepetitions > 0) {
     result.timeRatio =

@@ -50,8 +50,45 @@ export interface AccuracyRow {
    */
   rightCandidate: number;
   lostAtSelection: number;
+  /** Which stage won and lost answers, from the candidates' verdicts (null: no record kept them). */
+  stages: StageLosses | null;
   /** Questions that ended without an answer, by outcome. */
   outcomes: Record<string, number>;
+}
+
+/**
+ * Which stage won and lost answers, over the scored records that kept their candidates' verdicts.
+ * A wrong answer is lost at selection when some candidate was right (counted by how the run
+ * chose), at correction when none was but a candidate was right as generated, and at generation
+ * when no path ever wrote a right SQL. Correction won a question when every right candidate was
+ * wrong as generated. Per path: the questions where that path wrote a right candidate.
+ */
+export interface StageLosses {
+  questions: number;
+  lostAtGeneration: number;
+  lostAtCorrection: number;
+  wonAtCorrection: number;
+  lostAtSelectionBy: Record<string, number>;
+  rightByPath: Record<string, number>;
+}
+
+function stageLosses(scored: BenchmarkRecord[]): StageLosses | null {
+  const kept = scored.filter((r) => r.candidates);
+  if (!kept.length) return null;
+  const losses: StageLosses = { questions: kept.length, lostAtGeneration: 0, lostAtCorrection: 0, wonAtCorrection: 0, lostAtSelectionBy: {}, rightByPath: {} };
+  for (const r of kept) {
+    const candidates = r.candidates!;
+    const right = candidates.filter((c) => c.verdict === 'correct');
+    for (const path of new Set(right.map((c) => c.path))) losses.rightByPath[path] = (losses.rightByPath[path] ?? 0) + 1;
+    if (right.length && right.every((c) => c.generatedVerdict !== undefined && c.generatedVerdict !== 'correct')) losses.wonAtCorrection++;
+    if (r.verdict === 'correct') continue;
+    if (right.length || r.upperBoundCorrect) {
+      const by = r.selection ?? 'unknown';
+      losses.lostAtSelectionBy[by] = (losses.lostAtSelectionBy[by] ?? 0) + 1;
+    } else if (candidates.some((c) => c.generatedVerdict === 'correct')) losses.lostAtCorrection++;
+    else losses.lostAtGeneration++;
+  }
+  return losses;
 }
 
 /** What one role cost per question: its calls, the prompt tokens the model read for it, the forward passes its answers took. */
@@ -130,6 +167,7 @@ export function accuracyRow(label: string, records: BenchmarkRecord[]): Accuracy
     failingSql: scored.filter((r) => r.verdict === 'pred_error' || r.verdict === 'pred_timeout').length,
     rightCandidate: scored.filter((r) => r.upperBoundCorrect).length,
     lostAtSelection: scored.filter((r) => r.upperBoundCorrect && r.verdict !== 'correct').length,
+    stages: stageLosses(scored),
     outcomes,
   };
 }
@@ -156,6 +194,23 @@ export function accuracyLines(row: AccuracyRow): string[] {
     `failing_sql_${k}: ${row.failingSql}`,
     `right_candidate_${k}: ${row.rightCandidate}`,
     `lost_at_selection_${k}: ${row.lostAtSelection}`,
+    ...stageLines(row),
+  ];
+}
+
+/** Where answers were won and lost, when the records kept their candidates' verdicts. */
+function stageLines(row: AccuracyRow): string[] {
+  const k = row.key;
+  const s = row.stages;
+  if (!s) return [];
+  const sorted = (counts: Record<string, number>) => Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1));
+  return [
+    `candidates_recorded_${k}: ${s.questions}`,
+    `lost_at_generation_${k}: ${s.lostAtGeneration}`,
+    `lost_at_correction_${k}: ${s.lostAtCorrection}`,
+    `won_at_correction_${k}: ${s.wonAtCorrection}`,
+    ...sorted(s.lostAtSelectionBy).map(([method, n]) => `lost_at_selection_${k}_by_${labelKey(method)}: ${n}`),
+    ...sorted(s.rightByPath).map(([path, n]) => `right_candidate_${k}_${labelKey(path)}: ${n}`),
   ];
 }
 

@@ -95,10 +95,30 @@ export interface PredictionForEvaluation {
   usage: RunUsage;
   latencyMs: number | null;
   workflowId?: string;
-  /** Every SQL candidate the run considered (for UB-EX); the final SQL alone when absent. */
-  candidates?: string[];
+  /** Every SQL candidate the run considered (for UB-EX), as generated and as corrected; the final SQL alone when absent. */
+  candidates?: PredictedCandidate[];
+  /** How the run chose its final SQL among them (`confidence`, `tournament`, ...), when it reported it. */
+  selection?: string;
   /** The schema the run finally focused on (for linking recall); absent: not measured. */
   focusedSchema?: FocusedTable[];
+}
+
+/** One candidate of a run: the path that wrote it, its SQL as generated, and after correction. */
+export interface PredictedCandidate {
+  path: string;
+  generatedSql: string;
+  sql: string;
+}
+
+/**
+ * One candidate's verdicts: its final SQL's and, when correction changed it, its generated SQL's,
+ * so a report can say which stage lost a question (no path right, correction, or selection).
+ */
+export interface CandidateVerdict {
+  path: string;
+  sql: string;
+  verdict: Verdict;
+  generatedVerdict?: Verdict;
 }
 
 /** One evaluated question: what the report's JSON lists, one per question. */
@@ -121,6 +141,10 @@ export interface BenchmarkRecord {
   /** UB-EX: whether any candidate was correct, and how many candidates were evaluated. */
   upperBoundCorrect: boolean;
   candidatesEvaluated: number;
+  /** Every candidate's verdicts, in the run's order (absent in records stored before they were kept). */
+  candidates?: CandidateVerdict[];
+  /** How the run chose its final SQL (absent when it did not say). */
+  selection?: string;
   /** VES time ratio (0 unless correct); absent when VES was not measured. */
   timeRatio?: number;
   linking?: LinkingScore | null;

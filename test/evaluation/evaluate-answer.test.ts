@@ -35,7 +35,12 @@ describe('evaluating one answer: EX, UB-EX over candidates, VES timing, linking 
   const open = async () => db;
 
   it('counts a question for UB-EX when any candidate is right, even if the final SQL is wrong', async () => {
-    const wrongFinal = prediction('SELECT name FROM singer', { candidates: ['SELECT name FROM singer', 'SELECT name FROM singer WHERE country = "France"'] });
+    const wrongFinal = prediction('SELECT name FROM singer', {
+      candidates: [
+        { path: 'direct', generatedSql: 'SELECT name FROM singer', sql: 'SELECT name FROM singer' },
+        { path: 'few-shot', generatedSql: 'SELECT name FROM singer WHERE country = "France"', sql: 'SELECT name FROM singer WHERE country = "France"' },
+      ],
+    });
     expect(await evaluateAnswer(question, wrongFinal, bird, open)).toMatchObject({ verdict: 'wrong', upperBoundCorrect: true, candidatesEvaluated: 2 });
     expect(await evaluateAnswer(question, prediction('SELECT name FROM singer'), bird, open)).toMatchObject({
       verdict: 'wrong',
@@ -46,6 +51,31 @@ describe('evaluating one answer: EX, UB-EX over candidates, VES timing, linking 
       verdict: 'no_prediction',
       detail: 'auth: bad key',
     });
+  });
+
+  it("judges each candidate as generated and as corrected, so a report can tell correction's losses from selection's", async () => {
+    const right = "SELECT name FROM singer WHERE country = 'France'";
+    const result = await evaluateAnswer(
+      question,
+      prediction('SELECT name FROM singer', {
+        selection: 'confidence',
+        candidates: [
+          { path: 'direct', generatedSql: right, sql: 'SELECT name FROM singer' }, // correction turned it wrong
+          { path: 'few-shot', generatedSql: 'SELECT nam FROM singer', sql: 'SELECT name FROM singer' }, // fixed to run, still wrong
+          { path: 'divide-and-conquer', generatedSql: right, sql: right }, // unchanged
+        ],
+      }),
+      bird,
+      open,
+    );
+    expect(result.candidates).toEqual([
+      { path: 'direct', sql: 'SELECT name FROM singer', verdict: 'wrong', generatedVerdict: 'correct' },
+      { path: 'few-shot', sql: 'SELECT name FROM singer', verdict: 'wrong', generatedVerdict: 'pred_error' },
+      { path: 'divide-and-conquer', sql: right, verdict: 'correct' },
+    ]);
+    expect(result).toMatchObject({ verdict: 'wrong', upperBoundCorrect: true, candidatesEvaluated: 2 });
+    // A run that reported no candidates gets none in its record (records stored before they were kept look the same).
+    expect((await evaluateAnswer(question, prediction(right), bird, open)).candidates).toBeUndefined();
   });
 
   it('times a correct pair for VES (ratio > 0), gives 0 to a wrong one', async () => {

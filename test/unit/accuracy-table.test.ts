@@ -1,5 +1,5 @@
 import { accuracyLines, accuracyMarkdown, accuracyRow, speedLines } from '../../core/benchmark/accuracy-table';
-import type { BenchmarkRecord } from '../../core/benchmark/benchmark-types';
+import type { BenchmarkRecord, CandidateVerdict } from '../../core/benchmark/benchmark-types';
 import { emptyUsage } from '../../core/usage';
 import { benchmarkRecord } from '../../devkit/benchmark-record';
 
@@ -56,6 +56,45 @@ describe('the accuracy table (bench:accuracy)', () => {
     );
     expect(lines).toContain('right_candidate_hybrid: 3');
     expect(lines).toContain('lost_at_selection_hybrid: 2');
+  });
+
+  it('says which stage lost each wrong answer and which path wrote the right candidates, when records kept candidate verdicts', () => {
+    const run = (index: number, verdict: BenchmarkRecord['verdict'], candidates: CandidateVerdict[], selection?: string): BenchmarkRecord => ({
+      ...record(index, verdict, {}),
+      upperBoundCorrect: verdict === 'correct' || candidates.some((c) => c.verdict === 'correct'),
+      candidates,
+      ...(selection ? { selection } : {}),
+    });
+    const c = (path: string, verdict: CandidateVerdict['verdict'], generatedVerdict?: CandidateVerdict['verdict']): CandidateVerdict => ({
+      path,
+      sql: `SELECT '${path}'`,
+      verdict,
+      ...(generatedVerdict ? { generatedVerdict } : {}),
+    });
+    const lines = accuracyLines(
+      accuracyRow('hybrid', [
+        run(1, 'correct', [c('direct', 'correct'), c('few-shot', 'wrong')], 'tournament'),
+        run(2, 'correct', [c('direct', 'correct', 'pred_error')], 'single'), // correction won it
+        run(3, 'wrong', [c('direct', 'wrong'), c('few-shot', 'correct')], 'confidence'), // selection lost it
+        run(4, 'wrong', [c('direct', 'wrong', 'correct')], 'single'), // correction lost it
+        run(5, 'pred_error', [c('direct', 'pred_error'), c('few-shot', 'wrong', 'pred_error')], 'first-executable'), // never right
+        benchmarkRecord(6, 'wrong'), // stored before candidates were kept: not counted
+        run(7, 'not_executable', [c('direct', 'correct')]), // not scored
+      ]),
+    );
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'candidates_recorded_hybrid: 5',
+        'lost_at_generation_hybrid: 1',
+        'lost_at_correction_hybrid: 1',
+        'won_at_correction_hybrid: 1',
+        'lost_at_selection_hybrid_by_confidence: 1',
+        'right_candidate_hybrid_direct: 2',
+        'right_candidate_hybrid_few_shot: 1',
+      ]),
+    );
+    expect(lines.filter((l) => l.startsWith('lost_at_selection_hybrid_by_'))).toHaveLength(1);
+    expect(accuracyLines(accuracyRow('quick', [record(1, 'correct', {})])).some((l) => l.startsWith('candidates_recorded_'))).toBe(false);
   });
 
   it('prints linking recall and the share of the database the focused schema kept, over the records that measured them', () => {

@@ -68,7 +68,8 @@ function predictionOf(result: AnswerQuestionResult, latencyMs: number, workflowI
     usage: result.usage,
     latencyMs,
     workflowId,
-    candidates: result.candidates.map((c) => c.sql),
+    candidates: result.candidates.map((c) => ({ path: c.path, generatedSql: c.generatedSql, sql: c.sql })),
+    ...(result.selection ? { selection: result.selection.method } : {}),
     ...(result.focusedSchema ? { focusedSchema: result.focusedSchema } : {}),
   };
 }
