@@ -61,6 +61,12 @@ describe('npm run bench:accuracy', () => {
     expect(first.stderr).toMatch(/^bench:accuracy: quick \(accuracy-spider-dev-quick-[0-9a-f]{10}-fs-spider-train-notes\)$/m);
     expect(first.stdout).toMatch(/^ex_quick: \d\.\d{3}$/m);
     expect(first.stdout).toMatch(/^cached_call_fraction_quick: 0\.000$/m);
+    // Every question's record kept its one candidate's verdict and path: each wrong answer had no right candidate.
+    const scored = Number(/^questions_quick: (\d+)$/m.exec(first.stdout)?.[1]);
+    const wrong = scored - Math.round(scored * Number(/^ex_quick: (\S+)$/m.exec(first.stdout)?.[1]));
+    expect(wrong).toBeGreaterThan(0);
+    expect(first.stdout).toMatch(new RegExp(`^candidates_recorded_quick: ${scored}$`, 'm'));
+    expect(first.stdout).toMatch(new RegExp(`^lost_at_generation_quick: ${wrong}$`, 'm'));
 
     // Everything is stored in the home: a second run asks the model nothing.
     const asked = llm.requests.length;
