@@ -37,6 +37,13 @@ export interface LinkingConfig {
    * Plain code, no model call. Only the `decosearch` strategy selects columns; the others ignore it.
    */
   completeSelection: boolean;
+  /**
+   * Values of the database the question mentions, matched by the value index (DexterSQL §3.2
+   * Step 1's grounding: `singer.Country: 'France'`), are listed in every prompt after linking. The
+   * dextersql strategy finds them with its retrieval; the others run that retrieval for its values
+   * alone (their focus stays their own). Needs a prepared database; without one there are none.
+   */
+  matchValues: boolean;
 }
 
 export interface NotesConfig {
@@ -190,7 +197,7 @@ const DECOSEARCH_DECOMPOSITION: DecompositionConfig = {
 };
 
 const DEXTERSQL: Sections = {
-  linking: { strategy: 'dextersql', preliminaryViews: [...PRELIMINARY_VIEWS], whenUnprepared: 'prepare', completeSelection: false },
+  linking: { strategy: 'dextersql', preliminaryViews: [...PRELIMINARY_VIEWS], whenUnprepared: 'prepare', completeSelection: false, matchValues: true },
   notes: { enabled: true },
   judging: { enabled: false },
   decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
@@ -209,7 +216,7 @@ export const PRESETS = {
    * node errors (B = 3). The SQL-refiner settings below are what `--set correction.enabled=true` turns on.
    */
   decosearch: {
-    linking: { strategy: 'decosearch', preliminaryViews: [], whenUnprepared: 'full-schema', completeSelection: true },
+    linking: { strategy: 'decosearch', preliminaryViews: [], whenUnprepared: 'full-schema', completeSelection: true, matchValues: false },
     notes: { enabled: false },
     judging: { enabled: true },
     decomposition: DECOSEARCH_DECOMPOSITION,
@@ -224,7 +231,7 @@ export const PRESETS = {
    * `decodex demo` uses it.
    */
   quick: {
-    linking: { strategy: 'full-schema', preliminaryViews: [], whenUnprepared: 'full-schema', completeSelection: false },
+    linking: { strategy: 'full-schema', preliminaryViews: [], whenUnprepared: 'full-schema', completeSelection: false, matchValues: false },
     notes: { enabled: false },
     judging: { enabled: false },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
@@ -307,9 +314,9 @@ export const ABLATIONS = {
   },
   /** DecoSearch Table 2 "w/o Schema Selector" (and DexterSQL's schema linking): the whole schema. */
   selector: {
-    removes: 'schema linking: every prompt gets the whole schema (DecoSearch Table 2)',
+    removes: 'schema linking: every prompt gets the whole schema, and no matched values (DecoSearch Table 2)',
     notApplicable: (c) => unless(c.linking.strategy !== 'full-schema', 'it links no schema'),
-    apply: (c) => ({ ...c, linking: { ...c.linking, strategy: 'full-schema' as const } }),
+    apply: (c) => ({ ...c, linking: { ...c.linking, strategy: 'full-schema' as const, matchValues: false } }),
   },
   /** Not a row of Table 2: what the decomposition knowledge base (§3.5) is worth, the decomposer zero-shot without it. */
   retrieval: {

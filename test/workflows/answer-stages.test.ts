@@ -57,6 +57,40 @@ describe('workflows/answer stages, with stubbed activities', () => {
     );
   });
 
+  it("link-schema: linking.matchValues puts the matched values into the prompts of any strategy, and takes them out of dextersql's", async () => {
+    const matched = ['t.a: \'France\' = "France"'];
+    await withStubs(
+      (s) =>
+        (s.online.retrieveSchemaElements = async () => ({
+          focus: [{ table: 't', columns: ['a'] }],
+          grounding: matched,
+          counts: { profile: 0, value: 1, join: 0 },
+        })),
+      async (stack) => {
+        const generatorCtx = () => (inputsOf(stack, 'generateSqlDirect') as QuestionContext[]).at(-1)!;
+        // quick as it is: no retrieval, the whole schema and no values.
+        await stack.client.ask({ question: 'q?', database: '/stub.sqlite', preset: 'quick' });
+        expect(inputsOf(stack, 'retrieveSchemaElements')).toHaveLength(0);
+        expect(generatorCtx()).toMatchObject({ focus: null, grounding: [] });
+        // quick with matched values: retrieval for its values alone, the schema still whole.
+        await stack.client.ask({ question: 'q?', database: '/stub.sqlite', preset: 'quick', pipeline: { linking: { matchValues: true } } });
+        expect(inputsOf(stack, 'retrieveSchemaElements')).toHaveLength(1);
+        expect(generatorCtx()).toMatchObject({ focus: null, grounding: matched });
+        // decosearch with matched values: the selector's focus, the retrieval's values.
+        await stack.client.ask({ question: 'q?', database: '/stub.sqlite', preset: 'decosearch', pipeline: { linking: { matchValues: true } } });
+        expect(generatorCtx()).toMatchObject({ focus: [{ table: 't', columns: ['a'] }], grounding: matched });
+        // dextersql without them: retrieval still focuses, but neither the drafts nor the generators see values.
+        await stack.client.ask({ question: 'q?', database: '/stub.sqlite', preset: 'dextersql', pipeline: { linking: { matchValues: false } } });
+        const drafts = inputsOf(stack, 'draftPreliminarySql') as { ctx: QuestionContext }[];
+        expect(drafts.length).toBeGreaterThan(0);
+        expect(drafts.every((d) => d.ctx.grounding.length === 0)).toBe(true);
+        const [ctx] = inputsOf(stack, 'generateSqlDependencyTree') as QuestionContext[];
+        expect(ctx.grounding).toEqual([]);
+        expect(ctx.focus).toEqual([{ table: 't', columns: ['a', 'b'] }]);
+      },
+    );
+  });
+
   it('link-schema (decosearch): no table selected means the whole schema, without a column call', async () => {
     await withStubs(
       (s) => (s.llm.selectTables = async () => ({ tables: [], returned: ['nonsense'], usage: usage('selector') })),

@@ -29,33 +29,55 @@ function describeFocus(focus: FocusedTable[] | null): string {
  * - decosearch (§3.3, Algorithm 2): keywords → tables → columns, names remapped, an empty
  *   pruning falling back to the whole schema;
  * - full-schema: nothing to link (the "no selector" ablation).
+ * `linking.matchValues` decides whether the values retrieval matched reach the prompts (the other
+ * strategies then run Step 1 for its values alone; their focus stays their own).
  * A failed model step leaves the focus as it was in `ctx`, recorded in the trace.
  */
 export async function linkSchema(kit: StageKit, ctx: QuestionContext, prepared: OpenQuestionOutput['prepared']): Promise<LinkedSchema> {
-  const { strategy, preliminaryViews } = kit.config.linking;
+  const { strategy, preliminaryViews, matchValues } = kit.config.linking;
   const unlinked: LinkedSchema = { focus: ctx.focus, grounding: ctx.grounding, drafts: [] };
   let linked = unlinked;
-  if (strategy === 'full-schema')
+  if (strategy === 'full-schema') {
     kit.runner.note(STAGE, 'fullSchema', 'no schema linking', { skipped: 'linking is switched off (selector ablation): prompts show the whole schema' });
-  else if (strategy === 'decosearch') linked = { ...unlinked, focus: await decoSearchSelector(kit, ctx) };
-  else if (!prepared)
-    kit.runner.note(STAGE, 'retrieveSchemaElements', 'retrieval needs a prepared database', { skipped: 'not prepared: prompts show the whole schema' });
-  else {
-    const retrieved = await kit.runner.step(
-      { stage: STAGE, name: 'retrieveSchemaElements', summary: 'step 1: profile index + value index → preliminary focused schema' },
-      (o) => kit.online.retrieveSchemaElements.executeWithOptions(o, [{ question: kit.input.question, manifest: prepared }]),
-      (r) => ({
-        outcome: `${describeFocus(r.focus)} (${r.counts.profile} by profile, ${r.counts.value} by value, ${r.counts.join} join keys)`,
-        detail: { grounding: r.grounding },
-      }),
-    );
-    linked = { ...unlinked, focus: retrieved.focus, grounding: retrieved.grounding.slice(0, 20) };
-    if (preliminaryViews.length)
-      linked = { ...linked, ...(await preliminaryDrafts(kit, { ...ctx, focus: linked.focus, grounding: linked.grounding }, preliminaryViews)) };
-    else kit.runner.note(STAGE, 'draftPreliminarySql', 'step 2: preliminary SQLs', { skipped: 'switched off (preliminary-sql ablation)' });
+    if (matchValues) linked = { ...unlinked, grounding: (await retrieve(kit, prepared, 'matched values only'))?.grounding ?? ctx.grounding };
+  } else if (strategy === 'decosearch') {
+    const values = matchValues ? await retrieve(kit, prepared, 'matched values only') : null;
+    linked = { ...unlinked, focus: await decoSearchSelector(kit, ctx), grounding: values?.grounding ?? ctx.grounding };
+  } else {
+    const retrieved = await retrieve(kit, prepared, 'preliminary focused schema');
+    if (retrieved) {
+      linked = { ...unlinked, focus: retrieved.focus, grounding: matchValues ? retrieved.grounding : ctx.grounding };
+      if (preliminaryViews.length)
+        linked = { ...linked, ...(await preliminaryDrafts(kit, { ...ctx, focus: linked.focus, grounding: linked.grounding }, preliminaryViews)) };
+      else kit.runner.note(STAGE, 'draftPreliminarySql', 'step 2: preliminary SQLs', { skipped: 'switched off (preliminary-sql ablation)' });
+    }
   }
   kit.runner.stageDone(STAGE);
   return linked;
+}
+
+/** Matched values kept for the prompts: the first ones, as retrieval ranks them. */
+const MATCHED_VALUES_SHOWN = 20;
+
+/** Step 1 from the profile and value indices, or null (noted) when the database has none. */
+async function retrieve(
+  kit: StageKit,
+  prepared: OpenQuestionOutput['prepared'],
+  wanted: string,
+): Promise<{ focus: FocusedTable[]; grounding: string[] } | null> {
+  if (!prepared) {
+    kit.runner.note(STAGE, 'retrieveSchemaElements', 'retrieval needs a prepared database', { skipped: 'not prepared: prompts show the whole schema, no matched values' });
+    return null;
+  }
+  const retrieved = await kit.runner.step(
+    { stage: STAGE, name: 'retrieveSchemaElements', summary: `step 1: profile index + value index → ${wanted}` },
+    (o) => kit.online.retrieveSchemaElements.executeWithOptions(o, [{ question: kit.input.question, manifest: prepared }]),
+    (r) => ({
+      outcome: `${describeFocus(r.focus)} (${r.counts.profile} by profile, ${r.counts.value} by value, ${r.counts.join} join keys)`,
+      detail: { grounding: r.grounding },
+    }),
+  );
+  return { focus: retrieved.focus, grounding: retrieved.grounding.slice(0, MATCHED_VALUES_SHOWN) };
 }
 
 /** Step 2: one preliminary SQL per view (the paper's three), given the retrieved focus (`ctx`); their columns join it. */
