@@ -66,7 +66,9 @@ async function retrieve(
   wanted: string,
 ): Promise<{ focus: FocusedTable[]; grounding: string[] } | null> {
   if (!prepared) {
-    kit.runner.note(STAGE, 'retrieveSchemaElements', 'retrieval needs a prepared database', { skipped: 'not prepared: prompts show the whole schema, no matched values' });
+    kit.runner.note(STAGE, 'retrieveSchemaElements', 'retrieval needs a prepared database', {
+      skipped: 'not prepared: prompts show the whole schema, no matched values',
+    });
     return null;
   }
   const retrieved = await kit.runner.step(
