@@ -91,6 +91,22 @@ describe('workflows/answer stages, with stubbed activities', () => {
     );
   });
 
+  it('link-schema: matched values wanted of a database never prepared are none, and the trace says why', async () => {
+    await withStubs(
+      (s) => {
+        const open = s.online.openQuestion;
+        s.online.openQuestion = async (input) => ({ ...(await open(input)), prepared: null });
+      },
+      async (stack) => {
+        const { result } = await stack.client.ask({ question: 'q?', database: '/stub.sqlite', preset: 'quick', pipeline: { linking: { matchValues: true } } });
+        expect(inputsOf(stack, 'retrieveSchemaElements')).toHaveLength(0);
+        expect((inputsOf(stack, 'generateSqlDirect') as QuestionContext[])[0].grounding).toEqual([]);
+        expect(result.trace.find((t) => t.step === 'prepareDatabase')?.skipped).toMatch(/whenUnprepared is full-schema/);
+        expect(result.trace.find((t) => t.step === 'retrieveSchemaElements')?.skipped).toMatch(/no matched values/);
+      },
+    );
+  });
+
   it('link-schema (decosearch): no table selected means the whole schema, without a column call', async () => {
     await withStubs(
       (s) => (s.llm.selectTables = async () => ({ tables: [], returned: ['nonsense'], usage: usage('selector') })),

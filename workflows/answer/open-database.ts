@@ -33,7 +33,8 @@ export async function openDatabase(kit: StageKit): Promise<OpenQuestionOutput> {
       'EmptyDatabase',
     );
   }
-  const wantsRetrieval = kit.config.linking.strategy === 'dextersql';
+  // DexterSQL's linking retrieves from the indices; any strategy does when the matched values are wanted.
+  const wantsRetrieval = kit.config.linking.strategy === 'dextersql' || kit.config.linking.matchValues;
   if (!opened.prepared && wantsRetrieval) {
     if (kit.config.linking.whenUnprepared === 'prepare') {
       await kit.runner.step(
