@@ -82,7 +82,7 @@ function stageLosses(scored: BenchmarkRecord[]): StageLosses | null {
     for (const path of new Set(right.map((c) => c.path))) losses.rightByPath[path] = (losses.rightByPath[path] ?? 0) + 1;
     if (right.length && right.every((c) => c.generatedVerdict !== undefined && c.generatedVerdict !== 'correct')) losses.wonAtCorrection++;
     if (r.verdict === 'correct') continue;
-    if (right.length || r.upperBoundCorrect) {
+    if (right.length) {
       const by = r.selection ?? 'unknown';
       losses.lostAtSelectionBy[by] = (losses.lostAtSelectionBy[by] ?? 0) + 1;
     } else if (candidates.some((c) => c.generatedVerdict === 'correct')) losses.lostAtCorrection++;

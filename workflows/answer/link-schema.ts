@@ -37,13 +37,7 @@ export async function linkSchema(kit: StageKit, ctx: QuestionContext, prepared: 
   const { strategy, preliminaryViews, matchValues } = kit.config.linking;
   const unlinked: LinkedSchema = { focus: ctx.focus, grounding: ctx.grounding, drafts: [] };
   let linked = unlinked;
-  if (strategy === 'full-schema') {
-    kit.runner.note(STAGE, 'fullSchema', 'no schema linking', { skipped: 'linking is switched off (selector ablation): prompts show the whole schema' });
-    if (matchValues) linked = { ...unlinked, grounding: (await retrieve(kit, prepared, 'matched values only'))?.grounding ?? ctx.grounding };
-  } else if (strategy === 'decosearch') {
-    const values = matchValues ? await retrieve(kit, prepared, 'matched values only') : null;
-    linked = { ...unlinked, focus: await decoSearchSelector(kit, ctx), grounding: values?.grounding ?? ctx.grounding };
-  } else {
+  if (strategy === 'dextersql') {
     const retrieved = await retrieve(kit, prepared, 'preliminary focused schema');
     if (retrieved) {
       linked = { ...unlinked, focus: retrieved.focus, grounding: matchValues ? retrieved.grounding : ctx.grounding };
@@ -51,6 +45,12 @@ export async function linkSchema(kit: StageKit, ctx: QuestionContext, prepared: 
         linked = { ...linked, ...(await preliminaryDrafts(kit, { ...ctx, focus: linked.focus, grounding: linked.grounding }, preliminaryViews)) };
       else kit.runner.note(STAGE, 'draftPreliminarySql', 'step 2: preliminary SQLs', { skipped: 'switched off (preliminary-sql ablation)' });
     }
+  } else {
+    if (strategy === 'full-schema')
+      kit.runner.note(STAGE, 'fullSchema', 'no schema linking', { skipped: 'linking is switched off (selector ablation): prompts show the whole schema' });
+    const values = matchValues ? await retrieve(kit, prepared, 'matched values only') : null;
+    const focus = strategy === 'decosearch' ? await decoSearchSelector(kit, ctx) : ctx.focus;
+    linked = { ...unlinked, focus, grounding: values?.grounding ?? ctx.grounding };
   }
   kit.runner.stageDone(STAGE);
   return linked;
