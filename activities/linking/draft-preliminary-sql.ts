@@ -1,7 +1,7 @@
 import type { FocusedTable } from '../../core/question/focused-table';
 import { focusFromColumns, mergeFocus } from '../../core/linking/focused-schema';
 import type { PreliminaryView } from '../../core/linking/preliminary-views';
-import { renderColumnProfile } from '../../core/profiling/profile-text';
+import { renderColumnProfile, renderColumnProfileLine } from '../../core/profiling/profile-text';
 import { renderSchemaDdl } from '../../core/schema-text';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
@@ -25,13 +25,18 @@ export interface DraftPreliminarySqlOutput {
   usage: LlmCallUsage;
 }
 
-/** The schema text of one view: the preliminary focus, the whole schema, or the whole schema with the profiles of the focused tables. */
+/**
+ * The schema text of one view: the preliminary focus, the whole schema, or the whole schema with
+ * the profiles of the focused tables (in full, or one line each). The profile views begin as the
+ * whole-schema view does, so a sequence that read one reads only the profiles of the other.
+ */
 function schemaView(loaded: LoadedSchema, ctx: QuestionContext, view: PreliminaryView): string {
   if (view === 'focused') return `Database schema (the part retrieved for this question):\n${renderFocusedSchema(loaded, ctx.focus)}`;
   const full = `Database schema:\n${renderSchemaDdl(loaded.schema)}`;
   if (view === 'full' || loaded.profiles.size === 0) return full;
   const tables = new Set((ctx.focus ?? []).map((t) => t.table.toLowerCase()));
-  const profiles = [...loaded.profiles.values()].filter((p) => tables.has(p.table.toLowerCase())).map(renderColumnProfile);
+  const render = view === 'profiles' ? renderColumnProfile : renderColumnProfileLine;
+  const profiles = [...loaded.profiles.values()].filter((p) => tables.has(p.table.toLowerCase())).map(render);
   return `${full}\n\nColumn profiles of the tables that look relevant:\n${profiles.join('\n')}`;
 }
 

@@ -4,7 +4,7 @@
  * overrides); the resolved configuration travels in the workflow input and the trace, so a
  * report's label is only what really ran.
  */
-import { PRELIMINARY_VIEWS, type PreliminaryView } from '../linking/preliminary-views';
+import { PRELIMINARY_VIEWS, PRELIMINARY_VIEW_NAMES, type PreliminaryView } from '../linking/preliminary-views';
 
 export type LinkingStrategy = 'dextersql' | 'decosearch' | 'full-schema';
 export type GenerationPath = 'direct' | 'dependency-tree' | 'few-shot' | 'divide-and-conquer';
@@ -19,9 +19,11 @@ export interface LinkingConfig {
   strategy: LinkingStrategy;
   /**
    * DexterSQL Step 2: one preliminary SQL over each of these views (the paper's three: the
-   * retrieved focus, the whole schema, the schema with profiles), whose columns join the focus.
-   * Each view is a prompt the model reads in full, since no two share their schema: fewer views,
-   * less reading. Empty, the retrieved columns are the focused schema (the `preliminary-sql` ablation).
+   * retrieved focus, the whole schema, the schema with profiles; or `profile-lines`, the third
+   * with one line per profile), whose columns join the focus. Each view is a prompt the model
+   * reads (the profile views after the whole schema's DDL, which a sequence holding it shares):
+   * fewer or smaller views, less reading. Empty, the retrieved columns are the focused schema (the
+   * `preliminary-sql` ablation).
    */
   preliminaryViews: PreliminaryView[];
   /**
@@ -453,7 +455,7 @@ function withOverrides(base: Sections, overrides: PipelineOverrides): Sections {
   count(c.decomposition.examples, 'decomposition.examples', 0);
   oneOf(c.linking.strategy, ['dextersql', 'decosearch', 'full-schema'], 'linking.strategy');
   oneOf(c.linking.whenUnprepared, ['prepare', 'full-schema'], 'linking.whenUnprepared');
-  for (const view of c.linking.preliminaryViews) oneOf(view, PRELIMINARY_VIEWS, 'linking.preliminaryViews');
+  for (const view of c.linking.preliminaryViews) oneOf(view, PRELIMINARY_VIEW_NAMES, 'linking.preliminaryViews');
   if (new Set(c.linking.preliminaryViews).size !== c.linking.preliminaryViews.length)
     throw new PipelineConfigError(`linking.preliminaryViews names a view twice: ${c.linking.preliminaryViews.join(',')}`);
   if (!(c.decomposition.temperature >= 0 && c.decomposition.temperature <= 2))

@@ -24,6 +24,40 @@ export function renderColumnProfile(p: ColumnProfile): string {
   return lines.join('\n');
 }
 
+const LINE_EXAMPLES = 3;
+const LINE_EXAMPLE_CHARS = 40;
+const LINE_DOC_CHARS = 100;
+
+/**
+ * A column profile in one line, for prompts that show many (the `profile-lines` preliminary
+ * view): meaning, keys, format, cardinality, then the range of a number or a few examples of a
+ * text (keys too: how a code is written is what a filter needs), each clipped. `renderColumnProfile` says the same in five to eight lines.
+ */
+export function renderColumnProfileLine(p: ColumnProfile): string {
+  const doc = p.documentation;
+  const parts: string[] = [];
+  if (doc?.fullName && doc.fullName.toLowerCase() !== p.column.toLowerCase()) parts.push(`"${clip(doc.fullName, LINE_DOC_CHARS)}"`);
+  if (doc?.description) parts.push(clip(doc.description, LINE_DOC_CHARS));
+  if (doc?.values) parts.push(`values: ${clip(doc.values, LINE_DOC_CHARS)}`);
+  if (p.primaryKey) parts.push('primary key');
+  if (p.references) parts.push(`references ${p.references.table}.${p.references.column}`);
+  const consistency = p.formatConsistency < 1 ? ` (${Math.round(p.formatConsistency * 100)}%)` : '';
+  const nulls = p.nullCount ? `, ${p.nullCount} null` : '';
+  parts.push(`${p.format.replace(/_/g, ' ')}${consistency}, ${kindOf(p)}: ${p.distinctCount} distinct of ${p.rowCount} rows${nulls}`);
+  if (!p.textual && p.min !== null) parts.push(`${literal(p.min)} to ${literal(p.max)}`);
+  if (p.textual) {
+    const values = p.mostFrequent.length ? p.mostFrequent.map((v) => v.value) : p.sample;
+    const examples = values.slice(0, LINE_EXAMPLES).map((v) => literal(typeof v === 'string' ? clip(v, LINE_EXAMPLE_CHARS) : v));
+    if (examples.length) parts.push(`e.g. ${examples.join(', ')}`);
+  }
+  return `${p.table}.${p.column}: ${parts.join('; ')}`;
+}
+
+function clip(text: string, chars: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > chars ? `${flat.slice(0, chars - 1)}…` : flat;
+}
+
 /**
  * The part of a profile that says what a column holds, without where it lives: candidate
  * generation (§3.1.3 Step 1) compares these, so two columns of one table do not look alike

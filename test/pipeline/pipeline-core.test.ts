@@ -163,14 +163,17 @@ describe("the papers' presets and ablation rows (issue 21)", () => {
     expect(() => parseSettings(['threshold'], 'hybrid')).toThrow(/--set takes section.key=value/);
   });
 
-  it('linking.preliminaryViews picks which of the three views draft a preliminary SQL; none is the preliminary-sql ablation', () => {
+  it('linking.preliminaryViews picks which views draft a preliminary SQL (the three of the paper, or profiles in one line); none is the preliminary-sql ablation', () => {
     const views = (set: string) => resolvePipelineConfig('hybrid', [], parseSettings([set], 'hybrid')).linking.preliminaryViews;
     expect(resolvePipelineConfig('dextersql').linking.preliminaryViews).toEqual(['focused', 'full', 'profiles']);
     expect(views('linking.preliminaryViews=focused,profiles')).toEqual(['focused', 'profiles']);
     expect(views('linking.preliminaryViews=')).toEqual([]);
+    expect(views('linking.preliminaryViews=focused,full,profile-lines')).toEqual(['focused', 'full', 'profile-lines']);
     expect(resolvePipelineConfig('hybrid', ['preliminary-sql']).linking.preliminaryViews).toEqual([]);
     expect(() => resolvePipelineConfig('hybrid', ['preliminary-sql'], { linking: { preliminaryViews: [] } })).toThrow(/drafts no preliminary SQL/);
-    expect(() => views('linking.preliminaryViews=focused,schema')).toThrow('linking.preliminaryViews must be one of focused, full, profiles, got "schema"');
+    expect(() => views('linking.preliminaryViews=focused,schema')).toThrow(
+      'linking.preliminaryViews must be one of focused, full, profiles, profile-lines, got "schema"',
+    );
     expect(() => views('linking.preliminaryViews=full,full')).toThrow('linking.preliminaryViews names a view twice: full,full');
   });
 });

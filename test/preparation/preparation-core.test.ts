@@ -14,7 +14,7 @@ import { DEFAULT_PREPARATION_CONFIG, resolvePreparationConfig, resolvePreparatio
 import { buildColumnProfile } from '../../core/profiling/build-column-profile';
 import type { ColumnProfile } from '../../core/profiling/column-profile';
 import { columnDocumentation, parseBirdDescriptionCsv, parseJsonDocumentation } from '../../core/profiling/documentation';
-import { renderColumnProfile } from '../../core/profiling/profile-text';
+import { renderColumnProfile, renderColumnProfileLine } from '../../core/profiling/profile-text';
 import { seededRanks } from '../../core/profiling/seeded-sample';
 import { inferValueFormat } from '../../core/profiling/value-format';
 
@@ -93,6 +93,31 @@ describe('column profiles (§3.1.1)', () => {
     expect(renderColumnProfile(p)).toContain('Description: identification of the patient');
     const diagnosis = profile('Patient', 'Diagnosis');
     expect(diagnosis).toMatchObject({ identifier: false, textual: true, mostFrequent: [{ value: 'a', count: 2 }] });
+  });
+
+  it('says a profile in one line: meaning and keys, format and cardinality, then a range for numbers or clipped examples for text', () => {
+    const id = buildColumnProfile({
+      table: 'Patient',
+      column: { name: 'ID', type: 'INTEGER', primaryKey: true },
+      references: null,
+      cardinality: { rowCount: 4, nonNullCount: 3, distinctCount: 3, min: 1, max: 3 },
+      valueCounts: [1, 2, 3].map((value) => ({ value, count: 1 })),
+      sample: [3, 1, 2],
+      documentation: { description: 'identification\nof the patient' },
+      config: DEFAULT_PREPARATION_CONFIG.profile,
+    });
+    expect(renderColumnProfileLine(id)).toBe('Patient.ID: identification of the patient; primary key; integer, unique: 3 distinct of 4 rows, 1 null; 1 to 3');
+    const long = 'x'.repeat(60);
+    const text = profile('Lab', 'Result', { mostFrequent: [{ value: "it's high", count: 2 }], sample: [long, 'b', 'c', 'd'] });
+    const line = renderColumnProfileLine(text);
+    expect(line).toMatch(/^Lab\.Result: text, categorical: 2 distinct of 3 rows; e\.g\. 'it''s high'$/);
+    // No frequent values: the sample's first few, each clipped.
+    const sampled = renderColumnProfileLine({ ...text, mostFrequent: [] });
+    expect(sampled).toContain(`e.g. '${'x'.repeat(39)}…', 'b', 'c'`);
+    expect(sampled).not.toContain("'d'");
+    // The full profile says the same facts over several lines, at several times the length.
+    expect(line.split('\n')).toHaveLength(1);
+    expect(renderColumnProfile(text).split('\n').length).toBeGreaterThan(3);
   });
 
   it('reads BIRD description CSVs (BOM, quoted line breaks) and the JSON form', () => {

@@ -184,6 +184,25 @@ describe('the online pipeline on concert_singer', () => {
     expect(result.trace.some((t) => t.skipped === 'LLM call budget of 3 reached')).toBe(true);
   });
 
+  it("linking.preliminaryViews=profile-lines shows the focused tables' profiles one line each after the whole schema", async () => {
+    const draftPrompts = async (view: 'profiles' | 'profile-lines', question: string) => {
+      const before = llm.requests.length;
+      await stack.client.ask({ question, database: DB, pipeline: { linking: { preliminaryViews: [view] } }, limits: { budget: { maxLlmCalls: 1 } } });
+      return llm.requests.slice(before).flatMap((r) => (r.prompt?.user.includes('Column profiles of the tables that look relevant') ? [r.prompt.user] : []));
+    };
+    const [lines] = await draftPrompts('profile-lines', 'Which singers are older than 30, by name?');
+    const [full] = await draftPrompts('profiles', 'Which singers are older than 30, by their names?');
+    expect(lines).toMatch(/^Database schema:\nCREATE TABLE/);
+    expect(lines).toMatch(/^singer\.Age: .*distinct of \d+ rows; -?\d+ to \d+$/m);
+    expect(lines).not.toMatch(/^Rows: /m);
+    expect(full).toMatch(/^Column singer\.Age/m);
+    expect(full).toMatch(/^Rows: /m);
+    // Both begin with the whole schema, so the two drafts share that prefix; the one-line profiles are the shorter.
+    const schemaOf = (prompt: string) => prompt.slice(0, prompt.indexOf('Column profiles'));
+    expect(schemaOf(lines)).toBe(schemaOf(full));
+    expect(lines.length).toBeLessThan(full.length * 0.6);
+  });
+
   it('the token budget stops paid steps once spent', async () => {
     const { result } = await ask(18, { limits: { budget: { maxTokens: 50 } } });
     expect(result.outcome).toBe('budget_exhausted');

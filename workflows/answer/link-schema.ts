@@ -1,4 +1,4 @@
-import type { PreliminaryView } from '../../core/linking/preliminary-views';
+import { describePreliminaryView, type PreliminaryView } from '../../core/linking/preliminary-views';
 import type { OpenQuestionOutput } from '../../core/question/question-opening';
 import { mergeFocus } from '../../core/linking/focused-schema';
 import type { FocusedTable } from '../../core/question/focused-table';
@@ -91,7 +91,7 @@ async function preliminaryDrafts(kit: StageKit, ctx: QuestionContext, views: Pre
           {
             stage: STAGE,
             name: 'draftPreliminarySql',
-            summary: `step 2: preliminary SQL over the ${view === 'focused' ? 'preliminary focus' : view === 'full' ? 'whole schema' : 'schema with profiles'}`,
+            summary: `step 2: preliminary SQL over the ${describePreliminaryView(view)}`,
             llmCalls: 1,
           },
           (o) => kit.llm.draftPreliminarySql.executeWithOptions(o, [{ ctx, view }]),
