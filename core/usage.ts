@@ -8,6 +8,8 @@ export interface LlmCallUsage {
   reusedPromptTokens?: number;
   /** Of completionTokens, those a local model accepted from a verified draft (no forward pass of their own). */
   draftedTokens?: number;
+  /** Of completionTokens, the share of forward passes other generations of the same local model decoded in too (batched generation). */
+  batchedTokens?: number;
   latencyMs: number;
   cacheHit: boolean;
   /** For a cache hit: the prompt tokens the answer took when it was generated (what this call would have sent). */
@@ -23,8 +25,10 @@ export interface RunUsage {
   completionTokens: number;
   /** Prompt tokens the model did not evaluate again (absent in runs recorded before it was counted). */
   reusedPromptTokens?: number;
-  /** Generated tokens taken from verified drafts: completionTokens minus these is the decode passes spent. */
+  /** Generated tokens taken from verified drafts. */
   draftedTokens?: number;
+  /** Generated tokens' share of passes batched with other generations: completionTokens minus drafted and batched is the decode passes spent. */
+  batchedTokens?: number;
   cacheHits: number;
   /**
    * Prompt tokens the cache hits took when they were generated: with promptTokens, what the run's
@@ -42,25 +46,28 @@ export interface RunUsage {
   byRole: Record<string, RoleUsage>;
 }
 
-/** One role's share of a run (the reused and drafted tokens only where there were some, and absent in runs recorded before they were counted per role). */
+/** One role's share of a run (the reused, drafted and batched tokens only where there were some, and absent in runs recorded before they were counted per role). */
 export interface RoleUsage {
   calls: number;
   promptTokens: number;
   completionTokens: number;
   reusedPromptTokens?: number;
   draftedTokens?: number;
+  batchedTokens?: number;
 }
 
 /** Two shares of one role added up. */
 export function addRoleUsage(a: RoleUsage | undefined, b: RoleUsage): RoleUsage {
   const reused = (a?.reusedPromptTokens ?? 0) + (b.reusedPromptTokens ?? 0);
   const drafted = (a?.draftedTokens ?? 0) + (b.draftedTokens ?? 0);
+  const batched = (a?.batchedTokens ?? 0) + (b.batchedTokens ?? 0);
   return {
     calls: (a?.calls ?? 0) + b.calls,
     promptTokens: (a?.promptTokens ?? 0) + b.promptTokens,
     completionTokens: (a?.completionTokens ?? 0) + b.completionTokens,
     ...(reused ? { reusedPromptTokens: reused } : {}),
     ...(drafted ? { draftedTokens: drafted } : {}),
+    ...(batched ? { batchedTokens: batched } : {}),
   };
 }
 
@@ -71,6 +78,7 @@ export function emptyUsage(): RunUsage {
     completionTokens: 0,
     reusedPromptTokens: 0,
     draftedTokens: 0,
+    batchedTokens: 0,
     cacheHits: 0,
     cachedPromptTokens: 0,
     modelMs: 0,
@@ -86,6 +94,7 @@ export function addCall(usage: RunUsage, call: LlmCallUsage): RunUsage {
     completionTokens: call.completionTokens,
     reusedPromptTokens: call.reusedPromptTokens,
     draftedTokens: call.draftedTokens,
+    batchedTokens: call.batchedTokens,
   };
   return {
     llmCalls: usage.llmCalls + 1,
@@ -93,6 +102,7 @@ export function addCall(usage: RunUsage, call: LlmCallUsage): RunUsage {
     completionTokens: usage.completionTokens + call.completionTokens,
     reusedPromptTokens: (usage.reusedPromptTokens ?? 0) + (call.reusedPromptTokens ?? 0),
     draftedTokens: (usage.draftedTokens ?? 0) + (call.draftedTokens ?? 0),
+    batchedTokens: (usage.batchedTokens ?? 0) + (call.batchedTokens ?? 0),
     cacheHits: usage.cacheHits + (call.cacheHit ? 1 : 0),
     cachedPromptTokens: (usage.cachedPromptTokens ?? 0) + (call.cachedPromptTokens ?? 0),
     modelMs: (usage.modelMs ?? 0) + (call.cacheHit ? (call.cachedLatencyMs ?? 0) : call.latencyMs),
@@ -115,6 +125,7 @@ export function mergeUsage(a: RunUsage, b: RunUsage): RunUsage {
     completionTokens: a.completionTokens + b.completionTokens,
     reusedPromptTokens: (a.reusedPromptTokens ?? 0) + (b.reusedPromptTokens ?? 0),
     draftedTokens: (a.draftedTokens ?? 0) + (b.draftedTokens ?? 0),
+    batchedTokens: (a.batchedTokens ?? 0) + (b.batchedTokens ?? 0),
     cacheHits: a.cacheHits + b.cacheHits,
     cachedPromptTokens: (a.cachedPromptTokens ?? 0) + (b.cachedPromptTokens ?? 0),
     modelMs: (a.modelMs ?? 0) + (b.modelMs ?? 0),

@@ -30,6 +30,11 @@ export interface TokenUsage {
    * ran anyway (DECODEX_LLM_LOCAL_DRAFT): generated without a pass of their own.
    */
   draftedTokens?: number;
+  /**
+   * Of completionTokens, the share of forward passes other generations of the same local model
+   * decoded in with them (two decoding together: half of each one's tokens; local/shared-passes.ts).
+   */
+  batchedTokens?: number;
 }
 
 export interface Completion {

@@ -154,6 +154,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
       usage.completionTokens += completion.usage.completionTokens;
       if (completion.usage.reusedPromptTokens) usage.reusedPromptTokens = (usage.reusedPromptTokens ?? 0) + completion.usage.reusedPromptTokens;
       if (completion.usage.draftedTokens) usage.draftedTokens = (usage.draftedTokens ?? 0) + completion.usage.draftedTokens;
+      if (completion.usage.batchedTokens) usage.batchedTokens = (usage.batchedTokens ?? 0) + completion.usage.batchedTokens;
       lastText = completion.text;
       const parsed = parseAnswer(request, completion.text, completion.cutOff !== undefined);
       if (!parsed) return { text: completion.text, usage, attempts: attempt };
@@ -195,6 +196,7 @@ export function createLlmService({ config, store, providerFor = providerForSetti
         completionTokens: usage.completionTokens,
         ...(usage.reusedPromptTokens ? { reusedPromptTokens: usage.reusedPromptTokens } : {}),
         ...(usage.draftedTokens ? { draftedTokens: usage.draftedTokens } : {}),
+        ...(usage.batchedTokens ? { batchedTokens: usage.batchedTokens } : {}),
         latencyMs: now() - startedAt,
         cacheHit,
         ...(cached?.promptTokens ? { cachedPromptTokens: cached.promptTokens } : {}),

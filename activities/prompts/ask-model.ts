@@ -64,7 +64,19 @@ export async function askModel<P extends PromptName>(
 
 /** The part of a call record that usage accounting keeps (no provider details, no attempts). */
 export function callUsage(record: LlmCallRecord): LlmCallUsage {
-  const { role, model, promptTokens, completionTokens, reusedPromptTokens, draftedTokens, latencyMs, cacheHit, cachedPromptTokens, cachedLatencyMs } = record;
+  const {
+    role,
+    model,
+    promptTokens,
+    completionTokens,
+    reusedPromptTokens,
+    draftedTokens,
+    batchedTokens,
+    latencyMs,
+    cacheHit,
+    cachedPromptTokens,
+    cachedLatencyMs,
+  } = record;
   return {
     role,
     model,
@@ -72,6 +84,7 @@ export function callUsage(record: LlmCallRecord): LlmCallUsage {
     completionTokens,
     ...(reusedPromptTokens ? { reusedPromptTokens } : {}),
     ...(draftedTokens ? { draftedTokens } : {}),
+    ...(batchedTokens ? { batchedTokens } : {}),
     latencyMs,
     cacheHit,
     ...(cachedPromptTokens ? { cachedPromptTokens } : {}),

@@ -31,7 +31,8 @@ export interface AccuracyRow {
   /**
    * What a CPU pays for, whatever the machine's day (the calls the model answered in this run;
    * a cache hit costs nothing): prompt tokens the model read, tokens it generated, and the
-   * sequential forward passes generation took (generated tokens less those taken from verified drafts).
+   * sequential forward passes generation took (generated tokens less those taken from verified
+   * drafts and less their share of passes batched with other generations: `decodePasses`).
    */
   evaluatedPromptTokensPerQuestion: number;
   generatedTokensPerQuestion: number;
@@ -106,7 +107,7 @@ function roleWork(scored: BenchmarkRecord[]): Record<string, RoleWork> {
       const w = (work[role] ??= { callsPerQuestion: 0, evaluatedPromptTokensPerQuestion: 0, decodePassesPerQuestion: 0 });
       w.callsPerQuestion += u.calls / scored.length;
       w.evaluatedPromptTokensPerQuestion += (u.promptTokens - (u.reusedPromptTokens ?? 0)) / scored.length;
-      w.decodePassesPerQuestion += (u.completionTokens - (u.draftedTokens ?? 0)) / scored.length;
+      w.decodePassesPerQuestion += decodePasses(u) / scored.length;
     }
   return work;
 }
@@ -120,6 +121,11 @@ export function labelKey(label: string): string {
 }
 
 const HARDNESS_ORDER = ['easy', 'medium', 'hard', 'extra', 'simple', 'moderate', 'challenging'];
+/** The forward passes a usage's generation took: one per generated token, less drafted tokens and the batched share. */
+export function decodePasses(u: { completionTokens: number; draftedTokens?: number; batchedTokens?: number }): number {
+  return u.completionTokens - (u.draftedTokens ?? 0) - (u.batchedTokens ?? 0);
+}
+
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 /** The row of one configuration, from its benchmark records (questions not executable are left out). */
@@ -160,7 +166,7 @@ export function accuracyRow(label: string, records: BenchmarkRecord[]): Accuracy
     promptTokensEvaluatedFraction: sent ? (sent - reused) / sent : null,
     evaluatedPromptTokensPerQuestion: mean(scored.map((r) => r.usage.promptTokens - (r.usage.reusedPromptTokens ?? 0))),
     generatedTokensPerQuestion: mean(scored.map((r) => r.usage.completionTokens)),
-    decodePassesPerQuestion: mean(scored.map((r) => r.usage.completionTokens - (r.usage.draftedTokens ?? 0))),
+    decodePassesPerQuestion: mean(scored.map((r) => decodePasses(r.usage))),
     byRole: roleWork(scored),
     linkingRecall: linked.length ? mean(linked) : null,
     keptFraction: kept.length ? mean(kept) : null,

@@ -106,6 +106,22 @@ describe('the local provider with the real GGUF model', () => {
     expect(copied.heldIntact && unrelated.heldIntact).toBe(true);
   }, 150_000);
 
+  it('two generations decoding together share forward passes: each counts its batched share, one alone counts none', async () => {
+    const run = await runChild('local-batch-child.ts', {});
+    if (run.code !== 0) throw new Error(`the local model run failed (exit ${run.code}):\n${run.stderr}`);
+    type Answer = { label: string; usage: { completionTokens: number; batchedTokens?: number } };
+    const answers = jsonLines<Answer>(run.stdout);
+    expect(answers.map((a) => a.label)).toEqual(['together-0', 'together-1', 'alone']);
+    const [a, b, alone] = answers;
+    // Both copy 60 tokens' worth of lines and read prompts of one length, so they decode side by
+    // side for most of their tokens: about half of each one's passes is the other's too.
+    for (const together of [a, b]) {
+      expect(together.usage.batchedTokens).toBeGreaterThan(together.usage.completionTokens / 5);
+      expect(together.usage.batchedTokens!).toBeLessThanOrEqual(together.usage.completionTokens / 2 + 1);
+    }
+    expect(alone.usage.batchedTokens).toBeUndefined();
+  }, 150_000);
+
   it('drafts tokens from the prompt (input lookup) or with a draft model and verifies them: the same greedy answer, fewer decode passes, counted', async () => {
     const run = await runChild('local-draft-child.ts', {});
     if (run.code !== 0) throw new Error(`the local model run failed (exit ${run.code}):\n${run.stderr}`);

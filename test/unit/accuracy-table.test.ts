@@ -29,7 +29,7 @@ describe('the accuracy table (bench:accuracy)', () => {
     expect(accuracyMarkdown([row], 'about')).toMatch(/\| hybrid − selection \| 2 \| 0\.500 \|.*\| 1000 \| 4\.0 \| 0\.875 \|/);
   });
 
-  it('prints what a CPU pays for: prompt tokens read, tokens generated, and decode passes after verified drafts', () => {
+  it('prints what a CPU pays for: prompt tokens read, tokens generated, and decode passes after verified drafts and batching', () => {
     const row = accuracyRow('quick', [
       record(1, 'correct', { promptTokens: 1000, reusedPromptTokens: 600, completionTokens: 80, draftedTokens: 30 }),
       record(2, 'wrong', { promptTokens: 500, completionTokens: 40 }),
@@ -38,6 +38,10 @@ describe('the accuracy table (bench:accuracy)', () => {
     expect(lines).toContain('evaluated_prompt_tokens_per_question_quick: 450'); // (400 + 500) / 2
     expect(lines).toContain('generated_tokens_per_question_quick: 60');
     expect(lines).toContain('decode_passes_per_question_quick: 45'); // (50 + 40) / 2
+    // Two generations decoded together share their passes: the batched share is not paid twice.
+    const batched = accuracyRow('hybrid', [record(1, 'correct', { completionTokens: 100, batchedTokens: 40, draftedTokens: 10 })]);
+    expect(accuracyLines(batched)).toContain('decode_passes_per_question_hybrid: 50');
+    expect(accuracyLines(batched)).toContain('generated_tokens_per_question_hybrid: 100');
   });
 
   it('says where wrong answers were lost: questions with a right candidate, and those of them whose answer is still wrong', () => {

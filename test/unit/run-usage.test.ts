@@ -12,7 +12,7 @@ describe('run usage (core/usage)', () => {
     expect(mergeUsage(usage, older)).toMatchObject({ modelMs: 10_000, untimedHits: 1 });
   });
 
-  it('counts per role the prompt tokens a local model reused and the tokens it took from drafts, only where there were some', () => {
+  it('counts per role the prompt tokens a local model reused, the tokens it took from drafts and their batched share, only where there were some', () => {
     let usage = addCall(emptyUsage(), {
       role: 'generator',
       model: 'm',
@@ -20,13 +20,14 @@ describe('run usage (core/usage)', () => {
       completionTokens: 50,
       reusedPromptTokens: 600,
       draftedTokens: 20,
+      batchedTokens: 5,
       latencyMs: 1,
       cacheHit: false,
     });
     usage = addCall(usage, { role: 'generator', model: 'm', promptTokens: 800, completionTokens: 30, reusedPromptTokens: 700, latencyMs: 1, cacheHit: false });
     usage = addCall(usage, { role: 'reviser', model: 'm', promptTokens: 400, completionTokens: 10, latencyMs: 1, cacheHit: false });
     expect(usage.byRole).toEqual({
-      generator: { calls: 2, promptTokens: 1700, completionTokens: 80, reusedPromptTokens: 1300, draftedTokens: 20 },
+      generator: { calls: 2, promptTokens: 1700, completionTokens: 80, reusedPromptTokens: 1300, draftedTokens: 20, batchedTokens: 5 },
       reviser: { calls: 1, promptTokens: 400, completionTokens: 10 },
     });
     expect(mergeUsage(usage, usage).byRole.generator).toEqual({
@@ -35,6 +36,8 @@ describe('run usage (core/usage)', () => {
       completionTokens: 160,
       reusedPromptTokens: 2600,
       draftedTokens: 40,
+      batchedTokens: 10,
     });
+    expect(mergeUsage(usage, usage)).toMatchObject({ draftedTokens: 40, batchedTokens: 10 });
   });
 });

@@ -79,6 +79,8 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
         let generated = '';
         const startedAt = performance.now();
         let firstTokenAt: number | undefined;
+        let endDecoding: (() => void) | undefined;
+        let batched = 0;
         try {
           session.setChatHistory(history);
           const answer = await session.promptWithMeta(prompt, {
@@ -89,12 +91,17 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
             signal: AbortSignal.any([deadline, loop.signal]),
             // Stopped for a loop, the text so far is the answer (marked cut off); at the deadline it is an error.
             stopOnAbortSignal: true,
+            onToken: (generatedTokens) => {
+              endDecoding ??= local.sharedPasses.begin();
+              batched += local.sharedPasses.sharedShare(generatedTokens.length);
+            },
             onTextChunk: (chunk) => {
               firstTokenAt ??= performance.now();
               generated += chunk;
               if (!loop.signal.aborted && degenerateRepetition(generated)) loop.abort();
             },
           });
+          endDecoding?.();
           if (deadline.aborted) throw new Error('the generation was stopped at its deadline');
           // The sequence's meter counts what was evaluated: the part of the prompt not reused, and
           // every generated token.
@@ -115,6 +122,7 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
               completionTokens: answerTokens,
               reusedPromptTokens: reused,
               ...(drafted > 0 ? { draftedTokens: drafted } : {}),
+              ...(Math.round(batched) > 0 ? { batchedTokens: Math.min(Math.round(batched), answerTokens - drafted) } : {}),
             },
             ...(cutOff ? { cutOff } : {}),
           };
@@ -124,6 +132,7 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
           if (deadline.aborted) local.speed.missedDeadline();
           throw classifyLocalError(err, { model: local.name, timeoutMs, timedOut: deadline.aborted });
         } finally {
+          endDecoding?.();
           session.dispose({ disposeSequence: false });
         }
       }, worthReusing);

@@ -19,6 +19,7 @@ import { isModelUri, type LocalRuntimeOptions } from './local-llm-config';
 import { resolveLocalModelFile } from './model-file';
 import { getSharedLlama, loadNodeLlamaCpp, type NodeLlamaCpp } from './node-llama-cpp';
 import { SpeedMeter } from './generation-deadline';
+import { SharedPasses } from './shared-passes';
 import { createPool, type Pool } from './sequence-pool';
 
 /** A model loaded in this process, ready to serve up to `sequences` generations at once. */
@@ -42,6 +43,8 @@ export interface LocalModel {
   chatWrapper: ChatWrapper;
   /** This model's speed on this machine, for generation deadlines. */
   speed: SpeedMeter;
+  /** Which of its generations decode together, sharing forward passes (batched generation). */
+  sharedPasses: SharedPasses;
   /** The decoding grammar of a schema, built once per schema. */
   grammarFor(schema: JsonSchema): Promise<LlamaGrammar>;
   /** The tokens a chat renders to, as the session will evaluate them (the answer's turn opened). */
@@ -93,6 +96,7 @@ async function load(reference: string, options: LocalRuntimeOptions): Promise<Lo
       allSequences,
       chatWrapper,
       speed: new SpeedMeter(),
+      sharedPasses: new SharedPasses(),
       chatTokens(history) {
         const { contextText } = chatWrapper.generateContextState({ chatHistory: [...history, { type: 'model', response: [] }] });
         return contextText.tokenize(model.tokenizer);
