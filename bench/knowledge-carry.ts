@@ -50,6 +50,17 @@ export async function exportHomeKnowledge(home: string, store: ArtifactStore, en
   }
 }
 
+/**
+ * The bundle with one part only (`carry-knowledge.ts export FILE --only rules|decompositions`), the
+ * other empty; null keeps both. A job still under way stays out of what is carried until it ends.
+ */
+export function bundlePart(bundle: KnowledgeBundle, only: string | null): KnowledgeBundle {
+  if (only === null) return bundle;
+  if (only === 'rules') return { decompositions: [], rules: bundle.rules };
+  if (only === 'decompositions') return { decompositions: bundle.decompositions, rules: [] };
+  throw new Error(`--only takes rules or decompositions, got "${only}"`);
+}
+
 /** Loads a bundle into a home, its examples embedded with the question embedder the home's workers use. */
 export async function importHomeKnowledge(
   home: string,

@@ -9,7 +9,7 @@ import { exportKnowledge, knowledgeFingerprint } from '../../activities/knowledg
 import { loadCorrectionRules, publishCorrectionRules } from '../../activities/knowledge/knowledge-store';
 import { EmbeddedVectorStore } from '../../activities/vectors/embedded-vector-store';
 import type { CorrectionRule, DecompositionExample } from '../../core/knowledge/knowledge-types';
-import { loadLearnedKnowledge, readKnowledgeFile, writeKnowledgeFile } from '../../bench/knowledge-carry';
+import { bundlePart, loadLearnedKnowledge, readKnowledgeFile, writeKnowledgeFile } from '../../bench/knowledge-carry';
 import { benchmarkOf } from '../../bench/configuration-runs';
 import { loadLlmConfig } from '../../activities/llm/llm-config';
 import { UNUSED_LLM_ENV } from '../../devkit/test-workers';
@@ -66,6 +66,14 @@ describe('learned knowledge carried between homes', () => {
     expect(await loadLearnedKnowledge(fresh.dir, fresh.store, '', HASHED, () => undefined)).toBe(fingerprint);
     await built.store.close();
     await fresh.store.close();
+  });
+
+  it('exports one part alone when asked, the other empty, so a knowledge base still being built stays out of the bundle', () => {
+    const bundle = { decompositions: EXAMPLES, rules: RULES };
+    expect(bundlePart(bundle, null)).toBe(bundle);
+    expect(bundlePart(bundle, 'rules')).toEqual({ decompositions: [], rules: RULES });
+    expect(bundlePart(bundle, 'decompositions')).toEqual({ decompositions: EXAMPLES, rules: [] });
+    expect(() => bundlePart(bundle, 'notes')).toThrow('--only takes rules or decompositions, got "notes"');
   });
 
   it("the bench's benchmark ids carry the fingerprint of the home's knowledge, so runs with other knowledge do not mix", () => {
