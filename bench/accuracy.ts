@@ -71,8 +71,8 @@ import { accuracyLines, accuracyMarkdown, accuracyRow, type AccuracyRow } from '
 import { renderExSecondsChart } from '../core/benchmark/ex-seconds-chart';
 import { exportCarriedAnswers, importCarriedAnswers } from './llm-answer-carry';
 import { parseConfigurations } from './accuracy-configurations';
-import { DATASET_NAMES, benchmarkOf, fewShotSources, runConfigurations, sampleSize, withHomeStore, type BenchDataset } from './configuration-runs';
-import { CARRIED_KNOWLEDGE, loadLearnedKnowledge } from './knowledge-carry';
+import { DATASET_NAMES, benchmarkOf, homeKnowledge, runConfigurations, sampleSize, withHomeStore, type BenchDataset } from './configuration-runs';
+import { CARRIED_KNOWLEDGE } from './knowledge-carry';
 
 function writeTable(home: string, name: string, rows: AccuracyRow[], about: string): void {
   writeFileSync(path.join(home, `${name}.md`), accuracyMarkdown(rows, about));
@@ -130,10 +130,7 @@ async function main(): Promise<void> {
     const added = await withHomeStore(home, (store) => importCarriedAnswers(store, carry));
     console.error(`bench:accuracy: ${added} carried model answers added to the home's LLM cache (${carry})`);
   }
-  const learned = await withHomeStore(home, (store) =>
-    loadLearnedKnowledge(home, store, values.knowledge!, process.env, (line) => console.error(`bench:accuracy: ${line}`)),
-  );
-  const knowledge = { fewShot: fewShotSources(values['few-shot']!), notes: !values['no-notes'], ...(learned ? { learned } : {}) };
+  const knowledge = await homeKnowledge('bench:accuracy', home, { fewShot: values['few-shot']!, notes: !values['no-notes'], knowledgeFile: values.knowledge! });
   const sample = { size, seed };
   const benchmarks = configurations.map((c) => benchmarkOf('accuracy', c, dataset, sample, llmConfig, knowledge));
 

@@ -29,6 +29,7 @@ import { pipelineLabel } from '../core/pipeline/pipeline-config';
 import type { Configuration } from './accuracy-configurations';
 import { resolveRuntimeConfig } from '../core/runtime-config';
 import type { BenchmarkReport } from '../activities/benchmark/write-benchmark-report';
+import { loadLearnedKnowledge } from './knowledge-carry';
 
 /** Spider dev to report on; Spider train to tune on (the few-shot index never shows a question its own answer). */
 export const DATASET_NAMES = { 'spider-dev': 'Spider dev', 'spider-train': 'Spider train' } as const;
@@ -81,6 +82,18 @@ export function benchmarkOf(
   // So does learned knowledge (the decomposer's examples, the rules correction applies).
   const tail = `${knowledge.fewShot.length ? `-fs-${knowledge.fewShot.join('+')}` : ''}${knowledge.notes ? '-notes' : ''}${knowledge.learned ? `-kn-${knowledge.learned}` : ''}`;
   return { label, base, benchmarkId: `${idPrefix}-${defaultBenchmarkId(base).replace(/^bench-/, '')}${tail}` };
+}
+
+/**
+ * What a bench run's home holds besides its databases: the few-shot index's training sets, whether
+ * notes are prepared, and the learned knowledge loaded from `knowledgeFile` ('' for none), whose
+ * fingerprint goes into the benchmark ids (bench:accuracy and bench:speed alike).
+ */
+export async function homeKnowledge(bench: string, home: string, options: { fewShot: string; notes: boolean; knowledgeFile: string }): Promise<HomeKnowledge> {
+  const learned = await withHomeStore(home, (store) =>
+    loadLearnedKnowledge(home, store, options.knowledgeFile, process.env, (line) => console.error(`${bench}: ${line}`)),
+  );
+  return { fewShot: fewShotSources(options.fewShot), notes: options.notes, ...(learned ? { learned } : {}) };
 }
 
 /** `--few-shot`: comma-separated training sets, or '' for none; an unknown one stops here. */

@@ -21,7 +21,8 @@
  *
  * No carry, no resume: the home (default .decodex/bench-speed) keeps only the offline knowledge,
  * built once as bench:accuracy builds it (databases prepared with the model, `--no-notes` to skip;
- * the few-shot index from `--few-shot`). Its LLM cache is emptied before each configuration, so no
+ * the few-shot index from `--few-shot`; the learned knowledge from `--knowledge`, default
+ * bench/carry/knowledge.json.gz, as bench:accuracy loads it). Its LLM cache is emptied before each configuration, so no
  * configuration replays an answer of an earlier run or of the configuration before it, and each run
  * of the bench has benchmark ids of its own, so it asks every question again. A call repeated
  * within one question can still be answered from the cache: cached_call_fraction says how many were.
@@ -37,7 +38,8 @@ import { LLM_CACHE_KIND } from '../activities/llm/llm-cache';
 import { loadLlmConfig, settingsForRole } from '../activities/llm/llm-config';
 import { speedLines } from '../core/benchmark/accuracy-table';
 import { parseConfigurations } from './accuracy-configurations';
-import { benchmarkOf, fewShotSources, runConfigurations, sampleSize, withHomeStore } from './configuration-runs';
+import { benchmarkOf, homeKnowledge, runConfigurations, sampleSize, withHomeStore } from './configuration-runs';
+import { CARRIED_KNOWLEDGE } from './knowledge-carry';
 import { SPEED_SAMPLE_SIZE, speedSample } from './speed-sample';
 
 /** Deletes every answer of the home's LLM cache, so the next configuration asks the model for each call. */
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
       ablations: { type: 'string', default: '' },
       limit: { type: 'string', default: String(SPEED_SAMPLE_SIZE) },
       'few-shot': { type: 'string', default: 'spider-train' },
+      knowledge: { type: 'string', default: CARRIED_KNOWLEDGE },
       'no-notes': { type: 'boolean', default: false },
       home: { type: 'string', default: '.decodex/bench-speed' },
     },
@@ -65,7 +68,7 @@ async function main(): Promise<void> {
   const llmConfig = loadLlmConfig(process.env);
   const home = path.resolve(values.home!);
   mkdirSync(home, { recursive: true });
-  const knowledge = { fewShot: fewShotSources(values['few-shot']!), notes: !values['no-notes'] };
+  const knowledge = await homeKnowledge('bench:speed', home, { fewShot: values['few-shot']!, notes: !values['no-notes'], knowledgeFile: values.knowledge! });
   // This run's own ids: a benchmark id that ran before would resume, its finished questions not asked again.
   const run = new Date().toISOString().replace(/[-:]|\.\d+/g, '');
   const benchmarks = configurations

@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runNodeScript } from '../../devkit/run-cli';
 import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
+import { writeKnowledgeFile } from '../../bench/knowledge-carry';
 
 /**
- * bench:speed's plumbing with the scripted model (never its figures): the lines it prints, and that
- * every model call is a first run: a second configuration asking the same calls as the first is not
- * answered from the cache, nor is a second run of the bench in the same home.
+ * bench:speed's plumbing with the scripted model (never its figures): the lines it prints, that
+ * every model call is a first run (a second configuration asking the same calls as the first is not
+ * answered from the cache, nor is a second run of the bench in the same home), and that it loads
+ * learned knowledge as bench:accuracy does.
  */
 describe('npm run bench:speed', () => {
   let llm: ScriptedLlm;
@@ -25,10 +27,10 @@ describe('npm run bench:speed', () => {
   });
 
   // Two configurations whose model calls are the same (the setting changes plain code only).
-  const bench = () =>
+  const bench = (extra: string[] = []) =>
     runNodeScript(
       'bench/speed.ts',
-      ['--limit', '1', '--presets', 'quick,quick@correction.spellingFixes=false', '--no-notes', '--few-shot', '', '--home', path.join(tmp, 'home')],
+      ['--limit', '1', '--presets', 'quick,quick@correction.spellingFixes=false', '--no-notes', '--few-shot', '', '--home', path.join(tmp, 'home'), ...extra],
       { DECODEX_LLM_BASE_URL: llm.baseUrl, DECODEX_LLM_MODEL: 'scripted', DECODEX_LLM_API_KEY: 'k' },
       { nodeArgs: ['--require', 'tsx/cjs'], timeoutMs: 240_000 },
     );
@@ -45,8 +47,12 @@ describe('npm run bench:speed', () => {
       expect(first.stdout).toMatch(new RegExp(`^cached_call_fraction_${key}: 0\\.000$`, 'm'));
     }
 
-    const again = await bench();
+    // The second run also loads learned knowledge, as bench:accuracy does (`--knowledge`).
+    const bundle = path.join(tmp, 'knowledge.json.gz');
+    writeKnowledgeFile(bundle, { decompositions: [], rules: [{ id: 'r1', gist: 'g', badPattern: 'a / b', correctPattern: 'a * 1.0 / b', fix: 'cast' }] });
+    const again = await bench(['--knowledge', bundle]);
     expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`bench:speed: 0 decomposition examples and 1 correction rules loaded into the home (${bundle})`);
     expect(llm.requests.length).toBe(2 * asked);
     expect(again.stdout).toMatch(/^cached_call_fraction_quick: 0\.000$/m);
   }, 600_000);

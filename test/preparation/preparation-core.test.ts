@@ -35,6 +35,20 @@ function profile(table: string, column: string, extra: Partial<ColumnProfile> = 
   return { ...built, ...extra };
 }
 
+/** An integer primary key with one null in four rows, documented as `description`. */
+function patientId(description: string): ColumnProfile {
+  return buildColumnProfile({
+    table: 'Patient',
+    column: { name: 'ID', type: 'INTEGER', primaryKey: true },
+    references: null,
+    cardinality: { rowCount: 4, nonNullCount: 3, distinctCount: 3, min: 1, max: 3 },
+    valueCounts: [1, 2, 3].map((value) => ({ value, count: 1 })),
+    sample: [3, 1, 2],
+    documentation: { description },
+    config: DEFAULT_PREPARATION_CONFIG.profile,
+  });
+}
+
 describe('name tokens (§3.1.3 Step 1)', () => {
   it('splits camelCase, snake_case and digits, folds plurals and common abbreviations', () => {
     expect(nameTokens('customerID')).toEqual(['customer', 'id']);
@@ -79,16 +93,7 @@ describe('column profiles (§3.1.1)', () => {
   });
 
   it('keeps counts, frequent values seen more than once, key-likeness and documentation', () => {
-    const p = buildColumnProfile({
-      table: 'Patient',
-      column: { name: 'ID', type: 'INTEGER', primaryKey: true },
-      references: null,
-      cardinality: { rowCount: 4, nonNullCount: 3, distinctCount: 3, min: 1, max: 3 },
-      valueCounts: [1, 2, 3].map((value) => ({ value, count: 1 })),
-      sample: [3, 1, 2],
-      documentation: { description: 'identification of the patient' },
-      config: DEFAULT_PREPARATION_CONFIG.profile,
-    });
+    const p = patientId('identification of the patient');
     expect(p).toMatchObject({ nullCount: 1, range: 2, uniqueness: 1, identifier: true, textual: false, mostFrequent: [], format: 'integer' });
     expect(renderColumnProfile(p)).toContain('Description: identification of the patient');
     const diagnosis = profile('Patient', 'Diagnosis');
@@ -96,16 +101,7 @@ describe('column profiles (§3.1.1)', () => {
   });
 
   it('says a profile in one line: meaning and keys, format and cardinality, then a range for numbers or clipped examples for text', () => {
-    const id = buildColumnProfile({
-      table: 'Patient',
-      column: { name: 'ID', type: 'INTEGER', primaryKey: true },
-      references: null,
-      cardinality: { rowCount: 4, nonNullCount: 3, distinctCount: 3, min: 1, max: 3 },
-      valueCounts: [1, 2, 3].map((value) => ({ value, count: 1 })),
-      sample: [3, 1, 2],
-      documentation: { description: 'identification\nof the patient' },
-      config: DEFAULT_PREPARATION_CONFIG.profile,
-    });
+    const id = patientId('identification\nof the patient');
     expect(renderColumnProfileLine(id)).toBe('Patient.ID: identification of the patient; primary key; integer, unique: 3 distinct of 4 rows, 1 null; 1 to 3');
     const long = 'x'.repeat(60);
     const text = profile('Lab', 'Result', { mostFrequent: [{ value: "it's high", count: 2 }], sample: [long, 'b', 'c', 'd'] });
