@@ -166,6 +166,7 @@ describe("the papers' presets and ablation rows (issue 21)", () => {
   it('linking.preliminaryViews picks which views draft a preliminary SQL (the three of the paper, or profiles in one line); none is the preliminary-sql ablation', () => {
     const views = (set: string) => resolvePipelineConfig('hybrid', [], parseSettings([set], 'hybrid')).linking.preliminaryViews;
     expect(resolvePipelineConfig('dextersql').linking.preliminaryViews).toEqual(['focused', 'full', 'profiles']);
+    expect(resolvePipelineConfig('hybrid').linking.preliminaryViews).toEqual(['focused', 'full', 'profile-lines']);
     expect(views('linking.preliminaryViews=focused,profiles')).toEqual(['focused', 'profiles']);
     expect(views('linking.preliminaryViews=')).toEqual([]);
     expect(views('linking.preliminaryViews=focused,full,profile-lines')).toEqual(['focused', 'full', 'profile-lines']);

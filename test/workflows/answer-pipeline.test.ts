@@ -179,7 +179,7 @@ describe('the online pipeline on concert_singer', () => {
     expect(result.stoppedBy?.kind).toBe('call_budget');
     expect(result.error?.kind).toBe('call_budget');
     expect(llm.requests.length - before).toBe(3); // the 3 preliminary SQLs
-    expect(result.candidates.map((c) => c.path).sort()).toEqual(['preliminary-focused', 'preliminary-full', 'preliminary-profiles']);
+    expect(result.candidates.map((c) => c.path).sort()).toEqual(['preliminary-focused', 'preliminary-full', 'preliminary-profile-lines']);
     expect(rowsOf(result)).toEqual(rows(q.query));
     expect(result.trace.some((t) => t.skipped === 'LLM call budget of 3 reached')).toBe(true);
   });
