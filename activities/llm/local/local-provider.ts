@@ -101,7 +101,6 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
               if (!loop.signal.aborted && degenerateRepetition(generated)) loop.abort();
             },
           });
-          endDecoding?.();
           if (deadline.aborted) throw new Error('the generation was stopped at its deadline');
           // The sequence's meter counts what was evaluated: the part of the prompt not reused, and
           // every generated token.
@@ -132,6 +131,7 @@ export function createLocalProvider(options: LocalProviderOptions): LlmProvider 
           if (deadline.aborted) local.speed.missedDeadline();
           throw classifyLocalError(err, { model: local.name, timeoutMs, timedOut: deadline.aborted });
         } finally {
+          // The generation no longer decodes, however it ended (no await since its last token).
           endDecoding?.();
           session.dispose({ disposeSequence: false });
         }
