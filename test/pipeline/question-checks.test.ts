@@ -106,6 +106,39 @@ describe('checks that hold a query against its question (correction.questionChec
     expect(await questionFindings('Which book is the longest?', 'SELECT title AS paid FROM book ORDER BY pages DESC LIMIT 1', ['paid'])).toEqual([]);
   });
 
+  it("warns about a table joined only for a column the query's other table has too, and only then", async () => {
+    // Sales staff and the customers they look after: both have a city, and each a name of its own.
+    const staff: SchemaInfo = {
+      dialect: 'sqlite',
+      tables: [
+        table('employee', ['employee_id', 'name', 'city', 'birth_date', 'grade'], ['employee_id']),
+        table(
+          'customer',
+          ['customer_id', 'name', 'city', 'credit', 'support_rep_id', 'grade'],
+          ['customer_id'],
+          [{ fromTable: 'customer', fromColumns: ['support_rep_id'], toTable: 'employee', toColumns: ['employee_id'] }],
+        ),
+      ],
+    };
+    // customer.grade is a number where employee.grade is a text (a pay band): not the same kind of value.
+    staff.tables[0].columns[4].type = 'TEXT';
+    staff.tables[1].columns[5].type = 'INTEGER';
+    const ask = (question: string, sql: string) => questionFindings(question, sql, ['birth_date'], true, staff);
+    const join = 'SELECT T1.birth_date FROM employee AS T1 JOIN customer AS T2 ON T2.support_rep_id = T1.employee_id';
+    expect(await ask('Birth dates of the employees who live in Edmonton.', `${join} WHERE T2.city = 'Edmonton'`)).toEqual(['borrowed-column']);
+    // The question names the customers: the join is what it asks for.
+    expect(await ask('Birth dates of the employees whose customers live in Edmonton.', `${join} WHERE T2.city = 'Edmonton'`)).toEqual([]);
+    // A label names each table's own things; a column only the joined table has; different kinds of value.
+    expect(await ask('Birth dates of the employees who look after Ann.', `${join} WHERE T2.name = 'Ann'`)).toEqual([]);
+    expect(await ask('Birth dates of the employees with credit above 5.', `${join} WHERE T2.credit > 5`)).toEqual([]);
+    expect(await ask('Birth dates of the employees of grade 5.', `${join} WHERE T2.grade = 5`)).toEqual([]);
+    // One table: nothing borrowed. Off (the paper presets): not run.
+    expect(await ask('Birth dates of the employees who live in Edmonton.', "SELECT birth_date FROM employee WHERE city = 'Edmonton'")).toEqual([]);
+    expect(
+      await questionFindings('Birth dates of the employees who live in Edmonton.', `${join} WHERE T2.city = 'Edmonton'`, ['birth_date'], false, staff),
+    ).toEqual([]);
+  });
+
   it('cuts join conditions out of a query, whatever they hold, and nothing else', () => {
     const cut = (sql: string) => withoutJoinConditions(sql, 'sqlite')?.replace(/\s+/g, ' ').trim();
     expect(cut('SELECT a.x FROM a JOIN b ON a.id = b.aid WHERE b.y = 1')).toBe('SELECT a.x FROM a JOIN b WHERE b.y = 1');

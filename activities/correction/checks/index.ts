@@ -1,5 +1,6 @@
 import type { Finding } from '../../../core/correction/finding';
 import { allNullColumn } from './all-null-column';
+import { borrowedColumn } from './borrowed-column';
 import type { CheckInput } from './check-input';
 import { columnOfOtherTable } from './column-of-other-table';
 import { countForList } from './count-for-list';
@@ -27,7 +28,10 @@ export const CHECKS: ((input: CheckInput) => Finding | null)[] = [
  * Checks that hold the query against the question's words (`correction.questionChecks`): decodex's
  * own, for the mistakes a small model makes most once its SQL runs. Not in the papers.
  */
-export const QUESTION_CHECKS = { 'unused-join': unusedJoin, 'id-for-name': idForName } satisfies Record<string, (input: CheckInput) => Finding | null>;
+export const QUESTION_CHECKS = { 'unused-join': unusedJoin, 'id-for-name': idForName, 'borrowed-column': borrowedColumn } satisfies Record<
+  string,
+  (input: CheckInput) => Finding | null
+>;
 /** The `check` names of QUESTION_CHECKS' findings (each check reports under its key). */
 export const QUESTION_CHECK_NAMES = Object.keys(QUESTION_CHECKS) as (keyof typeof QUESTION_CHECKS)[];
 
