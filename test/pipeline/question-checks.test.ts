@@ -62,6 +62,10 @@ describe('checks that hold a query against its question (correction.questionChec
     expect(await questionFindings('Which book is due first?', due, ['title'])).toEqual([]);
     // Only joined tables, nothing else read: the matched pairs may be the point.
     expect(await questionFindings('Count them.', 'SELECT count(*) FROM book AS T1 JOIN author AS T2 ON T1.author_id = T2.author_id', ['count(*)'])).toEqual([]);
+    // A sum per group over a table joined for nothing counts each book once per loan; a count per group is the join's point.
+    const perAuthor = (agg: string) => `SELECT T1.author_id, ${agg} FROM book AS T1 JOIN book_loan AS T2 ON T1.BookID = T2.BookID GROUP BY T1.author_id`;
+    expect(await questionFindings('For each author id, how many pages are there?', perAuthor('sum(T1.pages)'), ['author_id', 'sum'])).toEqual(['unused-join']);
+    expect(await questionFindings('For each author id, how many books are there?', perAuthor('count(*)'), ['author_id', 'count'])).toEqual([]);
     // Off (the paper presets): not run.
     expect(await questionFindings('What is the title of the longest book?', longest, ['title'], false)).toEqual([]);
   });
