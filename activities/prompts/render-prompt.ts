@@ -89,7 +89,7 @@ export interface RenderedPrompt {
 const sharedTexts = new Map<string, string>();
 
 /** A shared template of `prompts/shared/` (front matter dropped), e.g. the question context. */
-export function loadSharedText(name: 'question-context' | 'hint-rules' | 'context-first-system' | 'context-first-reply'): string {
+export function loadSharedText(name: 'question-context' | 'hint-rules' | 'context-first-system' | 'context-first-reply' | 'decomposition-seed-plan'): string {
   let text = sharedTexts.get(name);
   if (text === undefined) {
     const file = readFileSync(path.join(PROMPTS_DIR, 'shared', `${name}.md`), 'utf8');

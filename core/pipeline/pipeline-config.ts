@@ -97,6 +97,12 @@ export interface DecompositionConfig {
    * decomposition strategies"). It replaces the decomposer role's configured temperature for this call.
    */
   temperature: number;
+  /**
+   * When the knowledge base gives no example, show the decomposer one worked plan on a made-up
+   * database instead of none (not in the paper). Off in every preset; the knowledge base's builder
+   * turns it on so that a small model's first plans are in words and can be stored.
+   */
+  seedPlan: boolean;
 }
 
 export interface GenerationConfig {
@@ -196,6 +202,7 @@ const DECOSEARCH_DECOMPOSITION: DecompositionConfig = {
   inlineRows: 100,
   examples: 3,
   temperature: 0.1,
+  seedPlan: false,
 };
 
 const DEXTERSQL: Sections = {

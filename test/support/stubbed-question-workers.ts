@@ -81,7 +81,7 @@ export function defaultStubs(): { online: OnlineStubs; llm: LlmStubs } {
       selectColumns: async () => ({ focus: [{ table: 't', columns: ['a'] }], returned: ['t.a'], completed: [], usage: usage('selector') }),
       selectRelevantNotes: async (ctx) => ({ candidates: 0, notes: [], selectedIds: [], focus: ctx.focus, added: [], usage: [] }),
       judgeComplexity: async () => ({ needsDecomposition: false, reasoning: 'stub', usage: usage('judger') }),
-      decomposeQuestion: async () => ({ proposed: STUB_DAG, examples: 0, usage: usage('decomposer') }),
+      decomposeQuestion: async () => ({ proposed: STUB_DAG, examples: 0, seeded: false, usage: usage('decomposer') }),
       generateNodeSql: async (input) => ({
         sql: `SELECT ${input.node.id} -- node`,
         resolvedQuestion: input.node.question,

@@ -294,6 +294,19 @@ describe('the complex route (sub-question DAG)', () => {
     expect(result.candidates.map((x) => x.path)).toEqual(['direct']);
   });
 
+  it('with decomposition.seedPlan and no knowledge base, the decomposer is shown the worked seed plan; without it, none', async () => {
+    const { result } = await ask(d2(' (seeded)'), thrombosis, { pipeline: { decomposition: { seedPlan: true } } });
+    expect(result.outcome).toBe('answered');
+    expect(result.dag?.examples).toBe(0);
+    expect(result.trace.find((t) => t.step === 'decomposeQuestion')?.outcome).toMatch(/the seed plan \(no example in the knowledge base\)/);
+    const decomposerPrompt = (tag: string) => llm.requests.find((r) => r.roleGuess === 'decomposer' && r.prompt?.user.includes(tag))!.prompt!;
+    const seeded = decomposerPrompt('(seeded)');
+    expect(seeded.system).toMatch(/How plans look \(a made-up library database, not yours\):[\s\S]*"question": "Which author id has written the most books\?"/);
+    expect(seeded.system).not.toContain('Plans that answered similar questions correctly');
+    await ask(d2(' (unseeded)'), thrombosis);
+    expect(decomposerPrompt('(unseeded)').system).not.toContain('How plans look');
+  });
+
   // Last: the knowledge base, once stored, grounds every later decomposition of this stack.
   it('with a decomposition knowledge base, the decomposer is shown the most similar past plans (k = 3)', async () => {
     const store = openSqliteArtifactStore(stack.artifactsFile);

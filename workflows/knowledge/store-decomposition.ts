@@ -44,7 +44,8 @@ export async function storeDecomposition(
             database: question.database,
             evidence: question.evidence,
             ...input.answer,
-            pipeline: { decomposition: { enabled: true, always: true } },
+            // The seed plan shows a first plan in words until the base holds examples of its own.
+            pipeline: { decomposition: { enabled: true, always: true, seedPlan: true } },
             withholdExamplesOf: question.dbId,
           },
         ],

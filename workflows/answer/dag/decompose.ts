@@ -34,10 +34,16 @@ export async function decompose(kit: StageKit, ctx: QuestionContext): Promise<De
         },
         (o) =>
           kit.llm.decomposeQuestion.executeWithOptions(o, [
-            { ctx, examples: kit.config.decomposition.examples, temperature: kit.config.decomposition.temperature, ...(problem ? { problem } : {}) },
+            {
+              ctx,
+              examples: kit.config.decomposition.examples,
+              temperature: kit.config.decomposition.temperature,
+              ...(kit.config.decomposition.seedPlan ? { seedPlan: true } : {}),
+              ...(problem ? { problem } : {}),
+            },
           ]),
         (r) => ({
-          outcome: `${summarizeProposal(r.proposed)}; ${r.examples ? `${r.examples} example(s) from the knowledge base` : 'zero-shot (no decomposition knowledge base)'}`,
+          outcome: `${summarizeProposal(r.proposed)}; ${r.examples ? `${r.examples} example(s) from the knowledge base` : r.seeded ? 'the seed plan (no example in the knowledge base)' : 'zero-shot (no decomposition knowledge base)'}`,
         }),
       );
     } catch (err) {
