@@ -1,5 +1,5 @@
 import { continueAsNew } from '@temporalio/workflow';
-import type { MineRulesInput, MineRulesResult } from '../core/mining/mining-types';
+import type { ErrorGroup, MineRulesInput, MineRulesResult } from '../core/mining/mining-types';
 import { clusterFailures } from './mining/cluster-failures';
 import { mineQuestions } from './mining/mine-questions';
 import { startMiningJob, type MiningJob } from './mining/mining-job';
@@ -18,8 +18,9 @@ export interface MineRulesState {
  *    each question is a `mineTrainingQuestion` child whose stored record marks it done, so
  *    resumes hand out only questions without one (workflows/mining/mine-questions.ts). Every
  *    `questionsPerRun` questions the window drains and the job continues as new.
- * 3. clustering and 4. rule synthesis run once every question is mined; the rules are published
- *    as a new version where the online correction reads them.
+ * 3. clustering (by the model, or by SQL shape: `clustering.method`) and 4. rule synthesis run
+ *    once every question is mined; the rules are published as a new version where the online
+ *    correction reads them.
  *
  * The budget (tokens, calls, dollars) covers the whole job: each run starts from what the stored
  * records say was spent. When it runs out no new question starts, the ones in flight finish, and
@@ -48,12 +49,10 @@ export async function mineRules(input: MineRulesInput, state?: MineRulesState): 
   // Questions whose workflow failed stay unmined (progress.failedQuestions): rules come from the rest,
   // and running the job again mines exactly those.
 
-  // Step 3: hierarchical clustering of the database-agnostic failures.
+  // Step 3: the database-agnostic failures grouped, by the model's hierarchical clustering or by
+  // how their queries' shapes differ from the gold queries' (plain code, no model call).
   progress.update({ phase: 'clustering' });
-  const agnostic = await runner.step({ stage: 'clustering', name: 'listAgnosticFailures', summary: 'database-agnostic failures by training database' }, (o) =>
-    job.activities.offline.listAgnosticFailures.executeWithOptions(o, [{ jobId: input.jobId }]),
-  );
-  const groups = await clusterFailures(runner, job.activities, input, agnostic);
+  const groups = input.clustering.method === 'sql-differences' ? await groupBySqlDifference(job) : await clusterByModel(job);
   if (!groups) return stopped(job);
   const dominant = groups
     .filter((g) => g.members.length >= input.clustering.minGroupSize)
@@ -74,6 +73,27 @@ export async function mineRules(input: MineRulesInput, state?: MineRulesState): 
     rules: synthesized.rules,
     ...(synthesized.version ? { rulesVersion: synthesized.version } : {}),
   };
+}
+
+async function clusterByModel(job: MiningJob): Promise<ErrorGroup[] | null> {
+  const agnostic = await job.runner.step(
+    { stage: 'clustering', name: 'listAgnosticFailures', summary: 'database-agnostic failures by training database' },
+    (o) => job.activities.offline.listAgnosticFailures.executeWithOptions(o, [{ jobId: job.input.jobId }]),
+  );
+  return clusterFailures(job.runner, job.activities, job.input, agnostic);
+}
+
+async function groupBySqlDifference(job: MiningJob): Promise<ErrorGroup[]> {
+  const { groups } = await job.runner.step(
+    {
+      stage: 'clustering',
+      name: 'groupFailuresBySqlDifference',
+      summary: "database-agnostic failures grouped by how their query's shape differs from the gold query's",
+    },
+    (o) => job.activities.offline.groupFailuresBySqlDifference.executeWithOptions(o, [{ jobId: job.input.jobId }]),
+    (r) => ({ outcome: `${r.groups.length} groups; ${r.ungrouped} failures of the gold query's shape in none` }),
+  );
+  return groups;
 }
 
 /** The job's end when its budget ran out: what it mined so far, no rules, and which budget stopped it. */

@@ -2,7 +2,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import type { CorrectionRule } from '../../core/knowledge/knowledge-types';
 import { exampleExclusion } from '../../core/mining/example-exclusion';
-import type { CandidateMismatch, MinedQuestionRecord, MineRulesInput, MiningJobStatus } from '../../core/mining/mining-types';
+import { SQL_DIFFERENCES, sqlDifferences } from '../../core/mining/sql-differences';
+import type { CandidateMismatch, ErrorGroup, MinedQuestionRecord, MineRulesInput, MiningJobStatus } from '../../core/mining/mining-types';
 import type { SqlRow } from '../../core/sql-value';
 import { emptyUsage, mergeUsage } from '../../core/usage';
 import type { ArtifactStore } from '../artifacts/artifact-store';
@@ -12,6 +13,7 @@ import { executeForEvaluation } from '../evaluation/execute-for-evaluation';
 import { loadFewShotManifest } from '../knowledge/few-shot-index';
 import { publishCorrectionRules } from '../knowledge/knowledge-store';
 import { keepAlive } from '../heartbeat/activity-heartbeat';
+import { schemaHintOf, sharedSqlAnalyzer } from '../sql/shared-analyzer';
 import { MINING_SAMPLES, miningStore } from './mining-store';
 import { freezeTrainingSample, unfinishedQuestions } from '../training-sets/training-sample';
 
@@ -35,6 +37,11 @@ function preview(rows: SqlRow[]): string {
  * training database (the benchmark's Spider semantics), store each question's record, list the
  * database-agnostic failures for clustering, and publish the rules.
  */
+/** The query's shape against the gold query's; tables compared only when both parsed. */
+function shapeDifferences(sql: string, gold: string, tables: string[] | null, goldTables: string[] | null): string[] {
+  return sqlDifferences(sql, gold, tables && goldTables ? { candidate: tables, gold: goldTables } : null);
+}
+
 export function createMiningActivities(deps: MiningDeps) {
   const store = miningStore(deps.artifacts);
 
@@ -48,6 +55,13 @@ export function createMiningActivities(deps: MiningDeps) {
     const gold = await executeForEvaluation(db, question.goldSql, timeoutMs);
     // A gold query that fails here teaches nothing about the candidates: recorded, not compared.
     if (!gold.ok) return { mismatches: [], goldError: `${gold.kind}: ${gold.message}` };
+    const analyzer = await sharedSqlAnalyzer();
+    const hint = schemaHintOf(await db.schema());
+    const tablesOf = (sql: string) => {
+      const analysis = analyzer.analyze(sql, db.dialect, hint);
+      return analysis.ok ? analysis.tables : null;
+    };
+    const goldTables = tablesOf(question.goldSql);
     const seen = new Set<string>();
     const mismatches: CandidateMismatch[] = [];
     for (const [candidate, c] of input.candidates.entries()) {
@@ -64,6 +78,7 @@ export function createMiningActivities(deps: MiningDeps) {
         ...(verdict.detail ? { detail: verdict.detail } : {}),
         goldRows: preview(gold.rows),
         candidateRows: executed.ok ? preview(executed.rows) : `error: ${executed.message}`,
+        differences: shapeDifferences(c.sql, question.goldSql, tablesOf(c.sql), goldTables),
       });
     }
     return { mismatches };
@@ -121,6 +136,29 @@ export function createMiningActivities(deps: MiningDeps) {
         if (ids.length) byDb.set(r.dbId, [...(byDb.get(r.dbId) ?? []), ...ids]);
       }
       return [...byDb.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([dbId, ids]) => ({ dbId, ids }));
+    },
+
+    /**
+     * Step 3 by plain code (`clustering.method: sql-differences`): each database-agnostic failure
+     * joins the group of the first way its query's shape differs from the gold query's
+     * (SQL_DIFFERENCES order); failures of the gold query's shape join none. Groups in that order.
+     */
+    async groupFailuresBySqlDifference(input: { jobId: string }): Promise<{ groups: ErrorGroup[]; ungrouped: number }> {
+      const members = new Map<string, string[]>();
+      let ungrouped = 0;
+      for (const r of await store.records(input.jobId))
+        for (const e of r.explanations.filter((x) => x.agnostic)) {
+          if (!e.differences)
+            throw ApplicationFailure.nonRetryable(
+              `mining job ${input.jobId}: question ${r.index} was mined before query shapes were recorded; mine again under a new job id to group by SQL differences`,
+              'MiningRecordsTooOld',
+            );
+          const first = e.differences[0];
+          if (first === undefined) ungrouped++;
+          else members.set(first, [...(members.get(first) ?? []), e.id]);
+        }
+      const groups = SQL_DIFFERENCES.filter((d) => members.has(d)).map((d) => ({ label: `the query ${d}`, members: members.get(d)! }));
+      return { groups, ungrouped };
     },
 
     /** Step 4's output becomes the rules the online correction reads (a new version unless unchanged). */

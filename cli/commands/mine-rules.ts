@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { settingsForRole } from '../../activities/llm/llm-config';
 import { datasetsRoot } from '../../core/datasets/datasets-root';
-import { MINING_DEFAULTS, validateMiningInput, type MineRulesInput, type MineRulesResult } from '../../core/mining/mining-types';
+import { MINING_DEFAULTS, validateMiningInput, type ClusteringMethod, type MineRulesInput, type MineRulesResult } from '../../core/mining/mining-types';
 import { resolvePipelineConfig } from '../../core/pipeline/pipeline-config';
 import { rolesOfStage } from '../../core/prompts/prompt-catalog';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
@@ -30,6 +30,7 @@ async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<numb
       ...PIPELINE_OPTIONS,
       'batch-size': { type: 'string' },
       'min-group-size': { type: 'string' },
+      clustering: { type: 'string' },
       'max-tokens': { type: 'string' },
       'max-calls': { type: 'string' },
       'max-cost': { type: 'string' },
@@ -63,6 +64,7 @@ async function mineRulesCli(config: RuntimeConfig, args: string[]): Promise<numb
       ...d.clustering,
       batchSize: positiveInt(values['batch-size'], '--batch-size') ?? d.clustering.batchSize,
       minGroupSize: positiveInt(values['min-group-size'], '--min-group-size') ?? d.clustering.minGroupSize,
+      method: (values.clustering as ClusteringMethod | undefined) ?? d.clustering.method,
     },
     budget: {
       maxTokens: positiveInt(values['max-tokens'], '--max-tokens') ?? d.budget.maxTokens,
@@ -128,6 +130,6 @@ export const mineRulesCommand: Command = {
   examples: ['npx decodex mine-rules --sample 100 --max-calls 500', 'npx decodex mine-rules --dataset my-train.jsonl --sample 50 --preset dextersql --json'],
   usage:
     `mine-rules [--dataset spider-train|<file.jsonl>] [--sample N] [--seed S] [--databases a,b] ${PIPELINE_USAGE}\n` +
-    '        [--batch-size N] [--min-group-size N] [--max-tokens N] [--max-calls N] [--max-cost USD --prices FILE] [--concurrency N] [--id ID] [--json] [--no-worker] [--detach]',
+    '        [--batch-size N] [--min-group-size N] [--clustering llm|sql-differences] [--max-tokens N] [--max-calls N] [--max-cost USD --prices FILE] [--concurrency N] [--id ID] [--json] [--no-worker] [--detach]',
   run: mineRulesCli,
 };

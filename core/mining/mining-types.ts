@@ -29,6 +29,12 @@ export interface MineRulesInput {
     minGroupSize: number;
     /** Explanations shown to the rule writer per group. */
     explanationsPerRule: number;
+    /**
+     * How failures are grouped: `llm` (the paper's hierarchical clustering by the model) or
+     * `sql-differences` (plain code: each failure joins the group of the first way its query's
+     * shape differs from the gold query's; failures of the same shape stay ungrouped).
+     */
+    method: ClusteringMethod;
   };
   /** The whole job's budget (every run of the chain, every resume): when it runs out the job stops with what it has. */
   budget: { maxTokens: number; maxLlmCalls: number; maxCostUsd?: number };
@@ -43,6 +49,9 @@ export interface MineRulesInput {
   /** Timeout of each gold and candidate execution when comparing them. */
   sqlTimeoutMs: number;
 }
+
+export const CLUSTERING_METHODS = ['llm', 'sql-differences'] as const;
+export type ClusteringMethod = (typeof CLUSTERING_METHODS)[number];
 
 export type MiningPhase = 'sampling' | 'mining' | 'clustering' | 'synthesis' | 'done' | 'stopped';
 
@@ -85,6 +94,8 @@ export interface FailureExplanation {
   text: string;
   agnostic: boolean;
   reason: string;
+  /** How the failing query's shape differs from the gold query's (core/mining/sql-differences.ts); absent in records mined before they were kept. */
+  differences?: string[];
 }
 
 /** What mining one question left in the store (its presence means the question is done). */
@@ -113,6 +124,8 @@ export interface CandidateMismatch {
   detail?: string;
   goldRows: string;
   candidateRows: string;
+  /** How its shape differs from the gold query's, in SQL_DIFFERENCES order (none: the same shape). */
+  differences: string[];
 }
 
 export interface MineQuestionInput {
@@ -170,7 +183,7 @@ export const MINING_DEFAULTS: Omit<MineRulesInput, 'jobId' | 'dataset' | 'datase
   sample: { size: 300, seed: 1 },
   // DexterSQL's pipeline mines the mistakes it makes before any rule exists.
   answer: { preset: 'dextersql', ablations: ['rules'] },
-  clustering: { batchSize: 20, minGroupSize: 3, explanationsPerRule: 8 },
+  clustering: { batchSize: 20, minGroupSize: 3, explanationsPerRule: 8, method: 'llm' },
   budget: { maxTokens: 20_000_000, maxLlmCalls: 20_000 },
   concurrency: 4,
   questionsPerRun: 100,
@@ -191,6 +204,8 @@ export function validateMiningInput(input: MineRulesInput): void {
   if (input.clustering.batchSize < 2) throw new Error('clustering.batchSize must be at least 2 (a batch of one groups nothing)');
   positive(input.clustering.minGroupSize, 'clustering.minGroupSize');
   positive(input.clustering.explanationsPerRule, 'clustering.explanationsPerRule');
+  if (!CLUSTERING_METHODS.includes(input.clustering.method))
+    throw new Error(`clustering.method must be one of ${CLUSTERING_METHODS.join(', ')}, got "${String(input.clustering.method)}"`);
   positive(input.budget.maxTokens, 'budget.maxTokens');
   positive(input.budget.maxLlmCalls, 'budget.maxLlmCalls');
   if (input.budget.maxCostUsd !== undefined) {

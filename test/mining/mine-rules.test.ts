@@ -8,7 +8,7 @@ import { miningStore } from '../../activities/mining/mining-store';
 import { startMining, waitForMining } from '../../cli/mining-client';
 import type { CorrectionRule } from '../../core/knowledge/knowledge-types';
 import { MINING_DEFAULTS, type MineRulesInput, type MiningProgress } from '../../core/mining/mining-types';
-import { miningProgressQuery } from '../../workflows/queries';
+import { miningProgressQuery, traceQuery } from '../../workflows/queries';
 import { startScriptedLlm, type ScriptedLlm } from '../../devkit/scripted-llm/server';
 import { DATASETS, spiderDatabasePath } from '../../devkit/datasets';
 import { miningTrainingItems, PLANTED_RATIOS, writeTrainingJsonl } from '../support/mining-training-set';
@@ -282,4 +282,29 @@ describe('mineRules on a real Spider training subset', () => {
     expect(result.sql).toBe(ONLINE_RATIO.sql);
     expect(result.rows).toEqual([[5 / 4]]);
   }, 120_000);
+  it('clustering.method sql-differences groups failures by how their query differs from the gold query, with no model call', async () => {
+    llm.setRules([
+      ...scriptedMiningRules,
+      ...scriptedPipeline(gold, { pathSql: (question, p) => (p === 'divide-and-conquer' ? wrong.get(question) : undefined) }),
+    ]);
+    const input = job('mining-shapes', { clustering: { ...MINING_DEFAULTS.clustering, method: 'sql-differences', minGroupSize: 1 } });
+    const before = served();
+    await startMining(stack.client.client, input, stack.queuePrefix);
+    const result = await waitForMining(stack.client.client, input.jobId, () => {});
+    expect(result.status).toBe('completed');
+    // The same 5 database-agnostic failures as the main job's (its answers are cached): the reversed
+    // order differs in shape (ASC against DESC); the ratios lack only a CAST, the gold query's shape.
+    expect(result.progress.agnosticFailures).toBe(5);
+    expect(result.progress.groups).toBe(1);
+    expect(result.rules).toHaveLength(1);
+    const trace = await stack.client.client.workflow.getHandle(input.jobId).query(traceQuery);
+    expect(trace.find((t) => t.step === 'groupFailuresBySqlDifference')?.outcome).toBe("1 groups; 4 failures of the gold query's shape in none");
+    // The one model call is the rule's: no clustering or merging prompt was sent.
+    expect(served() - before).toBe(1);
+    const store = openSqliteArtifactStore(stack.artifactsFile);
+    const records = await miningStore(store).records(input.jobId);
+    await store.close();
+    const shaped = records.flatMap((r) => r.explanations).filter((e) => e.agnostic && e.differences?.length);
+    expect(shaped.map((e) => e.differences)).toEqual([['sorts the other way (ASC against DESC)']]);
+  }, 300_000);
 });

@@ -3,6 +3,7 @@ import { RunBudget } from '../../core/budget';
 import { estimateCost } from '../../core/benchmark/cost';
 import { exampleExclusion } from '../../core/mining/example-exclusion';
 import { estimateSqlDifficulty } from '../../core/mining/sql-difficulty';
+import { sqlDifferences } from '../../core/mining/sql-differences';
 import { stratifiedSample } from '../../core/mining/stratified-sample';
 import { MINING_DEFAULTS, validateMiningInput, type MineRulesInput } from '../../core/mining/mining-types';
 import { addCall, emptyUsage } from '../../core/usage';
@@ -81,5 +82,34 @@ describe('rule mining, pure parts', () => {
     expect(() => validateMiningInput({ ...ok, clustering: { ...ok.clustering, batchSize: 1 } })).toThrow(/batchSize/);
     expect(() => validateMiningInput({ ...ok, budget: { ...ok.budget, maxCostUsd: 5 } })).toThrow(/needs prices/);
     expect(() => validateMiningInput({ ...ok, sample: { ...ok.sample, databases: [] } })).toThrow(/at least one/);
+  });
+  it("words how a query's shape differs from the gold query's, most structural first, and ignores strings and columns", () => {
+    const gold = 'SELECT name FROM city WHERE country = (SELECT code FROM country ORDER BY pop DESC LIMIT 1)';
+    expect(sqlDifferences('SELECT name FROM city ORDER BY pop LIMIT 1', gold, { candidate: ['city'], gold: ['city', 'country'] })).toEqual([
+      'does not nest the subquery the answer needs',
+      'does not read a table the answer needs',
+      'sorts the other way (ASC against DESC)',
+    ]);
+    expect(
+      sqlDifferences('SELECT DISTINCT T1.name, count(*) FROM a AS T1 JOIN b AS T2 ON T1.id = T2.aid GROUP BY T1.name', 'SELECT name FROM a', {
+        candidate: ['a', 'b'],
+        gold: ['a'],
+      }),
+    ).toEqual([
+      'groups rows (GROUP BY) where the answer does not',
+      'reads a table the answer does not need',
+      'uses an aggregate (COUNT, SUM, AVG, MIN, MAX) the answer does not',
+      'removes duplicates (DISTINCT) where the answer does not',
+    ]);
+    expect(sqlDifferences('SELECT x FROM t ORDER BY y ASC', 'SELECT x FROM t ORDER BY y DESC', null)).toEqual(['sorts the other way (ASC against DESC)']);
+    expect(sqlDifferences('SELECT count(DISTINCT x) FROM t', 'SELECT count(*) FROM t', null)).toEqual([
+      'counts distinct values where the answer counts rows, or the reverse',
+    ]);
+    expect(sqlDifferences('SELECT a FROM t INTERSECT SELECT a FROM u', 'SELECT a FROM t WHERE a IN (SELECT a FROM u)', null)).toEqual([
+      'uses INTERSECT, EXCEPT or UNION where the answer does not',
+      'does not nest the subquery the answer needs',
+    ]);
+    // Another column, another value, a clause word inside a string: the same shape.
+    expect(sqlDifferences("SELECT b FROM t WHERE c = 'group by x'", "SELECT a FROM t WHERE c = 'y'", { candidate: ['t'], gold: ['T'] })).toEqual([]);
   });
 });

@@ -38,7 +38,15 @@ export async function explainMismatches(
           (o) => llm.isolateFailure.executeWithOptions(o, [{ question: q.question, explanation: text }]),
           (r) => ({ outcome: r.agnostic ? 'database-agnostic' : 'database-specific' }),
         );
-        explanations.push({ id, path: mismatch.path, text, agnostic: judged?.agnostic ?? false, reason: judged?.reason ?? 'not judged (budget)' });
+        explanations.push({
+          id,
+          path: mismatch.path,
+          text,
+          agnostic: judged?.agnostic ?? false,
+          reason: judged?.reason ?? 'not judged (budget)',
+          // Absent from a mismatch found by a worker older than the field (a resumed job).
+          ...(mismatch.differences ? { differences: mismatch.differences } : {}),
+        });
       }),
     ),
   );
