@@ -91,7 +91,9 @@ export function createMiningLlmActivities(deps: QuestionLlmDeps) {
         label: input.group.label,
         size: String(input.group.members.length),
         shown: String(sample.length),
-        explanations: sample.map((e) => `- ${oneLine(e.text)}`).join('\n'),
+        explanations: sample
+          .map((e) => `- ${oneLine(e.text)}${e.pair ? `\n  wrong: ${oneLine(e.pair.sql)}\n  right: ${oneLine(e.pair.gold)}` : ''}`)
+          .join('\n'),
       });
       const { gist, bad_pattern, correct_pattern, fix } = answer.value;
       return { rule: { id: input.ruleId, gist, badPattern: bad_pattern, correctPattern: correct_pattern, fix }, usage: answer.usage };

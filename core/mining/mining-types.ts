@@ -96,6 +96,8 @@ export interface FailureExplanation {
   reason: string;
   /** How the failing query's shape differs from the gold query's (core/mining/sql-differences.ts); absent in records mined before they were kept. */
   differences?: string[];
+  /** The failing query and the gold query, shown to the rule writer beside the explanation (absent in older records). */
+  pair?: { sql: string; gold: string };
 }
 
 /** What mining one question left in the store (its presence means the question is done). */

@@ -301,6 +301,10 @@ describe('mineRules on a real Spider training subset', () => {
     expect(trace.find((t) => t.step === 'groupFailuresBySqlDifference')?.outcome).toBe("1 groups; 4 failures of the gold query's shape in none");
     // The one model call is the rule's: no clustering or merging prompt was sent.
     expect(served() - before).toBe(1);
+    // The rule writer saw the failing query beside the gold query, not the explanation alone.
+    const writer = llm.requests.filter((r) => r.prompt?.system.includes('You turn a recurring SQL generation failure')).at(-1)!.prompt!;
+    expect(writer.user).toContain('Failure group: the query sorts the other way (ASC against DESC)');
+    expect(writer.user).toMatch(/\n {2}wrong: SELECT Official_Name , +Status FROM city ORDER BY Population LIMIT 1\n {2}right: SELECT .*DESC/);
     const store = openSqliteArtifactStore(stack.artifactsFile);
     const records = await miningStore(store).records(input.jobId);
     await store.close();

@@ -46,6 +46,7 @@ export async function explainMismatches(
           reason: judged?.reason ?? 'not judged (budget)',
           // Absent from a mismatch found by a worker older than the field (a resumed job).
           ...(mismatch.differences ? { differences: mismatch.differences } : {}),
+          pair: { sql: mismatch.sql, gold: q.goldSql },
         });
       }),
     ),
