@@ -9,32 +9,6 @@
  * Read from the SQL text with string literals blanked, so `'Group by'` inside a value is no clause.
  */
 
-/** A difference, worded as what the wrong query does; listed in this order (the first names a failure's group). */
-export const SQL_DIFFERENCES = [
-  'uses INTERSECT, EXCEPT or UNION where the answer does not',
-  'does not use the INTERSECT, EXCEPT or UNION the answer needs',
-  'groups rows (GROUP BY) where the answer does not',
-  'does not group rows (GROUP BY) where the answer does',
-  'filters groups (HAVING) where the answer does not',
-  'does not filter groups (HAVING) where the answer does',
-  'nests a subquery where the answer does not',
-  'does not nest the subquery the answer needs',
-  'reads a table the answer does not need',
-  'does not read a table the answer needs',
-  'uses an aggregate (COUNT, SUM, AVG, MIN, MAX) the answer does not',
-  'lacks an aggregate (COUNT, SUM, AVG, MIN, MAX) the answer uses',
-  'counts distinct values where the answer counts rows, or the reverse',
-  'removes duplicates (DISTINCT) where the answer does not',
-  'does not remove duplicates (DISTINCT) where the answer does',
-  'sorts (ORDER BY) where the answer does not',
-  'does not sort (ORDER BY) where the answer does',
-  'sorts the other way (ASC against DESC)',
-  'limits the rows (LIMIT) where the answer does not',
-  'does not limit the rows (LIMIT) where the answer does',
-] as const;
-
-export type SqlDifference = (typeof SQL_DIFFERENCES)[number];
-
 const AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
 
 interface Shape {
@@ -76,35 +50,58 @@ function shapeOf(sql: string): Shape {
   };
 }
 
+/** The two queries' shapes, and the tables each reads (null when either did not parse: tables are then not compared). */
+interface Pair {
+  c: Shape;
+  g: Shape;
+  tables: { candidate: Set<string>; gold: Set<string> } | null;
+}
+
+const onlyIn = (a: Set<string>, b: Set<string>) => [...a].some((x) => !b.has(x));
+
+/**
+ * Each difference, worded as what the wrong query does, with its test; in this order (the first a
+ * failure shows names its group): set operations, grouping, HAVING, nesting, tables, aggregates,
+ * DISTINCT, ordering, LIMIT.
+ */
+const DIFFERENCE_TESTS = [
+  ['uses INTERSECT, EXCEPT or UNION where the answer does not', ({ c, g }: Pair) => c.setOperation && !g.setOperation],
+  ['does not use the INTERSECT, EXCEPT or UNION the answer needs', ({ c, g }: Pair) => !c.setOperation && g.setOperation],
+  ['groups rows (GROUP BY) where the answer does not', ({ c, g }: Pair) => c.groupBy && !g.groupBy],
+  ['does not group rows (GROUP BY) where the answer does', ({ c, g }: Pair) => !c.groupBy && g.groupBy],
+  ['filters groups (HAVING) where the answer does not', ({ c, g }: Pair) => c.having && !g.having],
+  ['does not filter groups (HAVING) where the answer does', ({ c, g }: Pair) => !c.having && g.having],
+  ['nests a subquery where the answer does not', ({ c, g }: Pair) => c.subquery && !g.subquery],
+  ['does not nest the subquery the answer needs', ({ c, g }: Pair) => !c.subquery && g.subquery],
+  ['reads a table the answer does not need', ({ tables }: Pair) => tables !== null && onlyIn(tables.candidate, tables.gold)],
+  ['does not read a table the answer needs', ({ tables }: Pair) => tables !== null && onlyIn(tables.gold, tables.candidate)],
+  ['uses an aggregate (COUNT, SUM, AVG, MIN, MAX) the answer does not', ({ c, g }: Pair) => onlyIn(c.aggregates, g.aggregates)],
+  ['lacks an aggregate (COUNT, SUM, AVG, MIN, MAX) the answer uses', ({ c, g }: Pair) => onlyIn(g.aggregates, c.aggregates)],
+  [
+    'counts distinct values where the answer counts rows, or the reverse',
+    ({ c, g }: Pair) => c.aggregates.has('count') && g.aggregates.has('count') && c.countDistinct !== g.countDistinct,
+  ],
+  ['removes duplicates (DISTINCT) where the answer does not', ({ c, g }: Pair) => c.distinct && !g.distinct],
+  ['does not remove duplicates (DISTINCT) where the answer does', ({ c, g }: Pair) => !c.distinct && g.distinct],
+  ['sorts (ORDER BY) where the answer does not', ({ c, g }: Pair) => c.orderBy && !g.orderBy],
+  ['does not sort (ORDER BY) where the answer does', ({ c, g }: Pair) => !c.orderBy && g.orderBy],
+  ['sorts the other way (ASC against DESC)', ({ c, g }: Pair) => c.orderBy && g.orderBy && c.descending !== g.descending],
+  ['limits the rows (LIMIT) where the answer does not', ({ c, g }: Pair) => c.limit && !g.limit],
+  ['does not limit the rows (LIMIT) where the answer does', ({ c, g }: Pair) => !c.limit && g.limit],
+] as const;
+
+export type SqlDifference = (typeof DIFFERENCE_TESTS)[number][0];
+
+/** Every difference, in the order that names a failure's group. */
+export const SQL_DIFFERENCES: readonly SqlDifference[] = DIFFERENCE_TESTS.map(([difference]) => difference);
+
 /**
  * The differences of `candidate` from `gold`, in SQL_DIFFERENCES order. `tables` are the real
  * tables each reads (from the SQL analyzer), or null when either did not parse: tables are then
  * not compared.
  */
 export function sqlDifferences(candidate: string, gold: string, tables: { candidate: string[]; gold: string[] } | null): SqlDifference[] {
-  const c = shapeOf(candidate);
-  const g = shapeOf(gold);
-  const found = new Set<SqlDifference>();
-  const pair = (mine: boolean, theirs: boolean, extra: SqlDifference, missing: SqlDifference) => {
-    if (mine && !theirs) found.add(extra);
-    if (!mine && theirs) found.add(missing);
-  };
-  pair(c.setOperation, g.setOperation, SQL_DIFFERENCES[0], SQL_DIFFERENCES[1]);
-  pair(c.groupBy, g.groupBy, SQL_DIFFERENCES[2], SQL_DIFFERENCES[3]);
-  pair(c.having, g.having, SQL_DIFFERENCES[4], SQL_DIFFERENCES[5]);
-  pair(c.subquery, g.subquery, SQL_DIFFERENCES[6], SQL_DIFFERENCES[7]);
-  if (tables) {
-    const lower = (names: string[]) => new Set(names.map((n) => n.toLowerCase()));
-    const [mine, theirs] = [lower(tables.candidate), lower(tables.gold)];
-    if ([...mine].some((t) => !theirs.has(t))) found.add(SQL_DIFFERENCES[8]);
-    if ([...theirs].some((t) => !mine.has(t))) found.add(SQL_DIFFERENCES[9]);
-  }
-  if ([...c.aggregates].some((a) => !g.aggregates.has(a))) found.add(SQL_DIFFERENCES[10]);
-  if ([...g.aggregates].some((a) => !c.aggregates.has(a))) found.add(SQL_DIFFERENCES[11]);
-  if (c.aggregates.has('count') && g.aggregates.has('count') && c.countDistinct !== g.countDistinct) found.add(SQL_DIFFERENCES[12]);
-  pair(c.distinct, g.distinct, SQL_DIFFERENCES[13], SQL_DIFFERENCES[14]);
-  pair(c.orderBy, g.orderBy, SQL_DIFFERENCES[15], SQL_DIFFERENCES[16]);
-  if (c.orderBy && g.orderBy && c.descending !== g.descending) found.add(SQL_DIFFERENCES[17]);
-  pair(c.limit, g.limit, SQL_DIFFERENCES[18], SQL_DIFFERENCES[19]);
-  return SQL_DIFFERENCES.filter((d) => found.has(d));
+  const lower = (names: string[]) => new Set(names.map((n) => n.toLowerCase()));
+  const pair: Pair = { c: shapeOf(candidate), g: shapeOf(gold), tables: tables && { candidate: lower(tables.candidate), gold: lower(tables.gold) } };
+  return DIFFERENCE_TESTS.filter(([, differs]) => differs(pair)).map(([difference]) => difference);
 }

@@ -1,7 +1,7 @@
 import type { Finding } from '../../../core/correction/finding';
 import type { SchemaInfo } from '../../../core/database/schema-types';
 import type { CheckInput } from './check-input';
-import { hasColumn, idLike, linkedTables, ownWords } from './query-tables';
+import { distinct, hasColumn, idLike, linkedTables, ownWords, same } from './query-tables';
 import { mentions, questionWords } from './question-words';
 import { withoutJoinConditions } from './without-join-conditions';
 
@@ -52,13 +52,6 @@ export function borrowedColumn(input: CheckInput): Finding | null {
 
 /** A column that names its row's thing (`name`, `Fname`, `song_title`). */
 const LABEL = /(name|title)$/i;
-
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
-function distinct(names: string[]): string[] {
-  const seen = new Set<string>();
-  return names.filter((n) => !seen.has(n.toLowerCase()) && Boolean(seen.add(n.toLowerCase())));
-}
 
 /** A key column (its table's primary key, a foreign key, or key-shaped): joined tables agree on it. */
 function isKey(schema: SchemaInfo, table: string, column: string): boolean {

@@ -2,6 +2,7 @@ import type { Finding } from '../../../core/correction/finding';
 import type { SchemaInfo } from '../../../core/database/schema-types';
 import { tokensOrNull, type SqlToken } from '../../database/sql-tokens';
 import type { CheckInput } from './check-input';
+import { distinct, hasColumn, same } from './query-tables';
 
 /**
  * The database refused a column named through a table that does not have it: `T2.Name` where T2
@@ -196,11 +197,4 @@ function topLevelBranches(tokens: SqlToken[]): SqlToken[][] {
   return branches;
 }
 
-function hasColumn(schema: SchemaInfo, table: string, column: string): boolean {
-  const t = schema.tables.find((x) => same(x.name, table));
-  return Boolean(t?.columns.some((c) => same(c.name, column)));
-}
-
-const same = (a: string, b: string) => a.toUpperCase() === b.toUpperCase();
-const distinct = (names: string[]) => names.filter((n, i) => names.findIndex((m) => same(m, n)) === i);
 const listed = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0]);

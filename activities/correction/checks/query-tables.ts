@@ -12,9 +12,16 @@ import { nameWords } from './question-words';
  */
 export const idLike = (column: string) => /_(id|code|no|num)$/i.test(column) || /[a-z](ID|Id|Code|No|Num)$/.test(column);
 
+/** Two names of the schema are the same name, case aside (as SQL compares them). */
+export const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** The names without repeats, case aside, in first-seen order. */
+export const distinct = (names: string[]) => names.filter((n, i) => names.findIndex((m) => same(m, n)) === i);
+
+/** Whether the table has the column (`*`: every table has it). */
 export function hasColumn(schema: SchemaInfo, table: string, column: string): boolean {
-  const t = schema.tables.find((x) => x.name.toLowerCase() === table.toLowerCase());
-  return column === '*' || Boolean(t?.columns.some((c) => c.name.toLowerCase() === column.toLowerCase()));
+  const t = schema.tables.find((x) => same(x.name, table));
+  return column === '*' || Boolean(t?.columns.some((c) => same(c.name, column)));
 }
 
 /**
