@@ -87,6 +87,39 @@ describe('checks that hold a query against its question (correction.questionChec
     expect(await questionFindings('List every member name with a title.', read, ['name', 'title'])).toEqual([]);
   });
 
+  it("compares a table's words with its neighbours' by stem, keeps them as spelt when none would be left, and follows chains to a named table", async () => {
+    const shop: SchemaInfo = {
+      dialect: 'sqlite',
+      tables: [
+        table('Customers', ['customer_id', 'name', 'balance'], ['customer_id']),
+        table(
+          'Customer_Payments',
+          ['payment_id', 'customer_id', 'amount'],
+          ['payment_id'],
+          [{ fromTable: 'Customer_Payments', fromColumns: ['customer_id'], toTable: 'Customers', toColumns: ['customer_id'] }],
+        ),
+        table(
+          'Payment_Refunds',
+          ['refund_id', 'payment_id', 'reason'],
+          ['refund_id'],
+          [{ fromTable: 'Payment_Refunds', fromColumns: ['payment_id'], toTable: 'Customer_Payments', toColumns: ['payment_id'] }],
+        ),
+      ],
+    };
+    // "customers" names Customers; Customer_Payments' own word is "payments", which the question does not say.
+    const rich = 'SELECT T1.name FROM Customers AS T1 JOIN Customer_Payments AS T2 ON T1.customer_id = T2.customer_id WHERE T1.balance > 2000';
+    expect(await questionFindings('List the names of customers with a balance over 2000.', rich, ['name'], true, shop)).toEqual(['unused-join']);
+    expect(await questionFindings('List the names of customers who made a payment.', rich, ['name'], true, shop)).toEqual([]);
+    // Customers beside Customer_Payments has no word of its own by stem: "customers", as spelt, is its own.
+    const amounts = 'SELECT T2.amount FROM Customer_Payments AS T2 JOIN Customers AS T1 ON T1.customer_id = T2.customer_id';
+    expect(await questionFindings('List every payment amount.', amounts, ['amount'], true, shop)).toEqual(['unused-join']);
+    // The payments lead to the refunds the question names: the chain is the question's.
+    const refunded =
+      'SELECT T1.name FROM Customers AS T1 JOIN Customer_Payments AS T2 ON T1.customer_id = T2.customer_id JOIN Payment_Refunds AS T3 ON T3.payment_id = T2.payment_id';
+    expect(await questionFindings('What are the names of customers with a refund?', refunded, ['name'], true, shop)).toEqual([]);
+    expect(await questionFindings('What are the names of all customers?', refunded, ['name'], true, shop)).toEqual(['unused-join']);
+  });
+
   it("does not take two tables' own bare id keys for a link between them", async () => {
     const keyed: SchemaInfo = {
       dialect: 'sqlite',

@@ -1,5 +1,5 @@
 import type { SchemaInfo } from '../../../core/database/schema-types';
-import { nameWords } from './question-words';
+import { nameWords, stem } from './question-words';
 
 /**
  * What the question checks ask of the tables a query reads: which columns a table has, how it
@@ -54,13 +54,20 @@ export function linkedTables(schema: SchemaInfo, table: string, tables: readonly
   return linked;
 }
 
-/** The words of a table's name that the other tables of the query do not have (`singer_in_concert` beside `singer` → concert). */
+/**
+ * The words of a table's name that the other tables of the query do not have (`singer_in_concert`
+ * beside `singer` → concert). Compared by stem (`Customer_Payments` beside `Customers` → payments:
+ * a question's "customer" names the customers, not their payments), unless no word would be left,
+ * then as spelt (`Apartments` beside `Apartment_Buildings` keeps apartments).
+ */
 export function ownWords(table: string, tables: readonly string[]): string[] {
   let rest = table;
   for (const other of tables) {
     if (other.toLowerCase() === table.toLowerCase() || other.length < 3) continue;
     rest = rest.replace(new RegExp(other.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ');
   }
-  const others = new Set(tables.filter((t) => t.toLowerCase() !== table.toLowerCase()).flatMap(nameWords));
-  return nameWords(rest).filter((w) => !others.has(w));
+  const otherWords = tables.filter((t) => t.toLowerCase() !== table.toLowerCase()).flatMap(nameWords);
+  const stems = new Set(otherWords.map(stem));
+  const byStem = nameWords(rest).filter((w) => !stems.has(stem(w)));
+  return byStem.length ? byStem : nameWords(rest).filter((w) => !otherWords.includes(w));
 }

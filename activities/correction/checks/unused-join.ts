@@ -32,10 +32,11 @@ export function unusedJoin(input: CheckInput): Finding | null {
   const { dangling, kept } = danglingJoins(tables, read, (t, among) => linkedTables(input.schema, t, among));
   if (!dangling.length) return null;
   const words = questionWords(input.question);
-  const unnamed = dangling.filter((table) => {
+  const named = (table: string) => {
     const own = ownWords(table, [...kept, table]);
-    return own.length > 0 && !own.some((w) => mentions(words, w));
-  });
+    return own.length === 0 || own.some((w) => mentions(words, w));
+  };
+  const unnamed = withoutLinksToNamed(dangling, named, (t, among) => linkedTables(input.schema, t, among));
   if (!unnamed.length) return null;
   const several = unnamed.length > 1;
   return {
@@ -65,5 +66,25 @@ function danglingJoins(
     if (next === undefined) return { dangling, kept };
     dangling.push(next);
     kept = kept.filter((t) => t !== next);
+  }
+}
+
+/**
+ * The dangling tables the question does not name, less those that link one it names: documents
+ * joined through their sections to the sections' images, for "documents without any images", need
+ * the sections to reach the images (a chain leading to a named table is the question's).
+ */
+function withoutLinksToNamed(
+  dangling: readonly string[],
+  named: (table: string) => boolean,
+  links: (table: string, among: readonly string[]) => number,
+): string[] {
+  const reached = dangling.filter(named);
+  let unnamed = dangling.filter((t) => !reached.includes(t));
+  for (;;) {
+    const next = unnamed.find((t) => links(t, reached) > 0);
+    if (next === undefined) return unnamed;
+    reached.push(next);
+    unnamed = unnamed.filter((t) => t !== next);
   }
 }
