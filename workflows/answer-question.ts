@@ -4,6 +4,7 @@ import { resolveLimits } from '../core/question-limits';
 import type { RunError } from '../core/run-trace';
 import { resolvePipelineConfig, type GenerationPath } from '../core/pipeline/pipeline-config';
 import { agreementQuorum, quorumAgrees } from '../core/selection/early-agreement';
+import { stillWarned } from '../core/selection/warned-candidates';
 import { PRESET } from '../core/search-attributes';
 import { unansweredFailure } from '../core/unanswered-run';
 import { failureMessage, failureType } from './kit/step-runner';
@@ -18,7 +19,7 @@ import { linkSchema } from './answer/link-schema';
 import { openDatabase, openedContext } from './answer/open-database';
 import { startQuestionRun, type Draft, type QuestionRun } from './answer/question-run';
 import { startStageKit, type StageKit } from './answer/stage-kit';
-import { selectCandidate, type Selection } from './answer/select-candidate';
+import { selectCandidate, setsAsideWarned, type Selection } from './answer/select-candidate';
 import { resultKeyOf, type WorkingCandidate } from './answer/working-candidate';
 
 /**
@@ -122,7 +123,14 @@ async function candidatesUntilAgreement(kit: StageKit, run: QuestionRun, paths: 
   const correct = (candidates: WorkingCandidate[], keepAnswerRows: boolean) =>
     correctCandidates(kit, { ctx: run.ctx, correctionRules: run.knowledge.correctionRules, keepAnswerRows }, candidates);
   const first = await correct(await generateCandidates(kit, run.ctx, paths.slice(0, quorum)), false);
-  if (quorumAgrees(first.map(resultKeyOf), quorum)) {
+  // A warned candidate may not vote at selection (`selection.setAsideWarned`): its agreement settles nothing.
+  const votes = (c: WorkingCandidate) => !setsAsideWarned(kit) || !stillWarned(c.diagnosis?.findings ?? []);
+  if (
+    quorumAgrees(
+      first.map((c) => (votes(c) ? resultKeyOf(c) : null)),
+      quorum,
+    )
+  ) {
     noteUnaskedPaths(kit, paths.slice(quorum), quorum);
     return first;
   }

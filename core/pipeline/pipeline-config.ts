@@ -174,6 +174,12 @@ export interface SelectionConfig {
   confidenceThreshold: number;
   /** Cluster representatives that enter the tournament (each pair is one LLM call). */
   tournamentSize: number;
+  /**
+   * Candidates whose SQL runs but still carries a question check's warning after correction do not
+   * vote while another candidate runs without one (core/selection/warned-candidates.ts); the first
+   * paths' agreement stops generation early only when it is clean. Not in the paper.
+   */
+  setAsideWarned: boolean;
 }
 
 export interface PipelineConfig {
@@ -213,7 +219,7 @@ const DEXTERSQL: Sections = {
   generation: { paths: ['dependency-tree', 'few-shot', 'divide-and-conquer'], stopOnAgreement: false },
   // Columns grounded by plain code before the reviser (not in the paper; README, "Deviations").
   correction: { enabled: true, reviseOn: 'always', maxRevisions: 1, rules: true, spellingFixes: true, qualifierFixes: true, questionChecks: false },
-  selection: { enabled: true, confidenceThreshold: 0.6, tournamentSize: 3 },
+  selection: { enabled: true, confidenceThreshold: 0.6, tournamentSize: 3, setAsideWarned: false },
 };
 
 export const PRESETS = {
@@ -231,7 +237,7 @@ export const PRESETS = {
     decomposition: DECOSEARCH_DECOMPOSITION,
     generation: { paths: ['direct'], stopOnAgreement: false },
     correction: { enabled: false, reviseOn: 'errors', maxRevisions: 3, rules: false, spellingFixes: false, qualifierFixes: false, questionChecks: false },
-    selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
+    selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3, setAsideWarned: false },
   },
   /**
    * One model call: the whole schema, the direct path, no reviser or selection; a column taken
@@ -246,14 +252,14 @@ export const PRESETS = {
     decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
     generation: { paths: ['direct'], stopOnAgreement: false },
     correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false, spellingFixes: true, qualifierFixes: true, questionChecks: false },
-    selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3 },
+    selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3, setAsideWarned: false },
   },
   /**
    * decodex's default: DexterSQL's linking; the direct, few-shot and divide-and-conquer
    * paths; correction and selection; DecoSearch's decomposition when no candidate runs. decodex's
    * additions (README, "Deviations from the papers"): the profiles view of linking in one line a
    * profile, revision only when a check fires, plain-code
-   * fixes of misspelt and wrongly qualified columns, question checks, candidates revised before the fall-through to decomposition;
+   * fixes of misspelt and wrongly qualified columns, question checks (and candidates still warned by them do not vote), candidates revised before the fall-through to decomposition;
    * the topology refiner also on empty or all-NULL node results and asked again after a rejected
    * proposal; a zero-temperature decomposer.
    *
@@ -277,6 +283,8 @@ export const PRESETS = {
     // The divide-and-conquer path (the longest answer) only when the first two disagree: the same answer, fewer calls.
     generation: { paths: ['direct', 'few-shot', 'divide-and-conquer'], stopOnAgreement: true },
     correction: { ...DEXTERSQL.correction, reviseOn: 'all-findings', spellingFixes: true, qualifierFixes: true, questionChecks: true },
+    // A candidate the reviser left with a question check's warning does not outvote one without (README, deviations).
+    selection: { ...DEXTERSQL.selection, setAsideWarned: true },
   },
 } satisfies Record<string, Sections>;
 

@@ -27,7 +27,7 @@ describe('decodex pipeline', () => {
   it('a bad --set is a usage error naming the valid choices, on pipeline as on ask and bench', async () => {
     const pipeline = await runCli(['pipeline', '--set', 'selection.threshold=0.5'], {});
     expect(pipeline.code).toBe(2);
-    expect(pipeline.stderr).toContain('unknown setting selection.threshold; selection has enabled, confidenceThreshold, tournamentSize');
+    expect(pipeline.stderr).toContain('unknown setting selection.threshold; selection has enabled, confidenceThreshold, tournamentSize, setAsideWarned');
     const bench = await runCli(['bench', '--dataset', 'spider-dev', '--set', 'judging.enabled=maybe'], {});
     expect(bench.code).toBe(2);
     expect(bench.stderr).toContain('judging.enabled must be a boolean, got "maybe"');

@@ -62,13 +62,13 @@ describe('pipeline configuration', () => {
 
   it('takes checked overrides on top of the preset, ablations last', () => {
     const c = resolvePipelineConfig('hybrid', ['selection'], { selection: { confidenceThreshold: 0.8 }, correction: { maxRevisions: 2 } });
-    expect(c.selection).toEqual({ enabled: false, confidenceThreshold: 0.8, tournamentSize: 3 });
+    expect(c.selection).toEqual({ enabled: false, confidenceThreshold: 0.8, tournamentSize: 3, setAsideWarned: true });
     expect(c.correction.maxRevisions).toBe(2);
     expect(() => resolvePipelineConfig('hybrid', [], { selection: { confidenceThreshold: 6 } })).toThrow(
       'selection.confidenceThreshold must be between 0 and 1, got 6',
     );
     expect(() => resolvePipelineConfig('hybrid', [], { selection: { threshold: 0.5 } as never })).toThrow(
-      'unknown setting selection.threshold; selection has enabled, confidenceThreshold, tournamentSize',
+      'unknown setting selection.threshold; selection has enabled, confidenceThreshold, tournamentSize, setAsideWarned',
     );
     expect(() => resolvePipelineConfig('hybrid', [], { judging: { enabled: 'yes' } as never })).toThrow('judging.enabled must be a boolean, got "yes"');
     expect(() => resolvePipelineConfig('hybrid', [], { generation: { paths: ['direct', 'magic'] } as never })).toThrow(
@@ -158,7 +158,9 @@ describe("the papers' presets and ablation rows (issue 21)", () => {
     expect(resolve('selection.confidenceThreshold=high')).toThrow('selection.confidenceThreshold must be a number, got "high"');
     expect(resolve('correction.reviseOn=sometimes')).toThrow('correction.reviseOn must be one of errors, all-findings, always, got "sometimes"');
     expect(resolve('decomposition.refineOn=never')).toThrow('decomposition.refineOn must be one of errors, errors-and-empty, got "never"');
-    expect(resolve('selection.threshold=1')).toThrow('unknown setting selection.threshold; selection has enabled, confidenceThreshold, tournamentSize');
+    expect(resolve('selection.threshold=1')).toThrow(
+      'unknown setting selection.threshold; selection has enabled, confidenceThreshold, tournamentSize, setAsideWarned',
+    );
     expect(resolve('ranking.k=1')).toThrow(/unknown pipeline section "ranking"; sections: linking, notes/);
     expect(() => parseSettings(['threshold'], 'hybrid')).toThrow(/--set takes section.key=value/);
   });

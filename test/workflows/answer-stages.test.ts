@@ -229,6 +229,52 @@ describe('workflows/answer stages, with stubbed activities', () => {
     );
   });
 
+  it('select-candidate (hybrid, setAsideWarned): candidates the reviser left warned by a question check neither stop generation early nor outvote a clean one', async () => {
+    const warned = { check: 'unused-join', severity: 'warning' as const, message: 'joined for nothing' };
+    const stubs: Parameters<typeof withStubs>[0] = (s) => {
+      s.llm.generateSqlDirect = async () => ({ sql: 'SELECT w', reasoning: '', usage: usage('generator') });
+      s.llm.generateSqlDependencyTree = async () => ({ sql: 'SELECT w', reasoning: '', usage: usage('generator') });
+      s.llm.generateSqlDivideAndConquer = async () => ({ sql: 'SELECT c', reasoning: '', usage: usage('generator') });
+      // The reviser cannot fix the warned query: it writes it again.
+      s.llm.reviseSql = async () => ({ sql: 'SELECT w', reasoning: '', usage: usage('reviser') });
+      s.online.diagnoseSql = async (input) => (input.sql === 'SELECT w' ? { ...okDiagnosis('w'), findings: [warned] } : okDiagnosis('c'));
+    };
+    await withStubs(stubs, async (stack) => {
+      const result = await ask(stack);
+      // The first two agree, but warned: the third path is asked, and its clean query is the answer.
+      expect(inputsOf(stack, 'generateSqlDivideAndConquer')).toHaveLength(1);
+      expect(result.sql).toBe('SELECT c');
+      expect(result.selection).toMatchObject({ method: 'confidence', confidence: 1 });
+      expect(result.trace.find((t) => t.step === 'setAsideWarned')?.outcome).toBe(
+        'direct, dependency-tree set aside: another candidate runs without a warning',
+      );
+    });
+    // Off: the two agreeing candidates settle the answer, as DexterSQL's vote has it.
+    await withStubs(stubs, async (stack) => {
+      const { result } = await stack.client.ask({
+        question: 'q?',
+        database: '/stub.sqlite',
+        pipeline: { ...EVERY_STAGE, selection: { setAsideWarned: false } },
+      });
+      expect(inputsOf(stack, 'generateSqlDivideAndConquer')).toHaveLength(0);
+      expect(result.sql).toBe('SELECT w');
+      expect(result.trace.some((t) => t.step === 'setAsideWarned')).toBe(false);
+    });
+    // A warning outside the question checks (an empty result) sets nothing aside.
+    await withStubs(
+      (s) => {
+        stubs(s);
+        s.online.diagnoseSql = async (input) =>
+          input.sql === 'SELECT w' ? { ...okDiagnosis('w'), findings: [{ check: 'empty-result', severity: 'warning', message: 'no rows' }] } : okDiagnosis('c');
+      },
+      async (stack) => {
+        const result = await ask(stack);
+        expect(inputsOf(stack, 'generateSqlDivideAndConquer')).toHaveLength(0);
+        expect(result.sql).toBe('SELECT w');
+      },
+    );
+  });
+
   it('generate-candidates: when every path fails, the run is an llm_error with the first failure', async () => {
     await withStubs(
       (s) => {

@@ -1,5 +1,7 @@
+import { patched } from '@temporalio/workflow';
 import type { SelectionReport } from '../../core/answer-question-types';
 import { clusterCandidates, tournamentWinner, type CandidateCluster } from '../../core/selection/cluster-candidates';
+import { warnedToSetAside } from '../../core/selection/warned-candidates';
 import type { QuestionContext } from '../../core/question/question-context';
 import type { StageKit } from './stage-kit';
 import { resultKeyOf, type WorkingCandidate } from './working-candidate';
@@ -20,7 +22,8 @@ export interface Selection {
  */
 export async function selectCandidate(kit: StageKit, ctx: QuestionContext, candidates: WorkingCandidate[]): Promise<Selection | null> {
   if (!candidates.length) return null;
-  const clusters = clusterCandidates(candidates.map((c, index) => ({ index, resultKey: resultKeyOf(c) })));
+  const setAside = setAsideWarned(kit, candidates);
+  const clusters = clusterCandidates(candidates.map((c, index) => ({ index, resultKey: resultKeyOf(c) })).filter((c) => !setAside.includes(c.index)));
   const confidenceOf = (i: number) => clusters.find((c) => c.members.includes(i))?.confidence ?? 0;
   const report = (method: SelectionReport['method'], chosen: number, extra: Partial<SelectionReport> = {}): Selection => ({
     report: { method, chosen, confidence: confidenceOf(chosen), ...extra },
@@ -35,6 +38,10 @@ export async function selectCandidate(kit: StageKit, ctx: QuestionContext, candi
       candidates.findIndex((c) => c.diagnosis?.execution.ok),
     );
 
+  if (setAside.length)
+    kit.runner.note(STAGE, 'setAsideWarned', 'candidates still warned by question checks do not vote', {
+      outcome: `${setAside.map((i) => candidates[i].path).join(', ')} set aside: another candidate runs without a warning`,
+    });
   const { confidenceThreshold, tournamentSize } = kit.config.selection;
   const top = clusters[0];
   if (top.confidence >= confidenceThreshold || clusters.length === 1) {
@@ -82,4 +89,18 @@ export async function selectCandidate(kit: StageKit, ctx: QuestionContext, candi
   );
   const chosen = entrants[outcome.winner].members[0];
   return report('tournament', chosen, { scores: outcome.scores.map((score, i) => ({ candidate: entrants[i].members[0], score })) });
+}
+
+/** Patch marker: runs started before `selection.setAsideWarned` existed replay without it. */
+export const SET_ASIDE_WARNED = 'selection-set-aside-warned';
+
+/** Whether this run sets warned candidates aside (`selection.setAsideWarned`, in runs started since it exists). */
+export function setsAsideWarned(kit: StageKit): boolean {
+  return kit.config.selection.setAsideWarned && patched(SET_ASIDE_WARNED);
+}
+
+/** The indices of the candidates that do not vote (core/selection/warned-candidates.ts), or none with the setting off. */
+function setAsideWarned(kit: StageKit, candidates: WorkingCandidate[]): number[] {
+  if (!kit.config.selection.enabled || !setsAsideWarned(kit)) return [];
+  return warnedToSetAside(candidates.map((c) => ({ ran: c.diagnosis?.execution.ok ?? false, findings: c.diagnosis?.findings ?? [] })));
 }

@@ -1,4 +1,5 @@
 import type { Finding } from '../../../core/correction/finding';
+import { QUESTION_CHECK_NAMES, type QuestionCheckName } from '../../../core/correction/question-checks';
 import { allNullColumn } from './all-null-column';
 import { borrowedColumn } from './borrowed-column';
 import type { CheckInput } from './check-input';
@@ -29,11 +30,11 @@ export const CHECKS: ((input: CheckInput) => Finding | null)[] = [
  * own, for the mistakes a small model makes most once its SQL runs. Not in the papers.
  */
 export const QUESTION_CHECKS = { 'unused-join': unusedJoin, 'id-for-name': idForName, 'borrowed-column': borrowedColumn } satisfies Record<
-  string,
+  QuestionCheckName,
   (input: CheckInput) => Finding | null
 >;
 /** The `check` names of QUESTION_CHECKS' findings (each check reports under its key). */
-export const QUESTION_CHECK_NAMES = Object.keys(QUESTION_CHECKS) as (keyof typeof QUESTION_CHECKS)[];
+export { QUESTION_CHECK_NAMES };
 
 export function runChecks(input: CheckInput, options: { questionChecks?: boolean } = {}): Finding[] {
   const checks = options.questionChecks ? [...CHECKS, ...Object.values(QUESTION_CHECKS)] : CHECKS;
