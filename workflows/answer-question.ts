@@ -123,14 +123,10 @@ async function candidatesUntilAgreement(kit: StageKit, run: QuestionRun, paths: 
   const correct = (candidates: WorkingCandidate[], keepAnswerRows: boolean) =>
     correctCandidates(kit, { ctx: run.ctx, correctionRules: run.knowledge.correctionRules, keepAnswerRows }, candidates);
   const first = await correct(await generateCandidates(kit, run.ctx, paths.slice(0, quorum)), false);
-  // A warned candidate may not vote at selection (`selection.setAsideWarned`): its agreement settles nothing.
-  const votes = (c: WorkingCandidate) => !setsAsideWarned(kit) || !stillWarned(c.diagnosis?.findings ?? []);
-  if (
-    quorumAgrees(
-      first.map((c) => (votes(c) ? resultKeyOf(c) : null)),
-      quorum,
-    )
-  ) {
+  // With `selection.setAsideWarned`, agreement settles the answer only when a clean candidate is part of it
+  // (core/selection/warned-candidates.ts): warned candidates alone may be set aside at selection.
+  const clean = (c: WorkingCandidate) => !stillWarned(c.diagnosis?.findings ?? []);
+  if (quorumAgrees(first.map(resultKeyOf), quorum) && (!setsAsideWarned(kit) || first.some(clean))) {
     noteUnaskedPaths(kit, paths.slice(quorum), quorum);
     return first;
   }

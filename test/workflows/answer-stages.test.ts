@@ -246,9 +246,23 @@ describe('workflows/answer stages, with stubbed activities', () => {
       expect(result.sql).toBe('SELECT c');
       expect(result.selection).toMatchObject({ method: 'confidence', confidence: 1 });
       expect(result.trace.find((t) => t.step === 'setAsideWarned')?.outcome).toBe(
-        'direct, dependency-tree set aside: another candidate runs without a warning',
+        'direct, dependency-tree set aside: another candidate runs to another result without a warning',
       );
     });
+    // A clean candidate with the same rows refutes the warning: the two agree, the third is not asked.
+    await withStubs(
+      (s) => {
+        stubs(s);
+        s.llm.generateSqlDependencyTree = async () => ({ sql: 'SELECT v', reasoning: '', usage: usage('generator') });
+        s.online.diagnoseSql = async (input) => (input.sql === 'SELECT w' ? { ...okDiagnosis('w'), findings: [warned] } : okDiagnosis('w'));
+      },
+      async (stack) => {
+        const result = await ask(stack);
+        expect(inputsOf(stack, 'generateSqlDivideAndConquer')).toHaveLength(0);
+        expect(result.sql).toBe('SELECT w');
+        expect(result.trace.some((t) => t.step === 'setAsideWarned')).toBe(false);
+      },
+    );
     // Off: the two agreeing candidates settle the answer, as DexterSQL's vote has it.
     await withStubs(stubs, async (stack) => {
       const { result } = await stack.client.ask({

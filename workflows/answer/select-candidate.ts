@@ -40,7 +40,7 @@ export async function selectCandidate(kit: StageKit, ctx: QuestionContext, candi
 
   if (setAside.length)
     kit.runner.note(STAGE, 'setAsideWarned', 'candidates still warned by question checks do not vote', {
-      outcome: `${setAside.map((i) => candidates[i].path).join(', ')} set aside: another candidate runs without a warning`,
+      outcome: `${setAside.map((i) => candidates[i].path).join(', ')} set aside: another candidate runs to another result without a warning`,
     });
   const { confidenceThreshold, tournamentSize } = kit.config.selection;
   const top = clusters[0];
@@ -102,5 +102,5 @@ export function setsAsideWarned(kit: StageKit): boolean {
 /** The indices of the candidates that do not vote (core/selection/warned-candidates.ts), or none with the setting off. */
 function setAsideWarned(kit: StageKit, candidates: WorkingCandidate[]): number[] {
   if (!kit.config.selection.enabled || !setsAsideWarned(kit)) return [];
-  return warnedToSetAside(candidates.map((c) => ({ ran: c.diagnosis?.execution.ok ?? false, findings: c.diagnosis?.findings ?? [] })));
+  return warnedToSetAside(candidates.map((c) => ({ resultKey: resultKeyOf(c), findings: c.diagnosis?.findings ?? [] })));
 }
