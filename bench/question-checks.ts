@@ -43,6 +43,8 @@ async function main(): Promise<void> {
     return { db, schema, hint: schemaHintOf(schema) };
   };
   const fires = new Map<string, number>();
+  // Gold queries a check's fix would rewrite (`correction.joinFixes`): each one a right answer made wrong.
+  const rewrites = new Map<string, number>();
   let checked = 0;
   for (const item of items) {
     const file = path.join(root, 'spider', 'database', item.db_id, `${item.db_id}.sqlite`);
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
     const always = new Set(runChecks(input).map((f) => f.check));
     for (const finding of runChecks(input, { questionChecks: true }).filter((f) => !always.has(f.check))) {
       fires.set(finding.check, (fires.get(finding.check) ?? 0) + 1);
+      if (finding.fix) rewrites.set(finding.check, (rewrites.get(finding.check) ?? 0) + 1);
       if (values.show) console.error(`[${finding.check}] ${item.SpiderQuestion}\n  ${item.query}\n  ${finding.message}`);
     }
   }
@@ -74,9 +77,11 @@ async function main(): Promise<void> {
     console.log(`fires_${check.replace(/-/g, '_')}_spider_train: ${n}`);
     console.log(`false_alarm_rate_${check.replace(/-/g, '_')}_spider_train: ${(n / Math.max(1, checked)).toFixed(4)}`);
   }
-  for (const [chain, { broken, fired }] of recall) {
+  console.log(`gold_rewritten_unused_join_spider_train: ${rewrites.get('unused-join') ?? 0}`);
+  for (const [chain, { broken, fired, restored }] of recall) {
     console.log(`dangling_join_chain_${chain}_queries_spider_train: ${broken}`);
     console.log(`fires_unused_join_chain_${chain}_spider_train: ${(fired / Math.max(1, broken)).toFixed(4)}`);
+    console.log(`fix_restores_gold_unused_join_chain_${chain}_spider_train: ${(restored / Math.max(1, broken)).toFixed(4)}`);
   }
   process.exit(0);
 }
@@ -102,8 +107,8 @@ async function danglingJoinRecall(
   databases: Map<string, Opened>,
   analyzer: Awaited<ReturnType<typeof sharedSqlAnalyzer>>,
   show: boolean,
-): Promise<Map<number, { broken: number; fired: number }>> {
-  const tally = new Map([1, 2].map((n) => [n, { broken: 0, fired: 0 }]));
+): Promise<Map<number, { broken: number; fired: number; restored: number }>> {
+  const tally = new Map([1, 2].map((n) => [n, { broken: 0, fired: 0, restored: 0 }]));
   for (const item of items) {
     const opened = databases.get(item.db_id);
     if (!opened) continue;
@@ -132,11 +137,24 @@ async function danglingJoinRecall(
       const findings = runChecks({ question: item.SpiderQuestion, sql, schema, analysis: analyze(sql), analyze, execution }, { questionChecks: true });
       const counts = tally.get(i + 1)!;
       counts.broken++;
-      if (findings.some((f) => f.check === 'unused-join')) counts.fired++;
+      const finding = findings.find((f) => f.check === 'unused-join');
+      if (finding) counts.fired++;
       else if (show) console.error(`[unused-join missed, chain ${i + 1}] ${item.SpiderQuestion}\n  ${sql}`);
+      if (finding?.fix && (await sameRows(db, finding.fix.sql, item.query))) counts.restored++;
+      else if (finding && show) console.error(`[unused-join fix missed, chain ${i + 1}] ${sql}\n  ${finding.fix?.sql ?? 'no fix offered'}`);
     }
   }
   return tally;
+}
+
+/** Whether two queries return the same rows, in any order (both must run). */
+async function sameRows(db: SqliteDatabase, a: string, b: string): Promise<boolean> {
+  const rows = async (sql: string) => (await db.execute(sql, { timeoutMs: 10_000, maxRows: 1000 })).rows.map((r) => JSON.stringify(r)).sort();
+  try {
+    return JSON.stringify(await rows(a)) === JSON.stringify(await rows(b));
+  } catch {
+    return false;
+  }
 }
 
 main().catch((err) => {

@@ -165,6 +165,12 @@ export interface CorrectionConfig {
    * its SQL runs (README, "Accuracy with the local model"). `hybrid` runs them.
    */
   questionChecks: boolean;
+  /**
+   * With `questionChecks`, a table `unused-join` finds joined for nothing is cut out of the query by
+   * plain code (its join and ON condition; activities/correction/checks/without-joins.ts) before
+   * the reviser is asked, kept only when the SQL gets better. Not in the papers.
+   */
+  joinFixes: boolean;
 }
 
 export interface SelectionConfig {
@@ -218,7 +224,16 @@ const DEXTERSQL: Sections = {
   decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
   generation: { paths: ['dependency-tree', 'few-shot', 'divide-and-conquer'], stopOnAgreement: false },
   // Columns grounded by plain code before the reviser (not in the paper; README, "Deviations").
-  correction: { enabled: true, reviseOn: 'always', maxRevisions: 1, rules: true, spellingFixes: true, qualifierFixes: true, questionChecks: false },
+  correction: {
+    enabled: true,
+    reviseOn: 'always',
+    maxRevisions: 1,
+    rules: true,
+    spellingFixes: true,
+    qualifierFixes: true,
+    questionChecks: false,
+    joinFixes: false,
+  },
   selection: { enabled: true, confidenceThreshold: 0.6, tournamentSize: 3, setAsideWarned: false },
 };
 
@@ -236,7 +251,16 @@ export const PRESETS = {
     judging: { enabled: true },
     decomposition: DECOSEARCH_DECOMPOSITION,
     generation: { paths: ['direct'], stopOnAgreement: false },
-    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 3, rules: false, spellingFixes: false, qualifierFixes: false, questionChecks: false },
+    correction: {
+      enabled: false,
+      reviseOn: 'errors',
+      maxRevisions: 3,
+      rules: false,
+      spellingFixes: false,
+      qualifierFixes: false,
+      questionChecks: false,
+      joinFixes: false,
+    },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3, setAsideWarned: false },
   },
   /**
@@ -251,7 +275,16 @@ export const PRESETS = {
     judging: { enabled: false },
     decomposition: { ...DECOSEARCH_DECOMPOSITION, enabled: false },
     generation: { paths: ['direct'], stopOnAgreement: false },
-    correction: { enabled: false, reviseOn: 'errors', maxRevisions: 0, rules: false, spellingFixes: true, qualifierFixes: true, questionChecks: false },
+    correction: {
+      enabled: false,
+      reviseOn: 'errors',
+      maxRevisions: 0,
+      rules: false,
+      spellingFixes: true,
+      qualifierFixes: true,
+      questionChecks: false,
+      joinFixes: false,
+    },
     selection: { enabled: false, confidenceThreshold: 0.6, tournamentSize: 3, setAsideWarned: false },
   },
   /**
@@ -469,6 +502,8 @@ function withOverrides(base: Sections, overrides: PipelineOverrides): Sections {
   fraction(c.selection.confidenceThreshold, 'selection.confidenceThreshold');
   count(c.selection.tournamentSize, 'selection.tournamentSize', 2);
   count(c.correction.maxRevisions, 'correction.maxRevisions', 0);
+  if (c.correction.joinFixes && !c.correction.questionChecks)
+    throw new PipelineConfigError('correction.joinFixes cuts the joins the question checks find: it needs correction.questionChecks=true');
   count(c.decomposition.maxRefinements, 'decomposition.maxRefinements', 0);
   count(c.decomposition.inlineRows, 'decomposition.inlineRows', 0);
   count(c.decomposition.examples, 'decomposition.examples', 0);

@@ -3,6 +3,7 @@ import { runChecks } from '../../activities/correction/checks';
 import { schemaHintOf, sharedSqlAnalyzer } from '../../activities/sql/shared-analyzer';
 import type { SchemaInfo, TableInfo } from '../../core/database/schema-types';
 import { withoutJoinConditions } from '../../activities/correction/checks/without-join-conditions';
+import { withoutJoins } from '../../activities/correction/checks/without-joins';
 
 // A library written for this test: authors write books, members borrow them (loan links both).
 const table = (name: string, columns: string[], primaryKey: string[], foreignKeys: TableInfo['foreignKeys'] = []): TableInfo => ({
@@ -174,6 +175,55 @@ describe('checks that hold a query against its question (correction.questionChec
     expect(
       await questionFindings('Birth dates of the employees who live in Edmonton.', `${join} WHERE T2.city = 'Edmonton'`, ['birth_date'], false, staff),
     ).toEqual([]);
+  });
+
+  it('cuts a join to a table out of a query when plain code can be sure of it, and only then (correction.joinFixes)', () => {
+    const cut = (sql: string, ...tables: string[]) => withoutJoins(sql, 'sqlite', tables);
+    // A later join goes with its ON condition; the clauses after FROM stay.
+    expect(cut('SELECT T1.title FROM book AS T1 JOIN book_loan AS T2 ON T1.BookID = T2.BookID WHERE T1.pages > 9', 'book_loan')).toBe(
+      'SELECT T1.title FROM book AS T1 WHERE T1.pages > 9',
+    );
+    // The first table gives its place to the second, whose ON condition goes.
+    expect(cut('SELECT T2.title FROM book_loan AS T1 INNER JOIN book AS T2 ON T1.BookID = T2.BookID ORDER BY T2.pages DESC LIMIT 1', 'book_loan')).toBe(
+      'SELECT T2.title FROM book AS T2 ORDER BY T2.pages DESC LIMIT 1',
+    );
+    // A chain goes whole, unaliased names too.
+    expect(
+      cut(
+        'SELECT member.name FROM member JOIN book_loan ON member.member_id = book_loan.member_id JOIN book ON book_loan.BookID = book.BookID',
+        'book',
+        'book_loan',
+      ),
+    ).toBe('SELECT member.name FROM member');
+    // Not sure: the table is still read, a subquery or set operation, a comma or USING join, a self-join, a table not joined.
+    expect(cut('SELECT T2.due FROM book AS T1 JOIN book_loan AS T2 ON T1.BookID = T2.BookID', 'book_loan')).toBeNull();
+    expect(cut('SELECT title FROM book JOIN book_loan ON book.BookID = book_loan.BookID WHERE pages > (SELECT avg(pages) FROM book)', 'book_loan')).toBeNull();
+    expect(cut('SELECT title FROM book JOIN book_loan ON book.BookID = book_loan.BookID UNION SELECT name FROM author', 'book_loan')).toBeNull();
+    expect(cut('SELECT title FROM book, book_loan WHERE book.BookID = book_loan.BookID', 'book_loan')).toBeNull();
+    expect(cut('SELECT title FROM book JOIN book_loan USING (BookID)', 'book_loan')).toBeNull();
+    expect(cut('SELECT a.title FROM book AS a JOIN book AS b ON a.author_id = b.author_id', 'book')).toBeNull();
+    expect(cut('SELECT title FROM book JOIN author ON book.author_id = author.author_id', 'member')).toBeNull();
+  });
+
+  it("offers unused-join's cut as the finding's fix", async () => {
+    const analyzer = await sharedSqlAnalyzer();
+    const analyze = (text: string) => analyzer.analyze(text, 'sqlite', schemaHintOf(library));
+    const sql = 'SELECT T1.title FROM book AS T1 JOIN book_loan AS T2 ON T1.BookID = T2.BookID ORDER BY T1.pages DESC LIMIT 1';
+    const [finding] = runChecks(
+      {
+        question: 'What is the title of the longest book?',
+        sql,
+        schema: library,
+        analysis: analyze(sql),
+        analyze,
+        execution: { ok: true, columns: ['title'], rows: [['x']], truncated: false },
+      },
+      { questionChecks: true },
+    );
+    expect(finding).toMatchObject({
+      check: 'unused-join',
+      fix: { sql: 'SELECT T1.title FROM book AS T1 ORDER BY T1.pages DESC LIMIT 1', description: 'the join to book_loan removed' },
+    });
   });
 
   it('cuts join conditions out of a query, whatever they hold, and nothing else', () => {

@@ -59,7 +59,7 @@ export async function correctCandidates(kit: StageKit, inputs: CorrectionInputs,
   const config = kit.config.correction;
   if (!config.enabled) {
     // The plain-code fixes are no model call: a preset without the reviser may still ground its columns.
-    const codeFixes = config.spellingFixes || config.qualifierFixes;
+    const codeFixes = config.spellingFixes || config.qualifierFixes || config.joinFixes;
     return Promise.all(
       candidates.map(async (c) => {
         const diagnosed = { ...c, diagnosis: await corrector.diagnose(c.sql, c.path, codeFixes ? STAGE : 'selection') };
@@ -140,6 +140,7 @@ const MAX_CODE_FIXES = 3;
 const CODE_FIX_SETTINGS: Record<string, (c: CorrectionConfig) => boolean> = {
   'unknown-name': (c) => c.spellingFixes,
   'column-of-other-table': (c) => c.qualifierFixes,
+  'unused-join': (c) => c.joinFixes,
 };
 
 /**

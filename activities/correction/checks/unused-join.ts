@@ -3,6 +3,7 @@ import type { CheckInput } from './check-input';
 import { hasColumn, linkedTables, ownWords } from './query-tables';
 import { mentions, questionWords } from './question-words';
 import { withoutJoinConditions } from './without-join-conditions';
+import { withoutJoins } from './without-joins';
 
 /**
  * Counting reads a join's rows without naming its columns ("how many loans per book"). Grouping
@@ -39,9 +40,11 @@ export function unusedJoin(input: CheckInput): Finding | null {
   const unnamed = withoutLinksToNamed(dangling, named, (t, among) => linkedTables(input.schema, t, among));
   if (!unnamed.length) return null;
   const several = unnamed.length > 1;
+  const cut = withoutJoins(input.sql, input.schema.dialect, unnamed);
   return {
     check: 'unused-join',
     severity: 'warning',
+    ...(cut ? { fix: { sql: cut, description: `the join to ${unnamed.join(', ')} removed` } } : {}),
     message:
       `the query joins ${unnamed.join(', ')} but reads nothing from ${several ? 'them' : 'it'} beyond the join, and the question does not mention ${several ? 'them' : 'it'}; ` +
       'an inner join keeps only rows with a match there and repeats rows with several matches: remove the join unless the question needs it',
