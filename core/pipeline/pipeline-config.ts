@@ -168,7 +168,7 @@ export interface CorrectionConfig {
   /**
    * With `questionChecks`, a table `unused-join` finds joined for nothing is cut out of the query by
    * plain code (its join and ON condition; activities/correction/checks/without-joins.ts) before
-   * the reviser is asked, kept only when the SQL gets better. Not in the papers.
+   * the reviser is asked, kept only when the SQL gets better. Not in the papers. `hybrid` does it.
    */
   joinFixes: boolean;
 }
@@ -292,7 +292,7 @@ export const PRESETS = {
    * paths; correction and selection; DecoSearch's decomposition when no candidate runs. decodex's
    * additions (README, "Deviations from the papers"): the profiles view of linking in one line a
    * profile, revision only when a check fires, plain-code
-   * fixes of misspelt and wrongly qualified columns, question checks (and candidates still warned by them do not vote), candidates revised before the fall-through to decomposition;
+   * fixes of misspelt and wrongly qualified columns and of tables joined for nothing, question checks (and candidates still warned by them do not vote), candidates revised before the fall-through to decomposition;
    * the topology refiner also on empty or all-NULL node results and asked again after a rejected
    * proposal; a zero-temperature decomposer.
    *
@@ -315,7 +315,8 @@ export const PRESETS = {
     decomposition: { ...DECOSEARCH_DECOMPOSITION, refineOn: 'errors-and-empty', retryRejected: true, temperature: 0 },
     // The divide-and-conquer path (the longest answer) only when the first two disagree: the same answer, fewer calls.
     generation: { paths: ['direct', 'few-shot', 'divide-and-conquer'], stopOnAgreement: true },
-    correction: { ...DEXTERSQL.correction, reviseOn: 'all-findings', spellingFixes: true, qualifierFixes: true, questionChecks: true },
+    // A table joined for nothing is cut by plain code before the reviser is asked: the same answers, fewer revisions (README, deviations).
+    correction: { ...DEXTERSQL.correction, reviseOn: 'all-findings', spellingFixes: true, qualifierFixes: true, questionChecks: true, joinFixes: true },
     // A candidate the reviser left with a question check's warning does not outvote one without (README, deviations).
     selection: { ...DEXTERSQL.selection, setAsideWarned: true },
   },
