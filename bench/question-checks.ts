@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     console.log(`fires_${check.replace(/-/g, '_')}_spider_train: ${n}`);
     console.log(`false_alarm_rate_${check.replace(/-/g, '_')}_spider_train: ${(n / Math.max(1, checked)).toFixed(4)}`);
   }
-  console.log(`gold_rewritten_unused_join_spider_train: ${rewrites.get('unused-join') ?? 0}`);
+  for (const check of ['unused-join', 'borrowed-column']) console.log(`gold_rewritten_${check.replace(/-/g, '_')}_spider_train: ${rewrites.get(check) ?? 0}`);
   for (const [chain, { broken, fired, restored }] of recall) {
     console.log(`dangling_join_chain_${chain}_queries_spider_train: ${broken}`);
     console.log(`fires_unused_join_chain_${chain}_spider_train: ${(fired / Math.max(1, broken)).toFixed(4)}`);

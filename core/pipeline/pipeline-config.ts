@@ -167,8 +167,10 @@ export interface CorrectionConfig {
   questionChecks: boolean;
   /**
    * With `questionChecks`, a table `unused-join` finds joined for nothing is cut out of the query by
-   * plain code (its join and ON condition; activities/correction/checks/without-joins.ts) before
-   * the reviser is asked, kept only when the SQL gets better. Not in the papers. `hybrid` does it.
+   * plain code (its join and ON condition; activities/correction/checks/without-joins.ts), and a
+   * table `borrowed-column` finds joined only to read a column another table of the query has is
+   * cut after that column is read there instead, before the reviser is asked; kept only when the
+   * SQL gets better. Not in the papers. `hybrid` does it.
    */
   joinFixes: boolean;
 }

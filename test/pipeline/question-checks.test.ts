@@ -1,9 +1,11 @@
 import type { CheckInput } from '../../activities/correction/checks/check-input';
+import type { Finding } from '../../core/correction/finding';
 import { runChecks } from '../../activities/correction/checks';
 import { schemaHintOf, sharedSqlAnalyzer } from '../../activities/sql/shared-analyzer';
 import type { SchemaInfo, TableInfo } from '../../core/database/schema-types';
 import { withoutJoinConditions } from '../../activities/correction/checks/without-join-conditions';
 import { withoutJoins } from '../../activities/correction/checks/without-joins';
+import { rereadColumns } from '../../activities/correction/checks/reread-columns';
 
 // A library written for this test: authors write books, members borrow them (loan links both).
 const table = (name: string, columns: string[], primaryKey: string[], foreignKeys: TableInfo['foreignKeys'] = []): TableInfo => ({
@@ -35,8 +37,8 @@ const library: SchemaInfo = {
   ],
 };
 
-/** The findings of the question checks for a query that ran and returned `columns`. */
-async function questionFindings(question: string, sql: string, columns: string[], questionChecks = true, schema = library): Promise<string[]> {
+/** The findings of the checks for a query that ran and returned `columns`. */
+async function findingsOf(question: string, sql: string, columns: string[], questionChecks = true, schema = library): Promise<Finding[]> {
   const analyzer = await sharedSqlAnalyzer();
   const analyze = (text: string) => analyzer.analyze(text, 'sqlite', schemaHintOf(schema));
   const analysis = analyze(sql);
@@ -49,7 +51,12 @@ async function questionFindings(question: string, sql: string, columns: string[]
     analyze,
     execution: { ok: true, columns, rows: [columns.map(() => 'x')], truncated: false },
   };
-  return runChecks(input, { questionChecks }).map((f) => f.check);
+  return runChecks(input, { questionChecks });
+}
+
+/** The names of the checks that fire on a query that ran and returned `columns`. */
+async function questionFindings(question: string, sql: string, columns: string[], questionChecks = true, schema = library): Promise<string[]> {
+  return (await findingsOf(question, sql, columns, questionChecks, schema)).map((f) => f.check);
 }
 
 describe('checks that hold a query against its question (correction.questionChecks)', () => {
@@ -175,6 +182,18 @@ describe('checks that hold a query against its question (correction.questionChec
     expect(
       await questionFindings('Birth dates of the employees who live in Edmonton.', `${join} WHERE T2.city = 'Edmonton'`, ['birth_date'], false, staff),
     ).toEqual([]);
+    // The fix (correction.joinFixes) reads the column from the table that has it too, and cuts the join.
+    const [borrowed] = await findingsOf(
+      'Birth dates of the employees who live in Edmonton.',
+      `${join} WHERE T2.city = 'Edmonton'`,
+      ['birth_date'],
+      true,
+      staff,
+    );
+    expect(borrowed.fix).toEqual({
+      sql: "SELECT T1.birth_date FROM employee AS T1 WHERE T1.city = 'Edmonton'",
+      description: 'employee.city read instead of customer.city, the join to customer removed',
+    });
   });
 
   it('cuts a join to a table out of a query when plain code can be sure of it, and only then (correction.joinFixes)', () => {
@@ -203,23 +222,18 @@ describe('checks that hold a query against its question (correction.questionChec
     expect(cut('SELECT title FROM book JOIN book_loan USING (BookID)', 'book_loan')).toBeNull();
     expect(cut('SELECT a.title FROM book AS a JOIN book AS b ON a.author_id = b.author_id', 'book')).toBeNull();
     expect(cut('SELECT title FROM book JOIN author ON book.author_id = author.author_id', 'member')).toBeNull();
+    // Reading a column through another table: only `ref.column` of the columns named, case as the engines compare.
+    expect(rereadColumns('SELECT t2.City, T2.name FROM a AS T1 JOIN b AS T2 ON T1.x = T2.x', 'sqlite', 'T2', 'T1', ['city'])).toBe(
+      'SELECT T1.City, T2.name FROM a AS T1 JOIN b AS T2 ON T1.x = T2.x',
+    );
+    expect(rereadColumns('SELECT "b"."city" FROM a JOIN "b" ON a.x = "b".x', 'sqlite', '"b"', 'a', ['city'])).toBe(
+      'SELECT a."city" FROM a JOIN "b" ON a.x = "b".x',
+    );
   });
 
   it("offers unused-join's cut as the finding's fix", async () => {
-    const analyzer = await sharedSqlAnalyzer();
-    const analyze = (text: string) => analyzer.analyze(text, 'sqlite', schemaHintOf(library));
     const sql = 'SELECT T1.title FROM book AS T1 JOIN book_loan AS T2 ON T1.BookID = T2.BookID ORDER BY T1.pages DESC LIMIT 1';
-    const [finding] = runChecks(
-      {
-        question: 'What is the title of the longest book?',
-        sql,
-        schema: library,
-        analysis: analyze(sql),
-        analyze,
-        execution: { ok: true, columns: ['title'], rows: [['x']], truncated: false },
-      },
-      { questionChecks: true },
-    );
+    const [finding] = await findingsOf('What is the title of the longest book?', sql, ['title']);
     expect(finding).toMatchObject({
       check: 'unused-join',
       fix: { sql: 'SELECT T1.title FROM book AS T1 ORDER BY T1.pages DESC LIMIT 1', description: 'the join to book_loan removed' },

@@ -141,6 +141,7 @@ const CODE_FIX_SETTINGS: Record<string, (c: CorrectionConfig) => boolean> = {
   'unknown-name': (c) => c.spellingFixes,
   'column-of-other-table': (c) => c.qualifierFixes,
   'unused-join': (c) => c.joinFixes,
+  'borrowed-column': (c) => c.joinFixes,
 };
 
 /**

@@ -3,7 +3,9 @@ import type { SchemaInfo } from '../../../core/database/schema-types';
 import type { CheckInput } from './check-input';
 import { distinct, hasColumn, idLike, linkedTables, ownWords, same } from './query-tables';
 import { mentions, questionWords } from './question-words';
+import { rereadColumns } from './reread-columns';
 import { withoutJoinConditions } from './without-join-conditions';
+import { fromTables, withoutJoins } from './without-joins';
 
 /**
  * A table joined only to read columns that another table of the query has too: employees joined
@@ -39,15 +41,40 @@ export function borrowedColumn(input: CheckInput): Finding | null {
     if (!own.length || own.some((w) => mentions(words, w))) continue;
     const read = twins.map((t) => `${table}.${t.column}`).join(', ');
     const instead = twins.map((t) => `${t.owners.join(' or ')}.${t.column}`).join(', ');
+    const fixed = rereadFromOwner(input, table, twins);
     return {
       check: 'borrowed-column',
       severity: 'warning',
+      ...(fixed ? { fix: { sql: fixed, description: `${instead} read instead of ${read}, the join to ${table} removed` } } : {}),
       message:
         `the query joins ${table} only to read ${read}, but ${instead} ${twins.length > 1 ? 'are' : 'is'} already in the query, and the question does not mention ${table}; ` +
         `if the question is about ${distinct(twins.flatMap((t) => t.owners)).join(' or ')}, read ${twins.length > 1 ? 'those columns' : 'that column'} there and remove the join`,
     };
   }
   return null;
+}
+
+/**
+ * The query reading each borrowed column from the one other table of the query that has it, with
+ * the join to the borrowed table cut (`correction.joinFixes`), or null when a column has several
+ * such tables or the query is not one plain SELECT over `JOIN ... ON` (see without-joins.ts).
+ */
+function rereadFromOwner(input: CheckInput, table: string, twins: { column: string; owners: string[] }[]): string | null {
+  if (twins.some((t) => t.owners.length !== 1)) return null;
+  const from = fromTables(input.sql, input.schema.dialect);
+  const reference = (name: string) => {
+    const found = from?.filter((f) => same(f.table, name)) ?? [];
+    return found.length === 1 ? found[0].reference : null;
+  };
+  const borrowed = reference(table);
+  if (!borrowed) return null;
+  let sql: string | null = input.sql;
+  for (const twin of twins) {
+    const owner = reference(twin.owners[0]);
+    if (!owner || sql === null) return null;
+    sql = rereadColumns(sql, input.schema.dialect, borrowed, owner, [twin.column]);
+  }
+  return sql === null ? null : withoutJoins(sql, input.schema.dialect, [table]);
 }
 
 /** A column that names its row's thing (`name`, `Fname`, `song_title`). */

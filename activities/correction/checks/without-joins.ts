@@ -21,6 +21,9 @@ interface FromItem {
   /** Its table's name and its alias, upper-cased as the scanner gives them. */
   table: string;
   alias: string | null;
+  /** The table's name and alias as written. */
+  tableText: string;
+  aliasText: string | null;
 }
 
 /**
@@ -58,6 +61,21 @@ function withoutJoin(sql: string, dialect: Dialect, table: string): string | nul
   const left = tokensOrNull(cut, dialect);
   if (!left || left.some((t) => (t.kind === 'word' || t.kind === 'quoted') && names.has(t.upper))) return null;
   return cut;
+}
+
+/** A table of the query's FROM clause, as written: its name and the name its columns are read through (alias or name). */
+export interface FromTable {
+  /** The table's name, upper-cased and unquoted, as the scanner gives it. */
+  table: string;
+  /** The alias as written, or the table's name as written when it has none. */
+  reference: string;
+}
+
+/** The tables of a query that is one SELECT over `JOIN ... ON`, in FROM order, or null for any other query. */
+export function fromTables(sql: string, dialect: Dialect): FromTable[] | null {
+  const tokens = tokensOrNull(sql, dialect);
+  const items = tokens && fromItems(sql, tokens);
+  return items?.map((item) => ({ table: item.table, reference: item.aliasText ?? item.tableText })) ?? null;
 }
 
 /** Two pieces of a query with one space between them. */
@@ -107,7 +125,8 @@ function fromItems(sql: string, tokens: SqlToken[]): FromItem[] | null {
         maybeAlias && (maybeAlias.kind === 'quoted' || (maybeAlias.kind === 'word' && maybeAlias.upper !== 'ON' && !JOIN_WORDS.has(maybeAlias.upper)))
           ? maybeAlias.upper
           : null;
-      current = { start: t.start, ref: ref.start, on: null, end: clauseEnd, table: ref.upper, alias };
+      const text = (at: number) => sql.slice(clause[at].start, clause[at + 1]?.start ?? clauseEnd).trimEnd();
+      current = { start: t.start, ref: ref.start, on: null, end: clauseEnd, table: ref.upper, alias, tableText: text(r), aliasText: alias ? text(a) : null };
       items.push(current);
       continue;
     }
