@@ -18,6 +18,8 @@ export interface Selection {
  * above the confidence threshold wins outright; otherwise the representatives of the top
  * clusters play a pairwise tournament (one LLM call per pair), and pairwise wins plus
  * confidence decide. With selection off (DecoSearch), the first candidate that executes wins.
+ * With `selection.setAsideWarned` (decodex's), a candidate still warned by a question check after
+ * correction does not vote while a clean candidate runs to another result.
  * Returns null when there is no candidate at all.
  */
 export async function selectCandidate(kit: StageKit, ctx: QuestionContext, candidates: WorkingCandidate[]): Promise<Selection | null> {
@@ -92,7 +94,7 @@ export async function selectCandidate(kit: StageKit, ctx: QuestionContext, candi
 }
 
 /** Patch marker: runs started before `selection.setAsideWarned` existed replay without it. */
-export const SET_ASIDE_WARNED = 'selection-set-aside-warned';
+const SET_ASIDE_WARNED = 'selection-set-aside-warned';
 
 /** Whether this run sets warned candidates aside (`selection.setAsideWarned`, in runs started since it exists). */
 export function setsAsideWarned(kit: StageKit): boolean {
