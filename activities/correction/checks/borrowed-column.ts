@@ -62,17 +62,17 @@ export function borrowedColumn(input: CheckInput): Finding | null {
 function rereadFromOwner(input: CheckInput, table: string, twins: { column: string; owners: string[] }[]): string | null {
   if (twins.some((t) => t.owners.length !== 1)) return null;
   const from = fromTables(input.sql, input.schema.dialect);
-  const reference = (name: string) => {
+  const only = (name: string) => {
     const found = from?.filter((f) => same(f.table, name)) ?? [];
-    return found.length === 1 ? found[0].reference : null;
+    return found.length === 1 ? found[0] : null;
   };
-  const borrowed = reference(table);
+  const borrowed = only(table);
   if (!borrowed) return null;
   let sql: string | null = input.sql;
   for (const twin of twins) {
-    const owner = reference(twin.owners[0]);
+    const owner = only(twin.owners[0]);
     if (!owner || sql === null) return null;
-    sql = rereadColumns(sql, input.schema.dialect, borrowed, owner, [twin.column]);
+    sql = rereadColumns(sql, input.schema.dialect, borrowed.reference, owner.written, [twin.column]);
   }
   return sql === null ? null : withoutJoins(sql, input.schema.dialect, [table]);
 }

@@ -63,10 +63,10 @@ export function linkedTables(schema: SchemaInfo, table: string, tables: readonly
 export function ownWords(table: string, tables: readonly string[]): string[] {
   let rest = table;
   for (const other of tables) {
-    if (other.toLowerCase() === table.toLowerCase() || other.length < 3) continue;
+    if (same(other, table) || other.length < 3) continue;
     rest = rest.replace(new RegExp(other.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ');
   }
-  const otherWords = tables.filter((t) => t.toLowerCase() !== table.toLowerCase()).flatMap(nameWords);
+  const otherWords = tables.filter((t) => !same(t, table)).flatMap(nameWords);
   const stems = new Set(otherWords.map(stem));
   const byStem = nameWords(rest).filter((w) => !stems.has(stem(w)));
   return byStem.length ? byStem : nameWords(rest).filter((w) => !otherWords.includes(w));

@@ -2,15 +2,16 @@ import type { Dialect } from '../../../core/database/schema-types';
 import { tokensOrNull } from '../../database/sql-tokens';
 
 /**
- * The query with each `from.column` (a column of `columns`, read through the reference `from`:
- * an alias or a table name as the FROM clause writes it) read as `to.column` instead, or null when
- * the text cannot be scanned. Names compare as the engines compare unquoted ones (case-insensitively).
+ * The query with each `from.column` (a column of `columns`, read through the reference `from`: an
+ * alias or a table name, as the scanner names it, upper-cased and unquoted; see without-joins.ts's
+ * `fromTables`) read as `to.column` instead (`to` as the query writes it), or null when the text cannot be scanned. Column names
+ * compare case-insensitively, as the engines compare unquoted ones.
  */
 export function rereadColumns(sql: string, dialect: Dialect, from: string, to: string, columns: readonly string[]): string | null {
   const tokens = tokensOrNull(sql, dialect);
   if (!tokens) return null;
   const wanted = new Set(columns.map((c) => c.toUpperCase()));
-  const source = unquoted(from);
+  const source = from.toUpperCase();
   const name = (i: number) => {
     const t = tokens[i];
     return t && (t.kind === 'word' || t.kind === 'quoted') ? t.upper : null;
@@ -30,9 +31,4 @@ export function rereadColumns(sql: string, dialect: Dialect, from: string, to: s
   function columnText(i: number): string {
     return sql.slice(tokens![i].start, tokens![i + 1]?.start ?? sql.length).trimEnd();
   }
-}
-
-/** A reference as the scanner names it: without its quotes, upper-cased. */
-function unquoted(reference: string): string {
-  return reference.replace(/^["`[](.*)["`\]]$/, '$1').toUpperCase();
 }

@@ -1,25 +1,9 @@
 import type { Dialect } from '../../../core/database/schema-types';
 import { tokensOrNull } from '../../database/sql-tokens';
+import { ENDS_FROM, JOIN_WORDS, SET_OPERATIONS } from './without-joins';
 
-/** Words that end a join's ON condition at its own depth. */
-const ENDS_CONDITION = new Set([
-  'JOIN',
-  'INNER',
-  'LEFT',
-  'RIGHT',
-  'CROSS',
-  'FULL',
-  'NATURAL',
-  'WHERE',
-  'GROUP',
-  'HAVING',
-  'ORDER',
-  'LIMIT',
-  'UNION',
-  'INTERSECT',
-  'EXCEPT',
-  'WINDOW',
-]);
+/** Words that end a join's ON condition at its own depth: the next join, the next clause, the next SELECT. */
+const ENDS_CONDITION = new Set([...JOIN_WORDS, ...ENDS_FROM, ...SET_OPERATIONS]);
 
 /**
  * The query with every `ON condition` cut out (`FROM a JOIN b WHERE …`, still a query), so what is

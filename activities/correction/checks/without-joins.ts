@@ -2,11 +2,13 @@ import type { Dialect } from '../../../core/database/schema-types';
 import { tokensOrNull, type SqlToken } from '../../database/sql-tokens';
 
 /** Words that make up a join's keyword (`LEFT OUTER JOIN`, `INNER JOIN`, `JOIN`). */
-const JOIN_WORDS = new Set(['JOIN', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'OUTER', 'CROSS', 'NATURAL']);
+export const JOIN_WORDS = new Set(['JOIN', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'OUTER', 'CROSS', 'NATURAL']);
 /** Words that end the FROM clause of one SELECT. */
-const ENDS_FROM = new Set(['WHERE', 'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'WINDOW']);
+export const ENDS_FROM = new Set(['WHERE', 'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'WINDOW']);
+/** Words that join one SELECT to another. */
+export const SET_OPERATIONS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
 /** Words after which this rewrite does not trust itself: another query or a join it cannot cut. */
-const REFUSED = new Set(['UNION', 'INTERSECT', 'EXCEPT', 'USING']);
+const REFUSED = new Set([...SET_OPERATIONS, 'USING']);
 
 /** One table of a FROM clause: its join words, reference, ON condition, in text offsets. */
 interface FromItem {
@@ -21,9 +23,8 @@ interface FromItem {
   /** Its table's name and its alias, upper-cased as the scanner gives them. */
   table: string;
   alias: string | null;
-  /** The table's name and alias as written. */
-  tableText: string;
-  aliasText: string | null;
+  /** Its alias, or its table's name when it has none, as written. */
+  written: string;
 }
 
 /**
@@ -63,19 +64,21 @@ function withoutJoin(sql: string, dialect: Dialect, table: string): string | nul
   return cut;
 }
 
-/** A table of the query's FROM clause, as written: its name and the name its columns are read through (alias or name). */
+/** A table of the query's FROM clause. */
 export interface FromTable {
-  /** The table's name, upper-cased and unquoted, as the scanner gives it. */
+  /** Its name as the scanner names it (upper-cased, unquoted). */
   table: string;
-  /** The alias as written, or the table's name as written when it has none. */
+  /** What its columns are read through (its alias, or its name when it has none), as the scanner names it. */
   reference: string;
+  /** The same, as the query writes it (to write another column through it). */
+  written: string;
 }
 
 /** The tables of a query that is one SELECT over `JOIN ... ON`, in FROM order, or null for any other query. */
 export function fromTables(sql: string, dialect: Dialect): FromTable[] | null {
   const tokens = tokensOrNull(sql, dialect);
   const items = tokens && fromItems(sql, tokens);
-  return items?.map((item) => ({ table: item.table, reference: item.aliasText ?? item.tableText })) ?? null;
+  return items?.map((item) => ({ table: item.table, reference: item.alias ?? item.table, written: item.written })) ?? null;
 }
 
 /** Two pieces of a query with one space between them. */
@@ -125,8 +128,8 @@ function fromItems(sql: string, tokens: SqlToken[]): FromItem[] | null {
         maybeAlias && (maybeAlias.kind === 'quoted' || (maybeAlias.kind === 'word' && maybeAlias.upper !== 'ON' && !JOIN_WORDS.has(maybeAlias.upper)))
           ? maybeAlias.upper
           : null;
-      const text = (at: number) => sql.slice(clause[at].start, clause[at + 1]?.start ?? clauseEnd).trimEnd();
-      current = { start: t.start, ref: ref.start, on: null, end: clauseEnd, table: ref.upper, alias, tableText: text(r), aliasText: alias ? text(a) : null };
+      const written = sql.slice(clause[alias ? a : r].start, clause[(alias ? a : r) + 1]?.start ?? clauseEnd).trimEnd();
+      current = { start: t.start, ref: ref.start, on: null, end: clauseEnd, table: ref.upper, alias, written };
       items.push(current);
       continue;
     }
