@@ -19,7 +19,7 @@ import { openSqliteArtifactStore } from '../activities/artifacts/sqlite-artifact
 import type { LlmConfig } from '../activities/llm/llm-config';
 import { startBenchmark, waitForBenchmark } from '../cli/benchmark-client';
 import { defaultBenchmarkId } from '../cli/benchmark-id';
-import { modelsByRole } from '../cli/benchmark-models';
+import { configuredAnswerSettings, modelsByRole } from '../cli/benchmark-models';
 import { installQuietRuntime, withClientSession } from '../cli/commands/client-session';
 import { accuracyRow, type AccuracyRow } from '../core/benchmark/accuracy-table';
 import type { RunBenchmarkInput } from '../core/benchmark/benchmark-types';
@@ -81,7 +81,7 @@ export function benchmarkOf(
   // The few-shot index changes what the few-shot path is shown: runs with and without it are apart.
   // So does learned knowledge (the decomposer's examples, the rules correction applies).
   const tail = `${knowledge.fewShot.length ? `-fs-${knowledge.fewShot.join('+')}` : ''}${knowledge.notes ? '-notes' : ''}${knowledge.learned ? `-kn-${knowledge.learned}` : ''}`;
-  return { label, base, benchmarkId: `${idPrefix}-${defaultBenchmarkId(base).replace(/^bench-/, '')}${tail}` };
+  return { label, base, benchmarkId: `${idPrefix}-${defaultBenchmarkId(base, configuredAnswerSettings(llmConfig)).replace(/^bench-/, '')}${tail}` };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RunBenchmarkInput } from '../core/benchmark/benchmark-types';
 import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
+import type { AnswerSettings } from './benchmark-models';
 
 /**
  * The id a benchmark runs under when --id is not given. Everything that changes the answers or
@@ -8,8 +9,10 @@ import { resolvePipelineConfig } from '../core/pipeline/pipeline-config';
  * the same command resumes the same run and a changed one starts its own. That includes what the
  * preset resolves to: a decodex whose preset changed does not resume a run of the old one and mix
  * the two in one report (the model calls both make alike are cached, so the new run repeats little).
+ * The same holds for the configured model settings that change answers (`answerSettings`, from
+ * configuredAnswerSettings: an SQL format, a prompt layout, a temperature).
  */
-export function defaultBenchmarkId(input: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'>): string {
+export function defaultBenchmarkId(input: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'>, answerSettings: AnswerSettings = {}): string {
   const identity = {
     dataset: input.dataset,
     datasetsRoot: input.datasetsRoot,
@@ -25,6 +28,8 @@ export function defaultBenchmarkId(input: Omit<RunBenchmarkInput, 'benchmarkId' 
     ...(input.pipeline ? { pipeline: input.pipeline } : {}),
     ...(input.goldAsPrediction ? {} : { resolved: resolvedSections(input) }),
     models: input.roleModels ?? {},
+    // Only when some were set, so the ids of runs with the defaults stay what they were.
+    ...(Object.keys(answerSettings).length ? { answerSettings } : {}),
     limits: input.questionLimits ?? null,
   };
   const hash = createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 10);

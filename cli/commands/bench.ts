@@ -16,7 +16,7 @@ import { ALL_TASK_QUEUES, type TaskQueueName } from '../../core/task-queues';
 import { loadWorkerLlmConfig, readConfigFile } from '../../workers/build-deps';
 import { startBenchmark, waitForBenchmark } from '../benchmark-client';
 import { defaultBenchmarkId } from '../benchmark-id';
-import { modelsByRole } from '../benchmark-models';
+import { configuredAnswerSettings, modelsByRole } from '../benchmark-models';
 import type { DecodexClient } from '../client';
 import type { WatchedRun } from '../detached-run';
 import { withClientSession } from './client-session';
@@ -130,7 +130,7 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
   };
   // A gold self-check is cheap and should reflect the evaluator as it is now: fresh by default.
   const freshSuffix = values.fresh || gold ? `-${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}` : '';
-  const benchmarkId = values.id ?? defaultBenchmarkId(base) + freshSuffix;
+  const benchmarkId = values.id ?? defaultBenchmarkId(base, gold ? {} : configuredAnswerSettings(llmConfig)) + freshSuffix;
   const input: RunBenchmarkInput = { ...base, benchmarkId, reportDir: path.resolve(values.out ?? path.join(config.home, 'benchmarks', benchmarkId)) };
 
   // Gold as prediction asks no model: the offline queue (benchmark workflow, evaluation) is all it needs.
