@@ -4,8 +4,8 @@ import { tokensOrNull } from '../../database/sql-tokens';
 /**
  * The query with each `from.column` (a column of `columns`, read through the reference `from`: an
  * alias or a table name, as the scanner names it, upper-cased and unquoted; see without-joins.ts's
- * `fromTables`) read as `to.column` instead (`to` as the query writes it), or null when the text cannot be scanned. Column names
- * compare case-insensitively, as the engines compare unquoted ones.
+ * `fromTables`) read as `to.column` instead (`to` as the query writes it), or null when the text
+ * cannot be scanned. Column names compare case-insensitively, as the engines compare unquoted ones.
  */
 export function rereadColumns(sql: string, dialect: Dialect, from: string, to: string, columns: readonly string[]): string | null {
   const tokens = tokensOrNull(sql, dialect);

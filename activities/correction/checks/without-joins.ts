@@ -128,7 +128,9 @@ function fromItems(sql: string, tokens: SqlToken[]): FromItem[] | null {
         maybeAlias && (maybeAlias.kind === 'quoted' || (maybeAlias.kind === 'word' && maybeAlias.upper !== 'ON' && !JOIN_WORDS.has(maybeAlias.upper)))
           ? maybeAlias.upper
           : null;
-      const written = sql.slice(clause[alias ? a : r].start, clause[(alias ? a : r) + 1]?.start ?? clauseEnd).trimEnd();
+      // What its columns are read through: the alias, or the table's name when it has none.
+      const through = alias ? a : r;
+      const written = sql.slice(clause[through].start, clause[through + 1]?.start ?? clauseEnd).trimEnd();
       current = { start: t.start, ref: ref.start, on: null, end: clauseEnd, table: ref.upper, alias, written };
       items.push(current);
       continue;
