@@ -3,6 +3,7 @@ import type { CorrectionRule } from '../../core/knowledge/knowledge-types';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { cleanSql } from '../generation/generated-sql';
+import { queryMayShow } from '../../core/mining/sql-differences';
 import { loadCorrectionRules } from '../knowledge/knowledge-store';
 import { askModel, onlyValues } from '../prompts/ask-model';
 import { questionPromptVars } from '../prompts/question-context';
@@ -18,7 +19,9 @@ export interface RuleCorrectionOutput {
   /** The rewritten SQL, or the input SQL when no rule applied. */
   sql: string;
   appliedRules: string[];
-  /** One call when no rule applied (selection), two when rules were applied. */
+  /** The rules shown to the model: those whose shape difference the query can show (absent in results of workers before it). */
+  offeredRules?: string[];
+  /** None when no rule could apply, one when none was selected, two when rules were applied. */
   usage: LlmCallUsage[];
 }
 
@@ -29,10 +32,14 @@ function renderRule(r: CorrectionRule): string {
 /**
  * DexterSQL §3.4.1 Steps 3–4: the model selects the mined rules the revised SQL still violates
  * (usually none), and only then rewrites it with exactly those rules. The workflow schedules
- * this only when rules are stored.
+ * this only when rules are stored. A rule mined from one shape difference is offered only to a
+ * query that can show it (plain code, before any call): a rule against sorting where the answer
+ * does not is not shown for a query without ORDER BY, where a small model would still select it.
  */
 export async function correctWithRules(deps: QuestionLlmDeps, input: RuleCorrectionInput): Promise<RuleCorrectionOutput> {
-  const rules = await loadCorrectionRules(deps.store);
+  const rules = (await loadCorrectionRules(deps.store)).filter((r) => r.difference === undefined || queryMayShow(input.sql, r.difference));
+  const offeredRules = rules.map((r) => r.id);
+  if (!rules.length) return { sql: input.sql, appliedRules: [], offeredRules, usage: [] };
   const common = { question: input.ctx.question, evidence: input.ctx.evidence?.trim() || '(none)', sql: input.sql };
   const selection = await askModel(
     deps.llm,
@@ -51,7 +58,7 @@ export async function correctWithRules(deps: QuestionLlmDeps, input: RuleCorrect
   );
   const wanted = new Set(selection.value.rules.map((id) => id.trim().replace(/^\[|\]$/g, '')));
   const chosen = rules.filter((r) => wanted.has(r.id));
-  if (!chosen.length) return { sql: input.sql, appliedRules: [], usage: [selection.usage] };
+  if (!chosen.length) return { sql: input.sql, appliedRules: [], offeredRules, usage: [selection.usage] };
   const vars = await questionPromptVars(deps, input.ctx);
   const rewrite = await askModel(deps.llm, 'apply-rules', {
     ...common,
@@ -59,5 +66,5 @@ export async function correctWithRules(deps: QuestionLlmDeps, input: RuleCorrect
     schema: vars.schema,
     rules: chosen.map(renderRule).join('\n\n'),
   });
-  return { sql: cleanSql(rewrite.value.sql), appliedRules: chosen.map((r) => r.id), usage: [selection.usage, rewrite.usage] };
+  return { sql: cleanSql(rewrite.value.sql), appliedRules: chosen.map((r) => r.id), offeredRules, usage: [selection.usage, rewrite.usage] };
 }

@@ -157,7 +157,7 @@ export function createMiningActivities(deps: MiningDeps) {
           if (first === undefined) ungrouped++;
           else members.set(first, [...(members.get(first) ?? []), e.id]);
         }
-      const groups = SQL_DIFFERENCES.filter((d) => members.has(d)).map((d) => ({ label: `the query ${d}`, members: members.get(d)! }));
+      const groups = SQL_DIFFERENCES.filter((d) => members.has(d)).map((d) => ({ label: `the query ${d}`, members: members.get(d)!, difference: d }));
       return { groups, ungrouped };
     },
 

@@ -4,6 +4,7 @@ import type { CandidateMismatch, ErrorGroup } from '../../core/mining/mining-typ
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
+import { anonymizeQueries } from '../../core/mining/anonymize-sql';
 import { askModel } from '../prompts/ask-model';
 import { keepAlive } from '../heartbeat/activity-heartbeat';
 import { loadSchema, renderFocusedSchema } from '../prompts/question-context';
@@ -84,19 +85,40 @@ export function createMiningLlmActivities(deps: QuestionLlmDeps) {
       };
     },
 
-    /** Step 4: one canonical rule {gist, badPattern, correctPattern, fix} for a dominant group. */
+    /**
+     * Step 4: one canonical rule {gist, badPattern, correctPattern, fix} for a dominant group. A
+     * group made by a shape difference is shown as its failing/gold query pairs with names and
+     * values replaced by placeholders (the explanations name them), and the rule's gist is that
+     * difference, worded by code: the model writes the patterns and the fix.
+     */
     async synthesizeRule(input: { jobId: string; ruleId: string; group: ErrorGroup; shown: number }): Promise<{ rule: CorrectionRule; usage: LlmCallUsage }> {
-      const sample = await store.explanations(input.jobId, input.group.members.slice(0, input.shown));
+      const { group } = input;
+      const sample = await store.explanations(input.jobId, group.members.slice(0, input.shown));
+      const paired = sample.filter((e) => e.pair);
+      const asPairs = group.difference !== undefined && paired.length > 0;
+      const shown = asPairs ? paired : sample;
+      const pairLines = ([sql, gold]: string[], indent: string) => `${indent}wrong: ${oneLine(sql)}\n  right: ${oneLine(gold)}`;
       const answer = await askModel(deps.llm, 'synthesize-rule', {
-        label: input.group.label,
-        size: String(input.group.members.length),
-        shown: String(sample.length),
-        explanations: sample
-          .map((e) => `- ${oneLine(e.text)}${e.pair ? `\n  wrong: ${oneLine(e.pair.sql)}\n  right: ${oneLine(e.pair.gold)}` : ''}`)
+        label: group.label,
+        size: String(group.members.length),
+        shown: String(shown.length),
+        explanations: shown
+          .map((e) =>
+            asPairs
+              ? pairLines(anonymizeQueries([e.pair!.sql, e.pair!.gold]), '- ')
+              : `- ${oneLine(e.text)}${e.pair ? `\n${pairLines([e.pair.sql, e.pair.gold], '  ')}` : ''}`,
+          )
           .join('\n'),
       });
       const { gist, bad_pattern, correct_pattern, fix } = answer.value;
-      return { rule: { id: input.ruleId, gist, badPattern: bad_pattern, correctPattern: correct_pattern, fix }, usage: answer.usage };
+      const rule: CorrectionRule = { id: input.ruleId, gist, badPattern: bad_pattern, correctPattern: correct_pattern, fix };
+      return {
+        rule:
+          group.difference !== undefined
+            ? { ...rule, gist: `${group.label.charAt(0).toUpperCase()}${group.label.slice(1)}.`, difference: group.difference }
+            : rule,
+        usage: answer.usage,
+      };
     },
   };
   // Each one heartbeats while its model answers, so a killed worker's call is retried within the

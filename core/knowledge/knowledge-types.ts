@@ -26,6 +26,11 @@ export interface CorrectionRule {
   correctPattern: string;
   /** How to rewrite a query that shows the bad pattern. */
   fix: string;
+  /**
+   * The SQL shape difference the rule was mined from (core/mining/sql-differences.ts), when its
+   * failures were grouped by one: the rule is offered only to a query that can show it.
+   */
+  difference?: string;
 }
 
 export interface DecompositionExample {

@@ -156,6 +156,8 @@ export interface ErrorGroup {
   label: string;
   /** Explanation ids, in question order. */
   members: string[];
+  /** The SQL shape difference every member shows, when the group was made by it (`clustering.method: sql-differences`). */
+  difference?: string;
 }
 
 /** What a run of the job finds in the store when it starts. */

@@ -57,37 +57,59 @@ interface Pair {
   tables: { candidate: Set<string>; gold: Set<string> } | null;
 }
 
+/** One query alone: its shape and its bare text. */
+interface Query {
+  shape: Shape;
+  text: string;
+}
+
 const onlyIn = (a: Set<string>, b: Set<string>) => [...a].some((x) => !b.has(x));
 
+/** Whether the query reads more than one table reference: a join, a comma between tables, or a nested query. */
+function readsSeveral(s: string): boolean {
+  return (s.match(/\b(?:from|join)\b/g) ?? []).length > 1 || /\bfrom\s+[\w."`]+(?:\s+(?:as\s+)?\w+)?\s*,/.test(s);
+}
+
 /**
- * Each difference, worded as what the wrong query does, with its test; in this order (the first a
- * failure shows names its group): set operations, grouping, HAVING, nesting, tables, aggregates,
- * DISTINCT, ordering, LIMIT.
+ * Each difference, worded as what the wrong query does, with its test on the pair and, third,
+ * what a query must show for the difference to be possible at all (read from the query alone,
+ * with no gold query: a query without GROUP BY cannot group where the answer does not). In this
+ * order (the first a failure shows names its group): set operations, grouping, HAVING, nesting,
+ * tables, aggregates, DISTINCT, ordering, LIMIT.
  */
 const DIFFERENCE_TESTS = [
-  ['uses INTERSECT, EXCEPT or UNION where the answer does not', ({ c, g }: Pair) => c.setOperation && !g.setOperation],
-  ['does not use the INTERSECT, EXCEPT or UNION the answer needs', ({ c, g }: Pair) => !c.setOperation && g.setOperation],
-  ['groups rows (GROUP BY) where the answer does not', ({ c, g }: Pair) => c.groupBy && !g.groupBy],
-  ['does not group rows (GROUP BY) where the answer does', ({ c, g }: Pair) => !c.groupBy && g.groupBy],
-  ['filters groups (HAVING) where the answer does not', ({ c, g }: Pair) => c.having && !g.having],
-  ['does not filter groups (HAVING) where the answer does', ({ c, g }: Pair) => !c.having && g.having],
-  ['nests a subquery where the answer does not', ({ c, g }: Pair) => c.subquery && !g.subquery],
-  ['does not nest the subquery the answer needs', ({ c, g }: Pair) => !c.subquery && g.subquery],
-  ['reads a table the answer does not need', ({ tables }: Pair) => tables !== null && onlyIn(tables.candidate, tables.gold)],
-  ['does not read a table the answer needs', ({ tables }: Pair) => tables !== null && onlyIn(tables.gold, tables.candidate)],
-  ['uses an aggregate (COUNT, SUM, AVG, MIN, MAX) the answer does not', ({ c, g }: Pair) => onlyIn(c.aggregates, g.aggregates)],
-  ['lacks an aggregate (COUNT, SUM, AVG, MIN, MAX) the answer uses', ({ c, g }: Pair) => onlyIn(g.aggregates, c.aggregates)],
+  ['uses INTERSECT, EXCEPT or UNION where the answer does not', ({ c, g }: Pair) => c.setOperation && !g.setOperation, (q: Query) => q.shape.setOperation],
+  ['does not use the INTERSECT, EXCEPT or UNION the answer needs', ({ c, g }: Pair) => !c.setOperation && g.setOperation, (q: Query) => !q.shape.setOperation],
+  ['groups rows (GROUP BY) where the answer does not', ({ c, g }: Pair) => c.groupBy && !g.groupBy, (q: Query) => q.shape.groupBy],
+  ['does not group rows (GROUP BY) where the answer does', ({ c, g }: Pair) => !c.groupBy && g.groupBy, (q: Query) => !q.shape.groupBy],
+  ['filters groups (HAVING) where the answer does not', ({ c, g }: Pair) => c.having && !g.having, (q: Query) => q.shape.having],
+  ['does not filter groups (HAVING) where the answer does', ({ c, g }: Pair) => !c.having && g.having, (q: Query) => !q.shape.having],
+  ['nests a subquery where the answer does not', ({ c, g }: Pair) => c.subquery && !g.subquery, (q: Query) => q.shape.subquery],
+  ['does not nest the subquery the answer needs', ({ c, g }: Pair) => !c.subquery && g.subquery, (q: Query) => !q.shape.subquery],
+  [
+    'reads a table the answer does not need',
+    ({ tables }: Pair) => tables !== null && onlyIn(tables.candidate, tables.gold),
+    (q: Query) => readsSeveral(q.text),
+  ],
+  ['does not read a table the answer needs', ({ tables }: Pair) => tables !== null && onlyIn(tables.gold, tables.candidate), () => true],
+  [
+    'uses an aggregate (COUNT, SUM, AVG, MIN, MAX) the answer does not',
+    ({ c, g }: Pair) => onlyIn(c.aggregates, g.aggregates),
+    (q: Query) => q.shape.aggregates.size > 0,
+  ],
+  ['lacks an aggregate (COUNT, SUM, AVG, MIN, MAX) the answer uses', ({ c, g }: Pair) => onlyIn(g.aggregates, c.aggregates), () => true],
   [
     'counts distinct values where the answer counts rows, or the reverse',
     ({ c, g }: Pair) => c.aggregates.has('count') && g.aggregates.has('count') && c.countDistinct !== g.countDistinct,
+    (q: Query) => q.shape.aggregates.has('count'),
   ],
-  ['removes duplicates (DISTINCT) where the answer does not', ({ c, g }: Pair) => c.distinct && !g.distinct],
-  ['does not remove duplicates (DISTINCT) where the answer does', ({ c, g }: Pair) => !c.distinct && g.distinct],
-  ['sorts (ORDER BY) where the answer does not', ({ c, g }: Pair) => c.orderBy && !g.orderBy],
-  ['does not sort (ORDER BY) where the answer does', ({ c, g }: Pair) => !c.orderBy && g.orderBy],
-  ['sorts the other way (ASC against DESC)', ({ c, g }: Pair) => c.orderBy && g.orderBy && c.descending !== g.descending],
-  ['limits the rows (LIMIT) where the answer does not', ({ c, g }: Pair) => c.limit && !g.limit],
-  ['does not limit the rows (LIMIT) where the answer does', ({ c, g }: Pair) => !c.limit && g.limit],
+  ['removes duplicates (DISTINCT) where the answer does not', ({ c, g }: Pair) => c.distinct && !g.distinct, (q: Query) => q.shape.distinct],
+  ['does not remove duplicates (DISTINCT) where the answer does', ({ c, g }: Pair) => !c.distinct && g.distinct, (q: Query) => !q.shape.distinct],
+  ['sorts (ORDER BY) where the answer does not', ({ c, g }: Pair) => c.orderBy && !g.orderBy, (q: Query) => q.shape.orderBy],
+  ['does not sort (ORDER BY) where the answer does', ({ c, g }: Pair) => !c.orderBy && g.orderBy, (q: Query) => !q.shape.orderBy],
+  ['sorts the other way (ASC against DESC)', ({ c, g }: Pair) => c.orderBy && g.orderBy && c.descending !== g.descending, (q: Query) => q.shape.orderBy],
+  ['limits the rows (LIMIT) where the answer does not', ({ c, g }: Pair) => c.limit && !g.limit, (q: Query) => q.shape.limit],
+  ['does not limit the rows (LIMIT) where the answer does', ({ c, g }: Pair) => !c.limit && g.limit, (q: Query) => !q.shape.limit],
 ] as const;
 
 export type SqlDifference = (typeof DIFFERENCE_TESTS)[number][0];
@@ -104,4 +126,17 @@ export function sqlDifferences(candidate: string, gold: string, tables: { candid
   const lower = (names: string[]) => new Set(names.map((n) => n.toLowerCase()));
   const pair: Pair = { c: shapeOf(candidate), g: shapeOf(gold), tables: tables && { candidate: lower(tables.candidate), gold: lower(tables.gold) } };
   return DIFFERENCE_TESTS.filter(([, differs]) => differs(pair)).map(([difference]) => difference);
+}
+
+/**
+ * Whether `sql` can show `difference` at all, judged from the query alone: a rule mined from the
+ * failures that sort where the answer does not is no use to a query without ORDER BY. Online
+ * correction offers a rule only to the queries that pass (core/knowledge CorrectionRule.difference).
+ * Any other text (a rule grouped by the model, not by shape) passes.
+ */
+export function queryMayShow(sql: string, difference: string): boolean {
+  const test = DIFFERENCE_TESTS.find(([d]) => d === difference);
+  if (!test) return true;
+  const text = bare(sql);
+  return test[2]({ shape: shapeOf(sql), text });
 }

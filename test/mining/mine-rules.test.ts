@@ -301,10 +301,14 @@ describe('mineRules on a real Spider training subset', () => {
     expect(trace.find((t) => t.step === 'groupFailuresBySqlDifference')?.outcome).toBe("1 groups; 4 failures of the gold query's shape in none");
     // The one model call is the rule's: no clustering or merging prompt was sent.
     expect(served() - before).toBe(1);
-    // The rule writer saw the failing query beside the gold query, not the explanation alone.
+    // The rule writer saw the failing query beside the gold query, their names and values as
+    // placeholders, and no explanation (they name the database's tables).
     const writer = llm.requests.filter((r) => r.prompt?.system.includes('You turn a recurring SQL generation failure')).at(-1)!.prompt!;
     expect(writer.user).toContain('Failure group: the query sorts the other way (ASC against DESC)');
-    expect(writer.user).toMatch(/\n {2}wrong: SELECT Official_Name , +Status FROM city ORDER BY Population LIMIT 1\n {2}right: SELECT .*DESC/);
+    expect(writer.user).toMatch(/\n- wrong: SELECT <column1> , <column2> FROM <table1> ORDER BY <column3> LIMIT 1\n {2}right: SELECT .*DESC/);
+    expect(writer.user).not.toMatch(/city|Population/i);
+    // The rule's gist is the difference in code's words, and the rule keeps the difference for the online gate.
+    expect(result.rules[0]).toMatchObject({ gist: 'The query sorts the other way (ASC against DESC).', difference: 'sorts the other way (ASC against DESC)' });
     const store = openSqliteArtifactStore(stack.artifactsFile);
     const records = await miningStore(store).records(input.jobId);
     await store.close();

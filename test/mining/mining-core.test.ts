@@ -3,7 +3,8 @@ import { RunBudget } from '../../core/budget';
 import { estimateCost } from '../../core/benchmark/cost';
 import { exampleExclusion } from '../../core/mining/example-exclusion';
 import { estimateSqlDifficulty } from '../../core/mining/sql-difficulty';
-import { sqlDifferences } from '../../core/mining/sql-differences';
+import { anonymizeQueries, anonymizeSql } from '../../core/mining/anonymize-sql';
+import { queryMayShow, SQL_DIFFERENCES, sqlDifferences } from '../../core/mining/sql-differences';
 import { stratifiedSample } from '../../core/mining/stratified-sample';
 import { MINING_DEFAULTS, validateMiningInput, type MineRulesInput } from '../../core/mining/mining-types';
 import { addCall, emptyUsage } from '../../core/usage';
@@ -111,5 +112,52 @@ describe('rule mining, pure parts', () => {
     ]);
     // Another column, another value, a clause word inside a string: the same shape.
     expect(sqlDifferences("SELECT b FROM t WHERE c = 'group by x'", "SELECT a FROM t WHERE c = 'y'", { candidate: ['t'], gold: ['T'] })).toEqual([]);
+  });
+  it('tells from a query alone whether it can show a difference: a rule is offered only where it could apply', () => {
+    const grouped = "SELECT T1.name, count(*) FROM a AS T1 JOIN b AS T2 ON T1.id = T2.aid WHERE T1.kind = 'order by' GROUP BY T1.name";
+    const plain = "SELECT name FROM a WHERE kind = 'group by' ORDER BY name DESC LIMIT 1";
+    const may = (sql: string) => SQL_DIFFERENCES.filter((d) => queryMayShow(sql, d));
+    expect(queryMayShow(grouped, 'groups rows (GROUP BY) where the answer does not')).toBe(true);
+    expect(queryMayShow(plain, 'groups rows (GROUP BY) where the answer does not')).toBe(false);
+    expect(queryMayShow(grouped, 'sorts (ORDER BY) where the answer does not')).toBe(false); // only a string says "order by"
+    expect(queryMayShow(plain, 'reads a table the answer does not need')).toBe(false);
+    expect(queryMayShow(grouped, 'reads a table the answer does not need')).toBe(true);
+    expect(queryMayShow('SELECT x FROM a AS T1, b AS T2', 'reads a table the answer does not need')).toBe(true);
+    expect(queryMayShow(plain, 'sorts the other way (ASC against DESC)')).toBe(true);
+    expect(queryMayShow('SELECT count(x) FROM a', 'counts distinct values where the answer counts rows, or the reverse')).toBe(true);
+    // Each difference and its opposite: a query can show exactly one of the two.
+    for (const sql of [grouped, plain])
+      for (const [has, lacks] of [
+        ['groups rows (GROUP BY) where the answer does not', 'does not group rows (GROUP BY) where the answer does'],
+        ['sorts (ORDER BY) where the answer does not', 'does not sort (ORDER BY) where the answer does'],
+        ['limits the rows (LIMIT) where the answer does not', 'does not limit the rows (LIMIT) where the answer does'],
+        ['removes duplicates (DISTINCT) where the answer does not', 'does not remove duplicates (DISTINCT) where the answer does'],
+      ])
+        expect(queryMayShow(sql, has)).toBe(!queryMayShow(sql, lacks));
+    // Missing parts are possible in any query; a rule not grouped by shape is offered to every query.
+    expect(may(plain)).toContain('does not read a table the answer needs');
+    expect(may(plain)).toContain('lacks an aggregate (COUNT, SUM, AVG, MIN, MAX) the answer uses');
+    expect(queryMayShow(plain, 'the reviser found a wrong join')).toBe(true);
+  });
+
+  it("replaces a query's names and values by placeholders and keeps its shape, one placeholder per name across a pair", () => {
+    expect(
+      anonymizeSql(
+        'SELECT T1.Claim_ID, COUNT(T2.Settlement_ID) FROM Claims AS T1 JOIN Settlements AS T2 ON T1.Claim_ID = T2.Claim_ID ORDER BY T2.Date DESC LIMIT 1',
+      ),
+    ).toBe(
+      'SELECT T1.<column1>, COUNT(T2.<column2>) FROM <table1> AS T1 JOIN <table2> AS T2 ON T1.<column1> = T2.<column1> ORDER BY T2.<column3> DESC LIMIT 1',
+    );
+    expect(anonymizeSql('SELECT count(*) FROM Allergy_type WHERE allergytype = "animal" AND age > 20')).toBe(
+      'SELECT count(*) FROM <table1> WHERE <column1> = <value> AND <column2> > 20',
+    );
+    // Tables listed with commas and used as qualifiers before FROM; an alias that is not T<n>.
+    expect(anonymizeSql('SELECT singer.name, c.year FROM singer, concert c WHERE singer.id = c.singer_id')).toBe(
+      'SELECT <table1>.<column1>, c.<column2> FROM <table1>, <table2> c WHERE <table1>.<column3> = c.<column4>',
+    );
+    expect(anonymizeQueries(["SELECT name FROM singer WHERE country = 'France'", 'SELECT name FROM singer JOIN song ON singer.id = song.singer_id'])).toEqual([
+      'SELECT <column1> FROM <table1> WHERE <column2> = <value>',
+      'SELECT <column1> FROM <table1> JOIN <table2> ON <table1>.<column3> = <table2>.<column4>',
+    ]);
   });
 });

@@ -295,6 +295,23 @@ describe('the online pipeline on concert_singer', () => {
         correctPattern: 'join the link table',
         fix: 'add the join',
       },
+      // Mined by shape: the first cannot apply to a query without ORDER BY, the second can.
+      {
+        id: 'sorts-needlessly',
+        gist: 'sorts',
+        badPattern: 'ORDER BY',
+        correctPattern: '',
+        fix: 'drop it',
+        difference: 'sorts (ORDER BY) where the answer does not',
+      },
+      {
+        id: 'forgets-to-sort',
+        gist: 'no sort',
+        badPattern: '',
+        correctPattern: 'ORDER BY',
+        fix: 'sort',
+        difference: 'does not sort (ORDER BY) where the answer does',
+      },
     ]);
     await store.close();
     const wrongButRuns = 'SELECT name FROM singer';
@@ -311,6 +328,9 @@ describe('the online pipeline on concert_singer', () => {
       true,
     );
     expect(result.usage.byRole.rule_corrector.calls).toBe(6); // select + apply, for each of three candidates
+    const offered = llm.requests.filter((r) => r.prompt?.system.includes('against a list of correction rules')).map((r) => r.prompt!.user);
+    expect(offered.length).toBeGreaterThan(0); // the three candidates' identical prompts may be answered from the cache
+    expect(offered.every((u) => u.includes('[join-through-link]') && u.includes('[forgets-to-sort]') && !u.includes('[sorts-needlessly]'))).toBe(true);
     const fewShot = llm.requests.find((r) => r.prompt?.system.includes('solved examples') && r.prompt.user.includes(q.question))!;
     expect(fewShot.prompt!.user).toContain('List all actor names in films from 2010.');
     // The trace shows which examples the few-shot path was given: question → SQL skeleton.

@@ -172,7 +172,13 @@ async function applyRules({ kit, ctx, diagnose }: Corrector, candidate: Diagnose
     const corrected = await kit.runner.paidStep(
       { stage: STAGE, name: 'correctWithRules', summary: `rule-guided correction of ${candidate.path}: select rules, apply them`, llmCalls: 2 },
       (o) => kit.llm.correctWithRules.executeWithOptions(o, [{ ctx, sql: candidate.sql, findings: candidate.diagnosis.findings }]),
-      (r) => ({ outcome: r.appliedRules.length ? `applied ${r.appliedRules.join(', ')}: ${r.sql}` : 'no rule applies' }),
+      (r) => ({
+        outcome: r.appliedRules.length
+          ? `applied ${r.appliedRules.join(', ')}: ${r.sql}`
+          : r.offeredRules?.length === 0
+            ? "no rule's shape difference is possible in this query (no model call)"
+            : 'no rule applies',
+      }),
     );
     if (!corrected || !corrected.appliedRules.length || corrected.sql === candidate.sql) return candidate;
     const diagnosis = await diagnose(corrected.sql, `${candidate.path} after rules`, STAGE);
