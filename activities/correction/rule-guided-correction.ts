@@ -3,7 +3,7 @@ import type { CorrectionRule } from '../../core/knowledge/knowledge-types';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { cleanSql } from '../generation/generated-sql';
-import { queryMayShow } from '../../core/mining/sql-differences';
+import { queryMayShow, rewriteBeyondRules } from '../../core/mining/sql-differences';
 import { loadCorrectionRules } from '../knowledge/knowledge-store';
 import { askModel, onlyValues } from '../prompts/ask-model';
 import { questionPromptVars } from '../prompts/question-context';
@@ -21,6 +21,8 @@ export interface RuleCorrectionOutput {
   appliedRules: string[];
   /** The rules shown to the model: those whose shape difference the query can show (absent in results of workers before it). */
   offeredRules?: string[];
+  /** A rewrite refused because it changed the query's shape beyond what its rules say (then `sql` is the input). */
+  refused?: { rules: string[]; sql: string; reason: string };
   /** None when no rule could apply, one when none was selected, two when rules were applied. */
   usage: LlmCallUsage[];
 }
@@ -35,6 +37,9 @@ function renderRule(r: CorrectionRule): string {
  * this only when rules are stored. A rule mined from one shape difference is offered only to a
  * query that can show it (plain code, before any call): a rule against sorting where the answer
  * does not is not shown for a query without ORDER BY, where a small model would still select it.
+ * And a rewrite is kept only when it changes the query's shape by its rules' differences and by
+ * nothing else (`rewriteBeyondRules`): a small rewriter copies a rule's whole correct pattern
+ * (a count, a join, an ORDER BY ... LIMIT 1) into a query that needed only one part of it, or none.
  */
 export async function correctWithRules(deps: QuestionLlmDeps, input: RuleCorrectionInput): Promise<RuleCorrectionOutput> {
   const rules = (await loadCorrectionRules(deps.store)).filter((r) => r.difference === undefined || queryMayShow(input.sql, r.difference));
@@ -66,5 +71,20 @@ export async function correctWithRules(deps: QuestionLlmDeps, input: RuleCorrect
     schema: vars.schema,
     rules: chosen.map(renderRule).join('\n\n'),
   });
-  return { sql: cleanSql(rewrite.value.sql), appliedRules: chosen.map((r) => r.id), offeredRules, usage: [selection.usage, rewrite.usage] };
+  const sql = cleanSql(rewrite.value.sql);
+  const usage = [selection.usage, rewrite.usage];
+  const beyond = rewriteBeyondRules(
+    input.sql,
+    sql,
+    chosen.map((r) => r.difference),
+  );
+  if (beyond && (beyond.missing.length || beyond.unexpected.length)) {
+    // Worded from the rewritten query's side: "the query lacks an aggregate the rewrite uses".
+    const reason = [
+      ...beyond.unexpected.map((d) => `not in its rules: the query ${d.replace('the answer', 'the rewrite')}`),
+      ...beyond.missing.map((d) => `its rule's change is not made (the rule: the query ${d})`),
+    ].join('; ');
+    return { sql: input.sql, appliedRules: [], offeredRules, refused: { rules: chosen.map((r) => r.id), sql, reason }, usage };
+  }
+  return { sql, appliedRules: chosen.map((r) => r.id), offeredRules, usage };
 }

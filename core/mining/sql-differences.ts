@@ -140,3 +140,21 @@ export function queryMayShow(sql: string, difference: string): boolean {
   const text = bare(sql);
   return test[2]({ shape: shapeOf(sql), text });
 }
+
+/**
+ * What a rule rewrite changed beyond what its rules say: a rule mined from the failures that
+ * differ from their right query by D is applied right when the rewrite differs from the query
+ * it rewrote by D and by nothing else. `missing`: a rule's difference the rewrite did not make;
+ * `unexpected`: a difference no applied rule names. Tables are not compared (no parse here), so a
+ * table rule is only held to changing nothing else. Null when a rule has no difference (grouped
+ * by the model): nothing says what it may change.
+ */
+export function rewriteBeyondRules(original: string, rewrite: string, differences: (string | undefined)[]): { missing: string[]; unexpected: string[] } | null {
+  if (differences.some((d) => d === undefined)) return null;
+  const made = sqlDifferences(original, rewrite, null);
+  const tableTest = (d: string | undefined) => d === 'reads a table the answer does not need' || d === 'does not read a table the answer needs';
+  return {
+    missing: differences.filter((d): d is string => !tableTest(d) && !made.includes(d as SqlDifference)),
+    unexpected: made.filter((d) => !differences.includes(d)),
+  };
+}

@@ -4,7 +4,7 @@ import { estimateCost } from '../../core/benchmark/cost';
 import { exampleExclusion } from '../../core/mining/example-exclusion';
 import { estimateSqlDifficulty } from '../../core/mining/sql-difficulty';
 import { anonymizeQueries, anonymizeSql } from '../../core/mining/anonymize-sql';
-import { queryMayShow, SQL_DIFFERENCES, sqlDifferences } from '../../core/mining/sql-differences';
+import { queryMayShow, rewriteBeyondRules, SQL_DIFFERENCES, sqlDifferences } from '../../core/mining/sql-differences';
 import { stratifiedSample } from '../../core/mining/stratified-sample';
 import { MINING_DEFAULTS, validateMiningInput, type MineRulesInput } from '../../core/mining/mining-types';
 import { addCall, emptyUsage } from '../../core/usage';
@@ -159,5 +159,30 @@ describe('rule mining, pure parts', () => {
       'SELECT <column1> FROM <table1> WHERE <column2> = <value>',
       'SELECT <column1> FROM <table1> JOIN <table2> ON <table1>.<column3> = <table2>.<column4>',
     ]);
+  });
+  it('holds a rule rewrite to its rules: their differences made, nothing else changed', () => {
+    const query = 'SELECT name FROM a';
+    const grouping = 'does not group rows (GROUP BY) where the answer does';
+    expect(rewriteBeyondRules(query, 'SELECT name FROM a GROUP BY name', [grouping])).toEqual({ missing: [], unexpected: [] });
+    // The rewriter copied the rule's whole pattern: a count, an order and a limit came with the grouping.
+    expect(rewriteBeyondRules(query, 'SELECT count(*), name FROM a GROUP BY name ORDER BY name DESC LIMIT 1', [grouping])).toEqual({
+      missing: [],
+      unexpected: [
+        'lacks an aggregate (COUNT, SUM, AVG, MIN, MAX) the answer uses',
+        'does not sort (ORDER BY) where the answer does',
+        'does not limit the rows (LIMIT) where the answer does',
+      ],
+    });
+    expect(rewriteBeyondRules(query, 'SELECT DISTINCT name FROM a', [grouping])).toEqual({
+      missing: [grouping],
+      unexpected: ['does not remove duplicates (DISTINCT) where the answer does'],
+    });
+    // A table rule cannot be checked without parsing: it is held only to changing nothing else.
+    expect(rewriteBeyondRules('SELECT T1.name FROM a AS T1 JOIN b AS T2 ON T1.id = T2.aid', query, ['reads a table the answer does not need'])).toEqual({
+      missing: [],
+      unexpected: [],
+    });
+    // A rule grouped by the model says nothing of what it may change.
+    expect(rewriteBeyondRules(query, 'SELECT count(*) FROM a', [grouping, undefined])).toBeNull();
   });
 });

@@ -339,4 +339,33 @@ describe('the online pipeline on concert_singer', () => {
       'List all actor names in films from 2010. → SELECT a.name FROM actor a JOIN film f ON a.film_id = f.id WHERE f.year = NUMBER',
     );
   });
+  it('a rule rewrite that changes the query beyond its rule is refused; one that makes only its change is kept', async () => {
+    const store = openSqliteArtifactStore(stack.artifactsFile);
+    await store.put(KNOWLEDGE_KINDS.rules, KNOWLEDGE_KEY, [
+      {
+        id: 'forgets-to-sort',
+        gist: 'no sort',
+        badPattern: '',
+        correctPattern: 'ORDER BY',
+        fix: 'sort',
+        difference: 'does not sort (ORDER BY) where the answer does',
+      },
+    ]);
+    await store.close();
+    const query = 'SELECT name FROM singer';
+    // Two questions, so the second rewrite is not the first one's cached answer.
+    const rewriteTo = async (index: number, rewrite: string) => {
+      const q = questions[index];
+      script({ pathSql: (question) => (question === q.question ? query : undefined), rules: { select: () => ['forgets-to-sort'], rewrite: () => rewrite } });
+      const { result } = await ask(index, { preset: 'quick', pipeline: { correction: { enabled: true, rules: true } } });
+      return { result, step: result.trace.find((t) => t.step === 'correctWithRules')! };
+    };
+    // Sorting and a LIMIT: the rule asked for the sort only.
+    const refused = await rewriteTo(1, 'SELECT name FROM singer ORDER BY age DESC LIMIT 1');
+    expect(refused.result.sql).toBe(query);
+    expect(refused.step.outcome).toMatch(/refused \(not in its rules: the query does not limit the rows \(LIMIT\) where the rewrite does\)/);
+    const kept = await rewriteTo(2, 'SELECT name FROM singer ORDER BY age DESC');
+    expect(kept.result.sql).toBe('SELECT name FROM singer ORDER BY age DESC');
+    expect(kept.result.candidates[0].corrections).toContain('rules forgets-to-sort');
+  });
 });

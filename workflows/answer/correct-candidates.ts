@@ -175,9 +175,11 @@ async function applyRules({ kit, ctx, diagnose }: Corrector, candidate: Diagnose
       (r) => ({
         outcome: r.appliedRules.length
           ? `applied ${r.appliedRules.join(', ')}: ${r.sql}`
-          : r.offeredRules?.length === 0
-            ? "no rule's shape difference is possible in this query (no model call)"
-            : 'no rule applies',
+          : r.refused
+            ? `the rewrite by ${r.refused.rules.join(', ')} refused (${r.refused.reason}): ${r.refused.sql}`
+            : r.offeredRules?.length === 0
+              ? "no rule's shape difference is possible in this query (no model call)"
+              : 'no rule applies',
       }),
     );
     if (!corrected || !corrected.appliedRules.length || corrected.sql === candidate.sql) return candidate;
