@@ -39,6 +39,16 @@ const stagesOf = (result: AnswerQuestionResult) => [...new Set(result.trace.map(
 // Every path writes, agreeing or not (selection is what these tests look at; answer-stages tests stopping on agreement).
 const THREE_PATHS: PipelineOverrides = { generation: { paths: ['direct', 'dependency-tree', 'few-shot', 'divide-and-conquer'], stopOnAgreement: false } };
 
+/** A rule mined by shape: offered only to a query without ORDER BY. */
+const FORGETS_TO_SORT = {
+  id: 'forgets-to-sort',
+  gist: 'no sort',
+  badPattern: '',
+  correctPattern: 'ORDER BY',
+  fix: 'sort',
+  difference: 'does not sort (ORDER BY) where the answer does',
+};
+
 describe('the online pipeline on concert_singer', () => {
   let llm: ScriptedLlm;
   let stack: TestStack;
@@ -304,14 +314,7 @@ describe('the online pipeline on concert_singer', () => {
         fix: 'drop it',
         difference: 'sorts (ORDER BY) where the answer does not',
       },
-      {
-        id: 'forgets-to-sort',
-        gist: 'no sort',
-        badPattern: '',
-        correctPattern: 'ORDER BY',
-        fix: 'sort',
-        difference: 'does not sort (ORDER BY) where the answer does',
-      },
+      FORGETS_TO_SORT,
     ]);
     await store.close();
     const wrongButRuns = 'SELECT name FROM singer';
@@ -341,16 +344,7 @@ describe('the online pipeline on concert_singer', () => {
   });
   it('a rule rewrite that changes the query beyond its rule is refused; one that makes only its change is kept', async () => {
     const store = openSqliteArtifactStore(stack.artifactsFile);
-    await store.put(KNOWLEDGE_KINDS.rules, KNOWLEDGE_KEY, [
-      {
-        id: 'forgets-to-sort',
-        gist: 'no sort',
-        badPattern: '',
-        correctPattern: 'ORDER BY',
-        fix: 'sort',
-        difference: 'does not sort (ORDER BY) where the answer does',
-      },
-    ]);
+    await store.put(KNOWLEDGE_KINDS.rules, KNOWLEDGE_KEY, [FORGETS_TO_SORT]);
     await store.close();
     const query = 'SELECT name FROM singer';
     // Two questions, so the second rewrite is not the first one's cached answer.
