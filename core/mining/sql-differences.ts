@@ -33,8 +33,8 @@ function bare(sql: string): string {
     .toLowerCase();
 }
 
-function shapeOf(sql: string): Shape {
-  const s = bare(sql);
+/** The shape of a query already bared (`bare`). */
+function shapeOf(s: string): Shape {
   const orderBy = /\border\s+by\b/.test(s);
   return {
     setOperation: /\b(intersect|except|union)\b/.test(s),
@@ -65,6 +65,10 @@ interface Query {
 
 const onlyIn = (a: Set<string>, b: Set<string>) => [...a].some((x) => !b.has(x));
 
+/** The two differences in the tables read: compared only when both queries parsed (the other tests read the text). */
+const EXTRA_TABLE = 'reads a table the answer does not need';
+const MISSING_TABLE = 'does not read a table the answer needs';
+
 /** Whether the query reads more than one table reference: a join, a comma between tables, or a nested query. */
 function readsSeveral(s: string): boolean {
   return (s.match(/\b(?:from|join)\b/g) ?? []).length > 1 || /\bfrom\s+[\w."`]+(?:\s+(?:as\s+)?\w+)?\s*,/.test(s);
@@ -91,7 +95,7 @@ const DIFFERENCE_TESTS = [
     ({ tables }: Pair) => tables !== null && onlyIn(tables.candidate, tables.gold),
     (q: Query) => readsSeveral(q.text),
   ],
-  ['does not read a table the answer needs', ({ tables }: Pair) => tables !== null && onlyIn(tables.gold, tables.candidate), () => true],
+  [MISSING_TABLE, ({ tables }: Pair) => tables !== null && onlyIn(tables.gold, tables.candidate), () => true],
   [
     'uses an aggregate (COUNT, SUM, AVG, MIN, MAX) the answer does not',
     ({ c, g }: Pair) => onlyIn(c.aggregates, g.aggregates),
@@ -124,7 +128,11 @@ export const SQL_DIFFERENCES: readonly SqlDifference[] = DIFFERENCE_TESTS.map(([
  */
 export function sqlDifferences(candidate: string, gold: string, tables: { candidate: string[]; gold: string[] } | null): SqlDifference[] {
   const lower = (names: string[]) => new Set(names.map((n) => n.toLowerCase()));
-  const pair: Pair = { c: shapeOf(candidate), g: shapeOf(gold), tables: tables && { candidate: lower(tables.candidate), gold: lower(tables.gold) } };
+  const pair: Pair = {
+    c: shapeOf(bare(candidate)),
+    g: shapeOf(bare(gold)),
+    tables: tables && { candidate: lower(tables.candidate), gold: lower(tables.gold) },
+  };
   return DIFFERENCE_TESTS.filter(([, differs]) => differs(pair)).map(([difference]) => difference);
 }
 
@@ -138,7 +146,7 @@ export function queryMayShow(sql: string, difference: string): boolean {
   const test = DIFFERENCE_TESTS.find(([d]) => d === difference);
   if (!test) return true;
   const text = bare(sql);
-  return test[2]({ shape: shapeOf(sql), text });
+  return test[2]({ shape: shapeOf(text), text });
 }
 
 /**
@@ -152,7 +160,7 @@ export function queryMayShow(sql: string, difference: string): boolean {
 export function rewriteBeyondRules(original: string, rewrite: string, differences: (string | undefined)[]): { missing: string[]; unexpected: string[] } | null {
   if (differences.some((d) => d === undefined)) return null;
   const made = sqlDifferences(original, rewrite, null);
-  const tableTest = (d: string | undefined) => d === 'reads a table the answer does not need' || d === 'does not read a table the answer needs';
+  const tableTest = (d: string | undefined) => d === EXTRA_TABLE || d === MISSING_TABLE;
   return {
     missing: differences.filter((d): d is string => !tableTest(d) && !made.includes(d as SqlDifference)),
     unexpected: made.filter((d) => !differences.includes(d)),
