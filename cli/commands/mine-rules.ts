@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { settingsForRole } from '../../activities/llm/llm-config';
 import { datasetsRoot } from '../../core/datasets/datasets-root';
 import { MINING_DEFAULTS, validateMiningInput, type ClusteringMethod, type MineRulesInput, type MineRulesResult } from '../../core/mining/mining-types';
-import { resolvePipelineConfig } from '../../core/pipeline/pipeline-config';
+import { PRESET_NAMES, PRESETS, resolvePipelineConfig } from '../../core/pipeline/pipeline-config';
 import { rolesOfStage } from '../../core/prompts/prompt-catalog';
 import { workflowUiLink, type RuntimeConfig } from '../../core/runtime-config';
 import { ALL_TASK_QUEUES } from '../../core/task-queues';
@@ -119,10 +119,16 @@ export async function printMining(decodex: DecodexClient, run: WatchedRun, json:
         `failures: ${p.failures}, database-agnostic: ${p.agnosticFailures}, groups: ${p.groups}, dominant: ${p.dominantGroups}`,
         `rules: ${result.rules.length}${result.rulesVersion ? ` (published as ${result.rulesVersion})` : ''}`,
         ...result.rules.map((r) => `  [${r.id}] ${r.gist}`),
+        ...(result.rules.length ? [`read by: ${presetsReadingRules().join(', ')} (any other with --set correction.rules=true)`] : []),
         `spent: ${p.llmCalls} paid LLM calls, ${p.tokens} tokens${p.costUsd === null ? '' : `, $${p.costUsd.toFixed(4)}`}`,
       ].join('\n'),
     );
   return result.status === 'completed' ? 0 : 1;
+}
+
+/** The presets whose correction applies stored rules: a user who mined rules learns which runs use them. */
+function presetsReadingRules(): string[] {
+  return PRESET_NAMES.filter((name) => PRESETS[name].correction.enabled && PRESETS[name].correction.rules);
 }
 
 export const mineRulesCommand: Command = {

@@ -302,7 +302,8 @@ export const PRESETS = {
    * local model": 94 Spider dev questions, the same answers with and without each) while costing
    * model calls on every question: the dependency-tree path (1.4 calls a question) and the judger's
    * routing to decomposition (1.7). `--set generation.paths=...` and `--set judging.enabled=true`
-   * bring them back. Left out because it lowered EX: the disambiguation notes, as the 1.5B model
+   * bring them back. Left out because they cost calls for answers as often lost as won: mined correction
+   * rules (`--set correction.rules=true` brings them back). Left out because it lowered EX: the disambiguation notes, as the 1.5B model
    * writes them (long, statistics-laden, naming columns of several tables, which the generator then
    * joins or reads from the wrong table): 0.702 with them, 0.734 without, on the same 94 questions
    * (`dextersql` 0.649 and 0.702). `--set notes.enabled=true` brings them back (a stronger model's notes may help).
@@ -318,7 +319,17 @@ export const PRESETS = {
     // The divide-and-conquer path (the longest answer) only when the first two disagree: the same answer, fewer calls.
     generation: { paths: ['direct', 'few-shot', 'divide-and-conquer'], stopOnAgreement: true },
     // A table joined for nothing is cut by plain code before the reviser is asked: the same answers, fewer revisions (README, deviations).
-    correction: { ...DEXTERSQL.correction, reviseOn: 'all-findings', spellingFixes: true, qualifierFixes: true, questionChecks: true, joinFixes: true },
+    // No mined rules: with the 1.5B model the rule step cost 4.8 calls a question for 1 answer won in 49 Spider
+    // train questions, and lost 2 of the first 23 dev questions (a GROUP BY added to a query of aggregates only).
+    correction: {
+      ...DEXTERSQL.correction,
+      reviseOn: 'all-findings',
+      rules: false,
+      spellingFixes: true,
+      qualifierFixes: true,
+      questionChecks: true,
+      joinFixes: true,
+    },
     // A candidate the reviser left with a question check's warning does not outvote one without (README, deviations).
     selection: { ...DEXTERSQL.selection, setAsideWarned: true },
   },

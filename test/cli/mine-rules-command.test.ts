@@ -46,5 +46,7 @@ describe('decodex mine-rules', () => {
     expect(run.stdout).toContain('questions mined: 20/20');
     expect(run.stdout).toMatch(/rules: 1 \(published as v0001\)/);
     expect(run.stdout).toContain(`[mined-1] ${FAILURE_KINDS.integerDivision.rule.gist}`);
+    // hybrid (the default) leaves rules out; the user is told which presets read them
+    expect(run.stdout).toContain('read by: dextersql (any other with --set correction.rules=true)');
   }, 300_000);
 });
