@@ -1,5 +1,6 @@
 import type { CandidateVerdict, EvaluationSettings, PredictionForEvaluation } from '../../core/benchmark/benchmark-types';
 import type { BenchmarkQuestion } from '../../core/datasets/benchmark-question';
+import { correctionKindsOf } from '../../core/correction/correction-kinds';
 import { linkingScore, type LinkingScore } from '../../core/evaluation/schema-linking';
 import type { PairVerdict } from '../../core/evaluation/verdict';
 import { schemaHintOf, sharedSqlAnalyzer } from '../sql/shared-analyzer';
@@ -48,7 +49,8 @@ export async function evaluateAnswer(
   for (const c of prediction.candidates ?? []) {
     const verdict = (await judge(c.sql)).verdict;
     const generatedVerdict = c.generatedSql && c.generatedSql !== c.sql ? (await judge(c.generatedSql)).verdict : undefined;
-    candidates.push({ path: c.path, sql: c.sql, verdict, ...(generatedVerdict ? { generatedVerdict } : {}) });
+    const changedBy = correctionKindsOf(c.corrections ?? []);
+    candidates.push({ path: c.path, sql: c.sql, verdict, ...(generatedVerdict ? { generatedVerdict } : {}), ...(changedBy.length ? { changedBy } : {}) });
   }
   const upperBoundCorrect = final.verdict === 'correct' || candidates.some((c) => c.verdict === 'correct');
   const distinct = new Set([...(prediction.sql === null ? [] : [prediction.sql]), ...candidates.map((c) => c.sql)]);

@@ -1,4 +1,4 @@
-import type { BenchmarkRecord } from './benchmark-types';
+import type { BenchmarkRecord, CandidateVerdict } from './benchmark-types';
 import { wilsonInterval } from './wilson-interval';
 
 /** One configuration's results on the accuracy sample (bench:accuracy). */
@@ -62,7 +62,8 @@ export interface AccuracyRow {
  * A wrong answer is lost at selection when some candidate was right (counted by how the run
  * chose), at correction when none was but a candidate was right as generated, and at generation
  * when no path ever wrote a right SQL. Correction won a question when every right candidate was
- * wrong as generated. Per path: the questions where that path wrote a right candidate.
+ * wrong as generated. Per path: the questions where that path wrote a right candidate. Per kind of
+ * correction (revision, code fix, rules): the questions where a candidate it changed turned right, or wrong.
  */
 export interface StageLosses {
   questions: number;
@@ -71,17 +72,36 @@ export interface StageLosses {
   wonAtCorrection: number;
   lostAtSelectionBy: Record<string, number>;
   rightByPath: Record<string, number>;
+  turnedRightBy: Record<string, number>;
+  turnedWrongBy: Record<string, number>;
 }
 
 function stageLosses(scored: BenchmarkRecord[]): StageLosses | null {
   const kept = scored.filter((r) => r.candidates);
   if (!kept.length) return null;
-  const losses: StageLosses = { questions: kept.length, lostAtGeneration: 0, lostAtCorrection: 0, wonAtCorrection: 0, lostAtSelectionBy: {}, rightByPath: {} };
+  const losses: StageLosses = {
+    questions: kept.length,
+    lostAtGeneration: 0,
+    lostAtCorrection: 0,
+    wonAtCorrection: 0,
+    lostAtSelectionBy: {},
+    rightByPath: {},
+    turnedRightBy: {},
+    turnedWrongBy: {},
+  };
   for (const r of kept) {
     const candidates = r.candidates!;
     const right = candidates.filter((c) => c.verdict === 'correct');
     for (const path of new Set(right.map((c) => c.path))) losses.rightByPath[path] = (losses.rightByPath[path] ?? 0) + 1;
     if (right.length && right.every((c) => c.generatedVerdict !== undefined && c.generatedVerdict !== 'correct')) losses.wonAtCorrection++;
+    countOnce(
+      losses.turnedRightBy,
+      candidates.filter((c) => c.verdict === 'correct' && c.generatedVerdict && c.generatedVerdict !== 'correct'),
+    );
+    countOnce(
+      losses.turnedWrongBy,
+      candidates.filter((c) => c.verdict !== 'correct' && c.generatedVerdict === 'correct'),
+    );
     if (r.verdict === 'correct') continue;
     if (right.length) {
       const by = r.selection ?? 'unknown';
@@ -90,6 +110,11 @@ function stageLosses(scored: BenchmarkRecord[]): StageLosses | null {
     else losses.lostAtGeneration++;
   }
   return losses;
+}
+
+/** Adds one to each kind of correction that changed any of these candidates (one question, counted once a kind). */
+function countOnce(counts: Record<string, number>, changed: CandidateVerdict[]): void {
+  for (const kind of new Set(changed.flatMap((c) => c.changedBy ?? []))) counts[kind] = (counts[kind] ?? 0) + 1;
 }
 
 /** What one role cost per question: its calls, the prompt tokens the model read for it, the forward passes its answers took. */
@@ -217,6 +242,8 @@ function stageLines(row: AccuracyRow): string[] {
     `won_at_correction_${k}: ${s.wonAtCorrection}`,
     ...sorted(s.lostAtSelectionBy).map(([method, n]) => `lost_at_selection_${k}_by_${labelKey(method)}: ${n}`),
     ...sorted(s.rightByPath).map(([path, n]) => `right_candidate_${k}_${labelKey(path)}: ${n}`),
+    ...sorted(s.turnedRightBy).map(([kind, n]) => `turned_right_${k}_by_${labelKey(kind)}: ${n}`),
+    ...sorted(s.turnedWrongBy).map(([kind, n]) => `turned_wrong_${k}_by_${labelKey(kind)}: ${n}`),
   ];
 }
 

@@ -108,6 +108,8 @@ export interface PredictedCandidate {
   path: string;
   generatedSql: string;
   sql: string;
+  /** What changed it between the two (the run's `corrections`), when anything did. */
+  corrections?: string[];
 }
 
 /**
@@ -119,6 +121,8 @@ export interface CandidateVerdict {
   sql: string;
   verdict: Verdict;
   generatedVerdict?: Verdict;
+  /** The kinds of correction that changed it (`revision`, `code fix`, `rules`), when any did. */
+  changedBy?: string[];
 }
 
 /** One evaluated question: what the report's JSON lists, one per question. */

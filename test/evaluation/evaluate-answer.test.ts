@@ -60,8 +60,13 @@ describe('evaluating one answer: EX, UB-EX over candidates, VES timing, linking 
       prediction('SELECT name FROM singer', {
         selection: 'confidence',
         candidates: [
-          { path: 'direct', generatedSql: right, sql: 'SELECT name FROM singer' }, // correction turned it wrong
-          { path: 'few-shot', generatedSql: 'SELECT nam FROM singer', sql: 'SELECT name FROM singer' }, // fixed to run, still wrong
+          { path: 'direct', generatedSql: right, sql: 'SELECT name FROM singer', corrections: ['revision 1: no finding', 'rules r1'] }, // correction turned it wrong
+          {
+            path: 'few-shot',
+            generatedSql: 'SELECT nam FROM singer',
+            sql: 'SELECT name FROM singer',
+            corrections: ['code fix: nam → name', 'code fix: again'],
+          }, // fixed to run, still wrong
           { path: 'divide-and-conquer', generatedSql: right, sql: right }, // unchanged
         ],
       }),
@@ -69,8 +74,8 @@ describe('evaluating one answer: EX, UB-EX over candidates, VES timing, linking 
       open,
     );
     expect(result.candidates).toEqual([
-      { path: 'direct', sql: 'SELECT name FROM singer', verdict: 'wrong', generatedVerdict: 'correct' },
-      { path: 'few-shot', sql: 'SELECT name FROM singer', verdict: 'wrong', generatedVerdict: 'pred_error' },
+      { path: 'direct', sql: 'SELECT name FROM singer', verdict: 'wrong', generatedVerdict: 'correct', changedBy: ['revision', 'rules'] },
+      { path: 'few-shot', sql: 'SELECT name FROM singer', verdict: 'wrong', generatedVerdict: 'pred_error', changedBy: ['code fix'] },
       { path: 'divide-and-conquer', sql: right, verdict: 'correct' },
     ]);
     expect(result).toMatchObject({ verdict: 'wrong', upperBoundCorrect: true, candidatesEvaluated: 2 });

@@ -69,18 +69,19 @@ describe('the accuracy table (bench:accuracy)', () => {
       candidates,
       ...(selection ? { selection } : {}),
     });
-    const c = (path: string, verdict: CandidateVerdict['verdict'], generatedVerdict?: CandidateVerdict['verdict']): CandidateVerdict => ({
+    const c = (path: string, verdict: CandidateVerdict['verdict'], generatedVerdict?: CandidateVerdict['verdict'], changedBy?: string[]): CandidateVerdict => ({
       path,
       sql: `SELECT '${path}'`,
       verdict,
       ...(generatedVerdict ? { generatedVerdict } : {}),
+      ...(changedBy ? { changedBy } : {}),
     });
     const lines = accuracyLines(
       accuracyRow('hybrid', [
         run(1, 'correct', [c('direct', 'correct'), c('few-shot', 'wrong')], 'tournament'),
-        run(2, 'correct', [c('direct', 'correct', 'pred_error')], 'single'), // correction won it
-        run(3, 'wrong', [c('direct', 'wrong'), c('few-shot', 'correct')], 'confidence'), // selection lost it
-        run(4, 'wrong', [c('direct', 'wrong', 'correct')], 'single'), // correction lost it
+        run(2, 'correct', [c('direct', 'correct', 'pred_error', ['code fix', 'revision'])], 'single'), // correction won it
+        run(3, 'wrong', [c('direct', 'wrong'), c('few-shot', 'correct', 'wrong', ['rules'])], 'confidence'), // selection lost it
+        run(4, 'wrong', [c('direct', 'wrong', 'correct', ['rules']), c('few-shot', 'wrong', 'correct', ['rules'])], 'single'), // correction lost it
         run(5, 'pred_error', [c('direct', 'pred_error'), c('few-shot', 'wrong', 'pred_error')], 'first-executable'), // never right
         benchmarkRecord(6, 'wrong'), // stored before candidates were kept: not counted
         run(7, 'not_executable', [c('direct', 'correct')]), // not scored
@@ -91,12 +92,18 @@ describe('the accuracy table (bench:accuracy)', () => {
         'candidates_recorded_hybrid: 5',
         'lost_at_generation_hybrid: 1',
         'lost_at_correction_hybrid: 1',
-        'won_at_correction_hybrid: 1',
+        'won_at_correction_hybrid: 2', // 2 and 3
         'lost_at_selection_hybrid_by_confidence: 1',
         'right_candidate_hybrid_direct: 2',
         'right_candidate_hybrid_few_shot: 1',
+        // a kind of correction counts once a question, however many candidates it changed
+        'turned_right_hybrid_by_code_fix: 1',
+        'turned_right_hybrid_by_revision: 1',
+        'turned_right_hybrid_by_rules: 1',
+        'turned_wrong_hybrid_by_rules: 1',
       ]),
     );
+    expect(lines.filter((l) => l.startsWith('turned_'))).toHaveLength(4);
     expect(lines.filter((l) => l.startsWith('lost_at_selection_hybrid_by_'))).toHaveLength(1);
     expect(accuracyLines(accuracyRow('quick', [record(1, 'correct', {})])).some((l) => l.startsWith('candidates_recorded_'))).toBe(false);
   });

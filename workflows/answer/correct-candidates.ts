@@ -1,6 +1,7 @@
 import type { Diagnosis } from '../../core/question/diagnosis';
 import type { QuestionContext } from '../../core/question/question-context';
 import { formatFinding, type Finding } from '../../core/correction/finding';
+import type { CorrectionKind } from '../../core/correction/correction-kinds';
 import { failureMessage } from '../kit/step-runner';
 import type { CorrectionConfig } from '../../core/pipeline/pipeline-config';
 import { sqlDiagnoser, type DiagnoseSql } from './diagnose-sql';
@@ -97,7 +98,10 @@ async function correctOne(corrector: Corrector, generated: WorkingCandidate, cor
         ...candidate,
         sql: revised.sql,
         diagnosis,
-        corrections: [...candidate.corrections, `revision ${round}: ${attempts[attempts.length - 2].findings.map(formatFinding).join('; ') || 'no finding'}`],
+        corrections: [
+          ...candidate.corrections,
+          `${'revision' satisfies CorrectionKind} ${round}: ${attempts[attempts.length - 2].findings.map(formatFinding).join('; ') || 'no finding'}`,
+        ],
       };
     } else {
       kit.runner.note(STAGE, 'reviseSql', `revision ${round} of ${candidate.path} rejected`, {
@@ -161,7 +165,12 @@ async function applyCodeFixes({ kit, diagnose }: Corrector, diagnosed: Diagnosed
       return candidate;
     }
     kit.runner.note(STAGE, 'codeFix', `code fix of ${candidate.path}`, { outcome: `${fix.description}: ${fix.sql}` });
-    candidate = { ...candidate, sql: fix.sql, diagnosis, corrections: [...candidate.corrections, `code fix: ${fix.description}`] };
+    candidate = {
+      ...candidate,
+      sql: fix.sql,
+      diagnosis,
+      corrections: [...candidate.corrections, `${'code fix' satisfies CorrectionKind}: ${fix.description}`],
+    };
   }
   return candidate;
 }
@@ -190,7 +199,12 @@ async function applyRules({ kit, ctx, diagnose }: Corrector, candidate: Diagnose
       });
       return candidate;
     }
-    return { ...candidate, sql: corrected.sql, diagnosis, corrections: [...candidate.corrections, `rules ${corrected.appliedRules.join(', ')}`] };
+    return {
+      ...candidate,
+      sql: corrected.sql,
+      diagnosis,
+      corrections: [...candidate.corrections, `${'rules' satisfies CorrectionKind} ${corrected.appliedRules.join(', ')}`],
+    };
   } catch (err) {
     kit.runner.note(STAGE, 'correctWithRules', `rule-guided correction of ${candidate.path} failed`, { outcome: failureMessage(err) });
     return candidate;

@@ -68,7 +68,12 @@ function predictionOf(result: AnswerQuestionResult, latencyMs: number, workflowI
     usage: result.usage,
     latencyMs,
     workflowId,
-    candidates: result.candidates.map((c) => ({ path: c.path, generatedSql: c.generatedSql, sql: c.sql })),
+    candidates: result.candidates.map((c) => ({
+      path: c.path,
+      generatedSql: c.generatedSql,
+      sql: c.sql,
+      ...(c.corrections.length ? { corrections: c.corrections } : {}),
+    })),
     ...(result.selection ? { selection: result.selection.method } : {}),
     ...(result.focusedSchema ? { focusedSchema: result.focusedSchema } : {}),
   };
