@@ -14,7 +14,8 @@
  *
  * `--dataset spider-train` samples Spider's training split instead (stratified by database only:
  * its questions carry no parsed SQL to grade hardness), the split a change is tuned on before
- * Spider dev reports it.
+ * Spider dev reports it; `--dataset spider-syn-train` asks the same sample worded without the
+ * schema's names (Spider-Syn), to tune for questions that do not name their columns.
  *
  * A configuration is `preset[:ablation+ablation...][@section.key=value;section.key=value...]`; a
  * list value keeps its commas (bench/accuracy-configurations.ts).

@@ -31,8 +31,12 @@ import { resolveRuntimeConfig } from '../core/runtime-config';
 import type { BenchmarkReport } from '../activities/benchmark/write-benchmark-report';
 import { loadLearnedKnowledge } from './knowledge-carry';
 
-/** Spider dev to report on; Spider train to tune on (the few-shot index never shows a question its own answer). */
-export const DATASET_NAMES = { 'spider-dev': 'Spider dev', 'spider-train': 'Spider train' } as const;
+/**
+ * Spider dev to report on; Spider train to tune on (the few-shot index never shows a question its own
+ * answer), and Spider-Syn train, the same questions worded without the schema's names, to tune for
+ * questions that do not name their columns.
+ */
+export const DATASET_NAMES = { 'spider-dev': 'Spider dev', 'spider-train': 'Spider train', 'spider-syn-train': 'Spider-Syn train' } as const;
 export type BenchDataset = keyof typeof DATASET_NAMES;
 
 /** The offline knowledge a home is given before its configurations run; part of every benchmark id. */

@@ -93,7 +93,7 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
       detach: { type: 'boolean' },
     },
   });
-  if (!values.dataset) throw new UsageError('bench needs --dataset spider-dev | spider-train | bird-dev | bird-mini-dev | <file.jsonl>');
+  if (!values.dataset) throw new UsageError('bench needs --dataset spider-dev | spider-train | spider-syn-train | bird-dev | bird-mini-dev | <file.jsonl>');
   if (values.evaluator !== undefined && values.evaluator !== 'bird' && values.evaluator !== 'spider') throw new UsageError('--evaluator is bird or spider');
   const gold = values['gold-as-prediction'] ?? false;
   const pipeline = pipelineFromOptions(values).choice;
@@ -104,9 +104,11 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
 
   const dataset = values.dataset.endsWith('.jsonl') ? path.resolve(values.dataset) : values.dataset;
   if (dataset.endsWith('.jsonl') && values.databases !== undefined)
-    throw new UsageError("--databases applies to spider-dev, spider-train, bird-dev and bird-mini-dev; a JSONL dataset names each question's database itself");
+    throw new UsageError(
+      "--databases applies to spider-dev, spider-train, spider-syn-train, bird-dev and bird-mini-dev; a JSONL dataset names each question's database itself",
+    );
   // Each named dataset's official rules; a JSONL file is scored by BIRD's unless --evaluator says otherwise.
-  const evaluator = (values.evaluator as EvaluatorName | undefined) ?? (dataset === 'spider-dev' || dataset === 'spider-train' ? 'spider' : 'bird');
+  const evaluator = (values.evaluator as EvaluatorName | undefined) ?? (dataset.startsWith('spider-') && !dataset.endsWith('.jsonl') ? 'spider' : 'bird');
   const base: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'> = {
     dataset,
     datasetsRoot: datasetsRoot(process.env),
@@ -176,7 +178,7 @@ export const benchCommand: Command = {
     'npx decodex bench --dataset my-questions.jsonl --evaluator spider --preset decosearch --ablation judger --label no-judger',
   ],
   usage:
-    `bench --dataset spider-dev|spider-train|bird-dev|bird-mini-dev|<file.jsonl> ${PIPELINE_USAGE} [--limit N] [--sample N [--seed S]] [--gold-as-prediction]\n` +
+    `bench --dataset spider-dev|spider-train|spider-syn-train|bird-dev|bird-mini-dev|<file.jsonl> ${PIPELINE_USAGE} [--limit N] [--sample N [--seed S]] [--gold-as-prediction]\n` +
     '        [--databases DIR | postgres://user@host:port/{db_id} | mysql://user@host:port/{db_id}] [--evaluator bird|spider] [--ves N]\n' +
     '        [--timeout-ms MS] [--concurrency N] [--out DIR] [--id ID | --fresh] [--prices FILE] [--json] [--no-worker] [--detach]',
   run: bench,

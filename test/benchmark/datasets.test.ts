@@ -50,6 +50,18 @@ describe('benchmark dataset loaders', () => {
     expect(sample.questions.filter((q) => q.notExecutable).map((q) => q.dbId)).toEqual(['baseball_1']);
   });
 
+  it("reads Spider-Syn train: Spider train's gold SQL and databases, each question worded without the schema's names", () => {
+    const file = JSON.parse(readFileSync(path.join(DATASETS, 'spider-syn', 'train_spider.json'), 'utf8')) as { SpiderSynQuestion: string }[];
+    const syn = loadDataset({ dataset: 'spider-syn-train', root: DATASETS, sample: { size: 30, seed: 1 } });
+    const train = loadDataset({ dataset: 'spider-train', root: DATASETS, sample: { size: 30, seed: 1 } });
+    expect(syn.evaluator).toBe('spider');
+    // The same sample as spider-train's (same seed, same ids), reworded.
+    expect(syn.questions.map((q) => [q.id, q.dbId, q.goldSql])).toEqual(train.questions.map((q) => [q.id, q.dbId, q.goldSql]));
+    for (const q of syn.questions) expect(q.question).toBe(file[Number(q.id.replace('train-', ''))].SpiderSynQuestion);
+    expect(syn.questions.filter((q, i) => q.question !== train.questions[i].question).length).toBeGreaterThan(20);
+    expect(syn.questions[0].evaluationDatabases).toEqual(train.questions[0].evaluationDatabases);
+  });
+
   it('keeps the first --limit questions and reports only their missing databases', () => {
     const five = loadDataset({ dataset: 'spider-dev', root: DATASETS, limit: 5 });
     expect(five.questions.map((q) => q.index)).toEqual([0, 1, 2, 3, 4]);

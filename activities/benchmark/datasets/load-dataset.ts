@@ -3,13 +3,16 @@ import type { EvaluatorName, LoadedDataset } from '../../../core/datasets/benchm
 import { loadBird } from './bird-dataset';
 import { markMissingDatabases } from './dataset-files';
 import { loadJsonlDataset } from './jsonl-dataset';
-import { loadSpiderDev, loadSpiderTrain } from './spider-dataset';
+import { loadSpiderDev, loadSpiderSynTrain, loadSpiderTrain } from './spider-dataset';
 import { stratifiedSample, type SampleSpec } from '../../../core/benchmark/stratified-sample';
 
-export const NAMED_DATASETS = ['spider-dev', 'spider-train', 'bird-dev', 'bird-mini-dev'] as const;
+export const NAMED_DATASETS = ['spider-dev', 'spider-train', 'spider-syn-train', 'bird-dev', 'bird-mini-dev'] as const;
+
+/** The splits read from spider/: Spider's test-suite layout (several .sqlite variants of a database) applies to them. */
+const SPIDER_SPLITS = new Set<string>(['spider-dev', 'spider-train', 'spider-syn-train']);
 
 export interface DatasetRequest {
-  /** `spider-dev`, `spider-train`, `bird-dev`, `bird-mini-dev`, or the path of a `.jsonl` question file. */
+  /** `spider-dev`, `spider-train`, `spider-syn-train`, `bird-dev`, `bird-mini-dev`, or the path of a `.jsonl` question file. */
   dataset: string;
   /** Folder holding spider/ and bird/ (DECODEX_DATASETS). */
   root: string;
@@ -29,7 +32,7 @@ export function loadDataset(request: DatasetRequest): LoadedDataset {
   const evaluator = request.evaluator ?? loaded.evaluator;
   const first = request.limit !== undefined ? loaded.questions.slice(0, request.limit) : loaded.questions;
   const questions = request.sample ? stratifiedSample(first, request.sample).map((q, index) => ({ ...q, index })) : first;
-  const missingDatabases = markMissingDatabases(questions, loaded.name === 'spider-dev' || loaded.name === 'spider-train');
+  const missingDatabases = markMissingDatabases(questions, SPIDER_SPLITS.has(loaded.name));
   const used = new Set(questions.map((q) => q.dbId));
   const schemas = Object.fromEntries(Object.entries(loaded.schemas).filter(([dbId]) => used.has(dbId)));
   return { ...loaded, evaluator, questions, schemas, missingDatabases };
@@ -42,6 +45,8 @@ function loadAll(request: DatasetRequest): LoadedDataset {
       return loadSpiderDev(request.root, options);
     case 'spider-train':
       return loadSpiderTrain(request.root, options);
+    case 'spider-syn-train':
+      return loadSpiderSynTrain(request.root, options);
     case 'bird-dev':
     case 'bird-mini-dev':
       return loadBird(request.root, request.dataset, options);

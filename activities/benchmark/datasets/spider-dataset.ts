@@ -42,10 +42,15 @@ export function loadSpiderDev(root: string, options: { databaseDir?: string } = 
   return spiderSplit('spider-dev', questions, dir);
 }
 
-/** One question of Spider's training split as Spider-Syn's train file keeps it (SpiderQuestion is Spider's own wording). */
+/**
+ * One question of Spider's training split as Spider-Syn's train file keeps it: SpiderQuestion is
+ * Spider's own wording, SpiderSynQuestion the same question with its schema words replaced by
+ * synonyms ("leaders of the divisions" for "heads of the departments").
+ */
 interface SpiderTrainItem {
   db_id: string;
   SpiderQuestion: string;
+  SpiderSynQuestion: string;
   query: string;
 }
 
@@ -56,22 +61,36 @@ interface SpiderTrainItem {
  * stratified by database alone. Ids are `train-<n>`, apart from dev's.
  */
 export function loadSpiderTrain(root: string, options: { databaseDir?: string } = {}): LoadedDataset {
+  return loadTrainWording(root, options, 'spider-train');
+}
+
+/**
+ * Spider-Syn train: the same 7,000 questions and gold SQL, each worded without the schema's own
+ * names (Gan et al., 2021), to tune on questions that do not name the columns they need, as users'
+ * questions often do not. Ids are Spider train's (`train-<n>`), so a seeded sample of either split
+ * holds the same questions: a run on each compares the two wordings question by question.
+ */
+export function loadSpiderSynTrain(root: string, options: { databaseDir?: string } = {}): LoadedDataset {
+  return loadTrainWording(root, options, 'spider-syn-train');
+}
+
+function loadTrainWording(root: string, options: { databaseDir?: string }, name: 'spider-train' | 'spider-syn-train'): LoadedDataset {
   const dir = path.join(root, 'spider');
   const items = readJsonFile<SpiderTrainItem[]>(path.join(root, 'spider-syn', 'train_spider.json'));
   const databaseDir = options.databaseDir ?? path.join(dir, 'database');
   const questions: BenchmarkQuestion[] = items.map((item, index) => ({
     index,
     id: `train-${index}`,
-    question: item.SpiderQuestion,
+    question: name === 'spider-syn-train' ? item.SpiderSynQuestion : item.SpiderQuestion,
     goldSql: item.query,
     dbId: item.db_id,
     database: datasetDatabase(databaseDir, item.db_id),
     evaluationDatabases: [],
   }));
-  return spiderSplit('spider-train', questions, dir);
+  return spiderSplit(name, questions, dir);
 }
 
 /** A Spider split: its questions, Spider's evaluator and the schemas of tables.json (shared by both splits). */
-function spiderSplit(name: 'spider-dev' | 'spider-train', questions: BenchmarkQuestion[], dir: string): LoadedDataset {
+function spiderSplit(name: 'spider-dev' | 'spider-train' | 'spider-syn-train', questions: BenchmarkQuestion[], dir: string): LoadedDataset {
   return { name, evaluator: 'spider', questions, schemas: parseTablesJson(readJsonFile(path.join(dir, 'tables.json'))), missingDatabases: [], notes: {} };
 }
