@@ -41,6 +41,6 @@ describe('decodex bench', () => {
       DECODEX_HOME: mkdtempSync(path.join(os.tmpdir(), 'decodex-bench-cli-')),
     });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--databases applies to spider-dev, spider-train, bird-dev and bird-mini-dev/);
+    expect(run.stderr).toMatch(/--databases applies to spider-dev, spider-train, spider-syn-train, bird-dev and bird-mini-dev/);
   });
 });
