@@ -8,6 +8,7 @@ import { validatePriceTable, type PriceTable } from '../../core/benchmark/cost';
 import type { BenchmarkSummary } from '../../core/benchmark/summarize-benchmark';
 import { summaryLines } from '../../core/benchmark/summary-lines';
 import { datasetDatabasesProblem } from '../../activities/benchmark/datasets/dataset-databases';
+import { isSpiderSplit } from '../../activities/benchmark/datasets/load-dataset';
 import { isServerUrl } from '../../core/database-reference';
 import { datasetsRoot } from '../../core/datasets/datasets-root';
 import type { EvaluatorName } from '../../core/datasets/benchmark-question';
@@ -108,7 +109,7 @@ async function bench(config: RuntimeConfig, args: string[]): Promise<number> {
       "--databases applies to spider-dev, spider-train, spider-syn-train, bird-dev and bird-mini-dev; a JSONL dataset names each question's database itself",
     );
   // Each named dataset's official rules; a JSONL file is scored by BIRD's unless --evaluator says otherwise.
-  const evaluator = (values.evaluator as EvaluatorName | undefined) ?? (dataset.startsWith('spider-') && !dataset.endsWith('.jsonl') ? 'spider' : 'bird');
+  const evaluator = (values.evaluator as EvaluatorName | undefined) ?? (isSpiderSplit(dataset) ? 'spider' : 'bird');
   const base: Omit<RunBenchmarkInput, 'benchmarkId' | 'reportDir'> = {
     dataset,
     datasetsRoot: datasetsRoot(process.env),

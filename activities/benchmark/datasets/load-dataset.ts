@@ -8,8 +8,12 @@ import { stratifiedSample, type SampleSpec } from '../../../core/benchmark/strat
 
 export const NAMED_DATASETS = ['spider-dev', 'spider-train', 'spider-syn-train', 'bird-dev', 'bird-mini-dev'] as const;
 
-/** The splits read from spider/: Spider's test-suite layout (several .sqlite variants of a database) applies to them. */
+/** The splits read from spider/: scored by Spider's rules, and Spider's test-suite layout (several .sqlite variants of a database) applies to them. */
 const SPIDER_SPLITS = new Set<string>(['spider-dev', 'spider-train', 'spider-syn-train']);
+
+export function isSpiderSplit(dataset: string): boolean {
+  return SPIDER_SPLITS.has(dataset);
+}
 
 export interface DatasetRequest {
   /** `spider-dev`, `spider-train`, `spider-syn-train`, `bird-dev`, `bird-mini-dev`, or the path of a `.jsonl` question file. */
@@ -32,7 +36,7 @@ export function loadDataset(request: DatasetRequest): LoadedDataset {
   const evaluator = request.evaluator ?? loaded.evaluator;
   const first = request.limit !== undefined ? loaded.questions.slice(0, request.limit) : loaded.questions;
   const questions = request.sample ? stratifiedSample(first, request.sample).map((q, index) => ({ ...q, index })) : first;
-  const missingDatabases = markMissingDatabases(questions, SPIDER_SPLITS.has(loaded.name));
+  const missingDatabases = markMissingDatabases(questions, isSpiderSplit(loaded.name));
   const used = new Set(questions.map((q) => q.dbId));
   const schemas = Object.fromEntries(Object.entries(loaded.schemas).filter(([dbId]) => used.has(dbId)));
   return { ...loaded, evaluator, questions, schemas, missingDatabases };
