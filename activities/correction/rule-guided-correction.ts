@@ -3,7 +3,7 @@ import type { CorrectionRule } from '../../core/knowledge/knowledge-types';
 import type { LlmCallUsage } from '../../core/usage';
 import type { QuestionLlmDeps } from '../generation/generation-deps';
 import { cleanSql } from '../generation/generated-sql';
-import { queryMayShow, rewriteBeyondRules } from '../../core/mining/sql-differences';
+import { groupsRowsItDoesNotLabel, queryMayShow, rewriteBeyondRules } from '../../core/mining/sql-differences';
 import { loadCorrectionRules } from '../knowledge/knowledge-store';
 import { askModel, onlyValues } from '../prompts/ask-model';
 import { questionPromptVars } from '../prompts/question-context';
@@ -40,6 +40,8 @@ function renderRule(r: CorrectionRule): string {
  * And a rewrite is kept only when it changes the query's shape by its rules' differences and by
  * nothing else (`rewriteBeyondRules`): a small rewriter copies a rule's whole correct pattern
  * (a count, a join, an ORDER BY ... LIMIT 1) into a query that needed only one part of it, or none.
+ * Nor is a rewrite kept that groups a query of aggregates only (`groupsRowsItDoesNotLabel`): its
+ * rows would be sums or counts with nothing beside them to say whose.
  */
 export async function correctWithRules(deps: QuestionLlmDeps, input: RuleCorrectionInput): Promise<RuleCorrectionOutput> {
   const rules = (await loadCorrectionRules(deps.store)).filter((r) => r.difference === undefined || queryMayShow(input.sql, r.difference));
@@ -78,13 +80,15 @@ export async function correctWithRules(deps: QuestionLlmDeps, input: RuleCorrect
     sql,
     chosen.map((r) => r.difference),
   );
-  if (beyond && (beyond.missing.length || beyond.unexpected.length)) {
-    // Worded from the rewritten query's side: "the query lacks an aggregate the rewrite uses".
-    const reason = [
-      ...beyond.unexpected.map((d) => `not in its rules: the query ${d.replace('the answer', 'the rewrite')}`),
-      ...beyond.missing.map((d) => `its rule's change is not made (the rule: the query ${d})`),
-    ].join('; ');
-    return { sql: input.sql, appliedRules: [], offeredRules, refused: { rules: chosen.map((r) => r.id), sql, reason }, usage };
+  // Worded from the rewritten query's side: "the query lacks an aggregate the rewrite uses".
+  const reasons = [
+    ...(beyond?.unexpected ?? []).map((d) => `not in its rules: the query ${d.replace('the answer', 'the rewrite')}`),
+    ...(beyond?.missing ?? []).map((d) => `its rule's change is not made (the rule: the query ${d})`),
+    // A rule for a missing GROUP BY, given a query of aggregates only, groups it by a column it then does not show.
+    ...(groupsRowsItDoesNotLabel(sql) && !groupsRowsItDoesNotLabel(input.sql) ? ['the rewrite groups rows it does not show: it selects only aggregates'] : []),
+  ];
+  if (reasons.length) {
+    return { sql: input.sql, appliedRules: [], offeredRules, refused: { rules: chosen.map((r) => r.id), sql, reason: reasons.join('; ') }, usage };
   }
   return { sql, appliedRules: chosen.map((r) => r.id), offeredRules, usage };
 }

@@ -4,7 +4,7 @@ import { estimateCost } from '../../core/benchmark/cost';
 import { exampleExclusion } from '../../core/mining/example-exclusion';
 import { estimateSqlDifficulty } from '../../core/mining/sql-difficulty';
 import { anonymizeQueries, anonymizeSql } from '../../core/mining/anonymize-sql';
-import { queryMayShow, rewriteBeyondRules, SQL_DIFFERENCES, sqlDifferences } from '../../core/mining/sql-differences';
+import { groupsRowsItDoesNotLabel, queryMayShow, rewriteBeyondRules, SQL_DIFFERENCES, sqlDifferences } from '../../core/mining/sql-differences';
 import { stratifiedSample } from '../../core/mining/stratified-sample';
 import { MINING_DEFAULTS, validateMiningInput, type MineRulesInput } from '../../core/mining/mining-types';
 import { addCall, emptyUsage } from '../../core/usage';
@@ -159,6 +159,28 @@ describe('rule mining, pure parts', () => {
       'SELECT <column1> FROM <table1> WHERE <column2> = <value>',
       'SELECT <column1> FROM <table1> JOIN <table2> ON <table1>.<column3> = <table2>.<column4>',
     ]);
+  });
+  it('tells a grouped query of aggregates only, whose rows say nothing of their group, from one that shows or limits them', () => {
+    const unlabelled = [
+      'SELECT SUM(Bonus) FROM evaluation GROUP BY employee_id',
+      'select max(area_code), min(area_code) from area_code_state group by area_code;',
+      'SELECT MAX(age) - MIN(age) AS span FROM singer GROUP BY country',
+      'SELECT count(*) total FROM singer WHERE country = "France" GROUP BY singer_id HAVING count(*) > 1',
+    ];
+    const labelledOrNot = [
+      'SELECT country, count(*) FROM singer GROUP BY country',
+      'SELECT count(*) FROM singer GROUP BY country ORDER BY count(*) DESC LIMIT 1',
+      'SELECT count(*) FROM singer',
+      'SELECT count(*) + age FROM singer GROUP BY country',
+      // Nested grouping is some outer query's business; a set operation is not judged.
+      'SELECT name FROM employees WHERE salary IN (SELECT MIN(salary) FROM employees GROUP BY department_id)',
+      'SELECT count(*) FROM (SELECT city FROM airports GROUP BY city HAVING count(*) > 3)',
+      'SELECT count(*) FROM a GROUP BY x UNION SELECT count(*) FROM b GROUP BY y',
+      // Words inside strings are no clause.
+      "SELECT count(*) FROM t WHERE note = 'group by'",
+    ];
+    expect(unlabelled.filter(groupsRowsItDoesNotLabel)).toEqual(unlabelled);
+    expect(labelledOrNot.filter(groupsRowsItDoesNotLabel)).toEqual([]);
   });
   it('holds a rule rewrite to its rules: their differences made, nothing else changed', () => {
     const query = 'SELECT name FROM a';

@@ -49,6 +49,15 @@ const FORGETS_TO_SORT = {
   difference: 'does not sort (ORDER BY) where the answer does',
 };
 
+/** A rule mined by shape: offered only to a query without GROUP BY. */
+const FORGETS_TO_GROUP = {
+  ...FORGETS_TO_SORT,
+  id: 'forgets-to-group',
+  correctPattern: 'GROUP BY',
+  fix: 'group',
+  difference: 'does not group rows (GROUP BY) where the answer does',
+};
+
 describe('the online pipeline on concert_singer', () => {
   let llm: ScriptedLlm;
   let stack: TestStack;
@@ -361,5 +370,20 @@ describe('the online pipeline on concert_singer', () => {
     const kept = await rewriteTo(2, 'SELECT name FROM singer ORDER BY age DESC');
     expect(kept.result.sql).toBe('SELECT name FROM singer ORDER BY age DESC');
     expect(kept.result.candidates[0].corrections).toContain('rules forgets-to-sort');
+  });
+  it('a rule rewrite that groups a query of aggregates only, so its rows no longer say whose, is refused', async () => {
+    const store = openSqliteArtifactStore(stack.artifactsFile);
+    await store.put(KNOWLEDGE_KINDS.rules, KNOWLEDGE_KEY, [FORGETS_TO_GROUP]);
+    await store.close();
+    const q = questions[3];
+    const query = 'SELECT count(*) FROM singer';
+    const rewrite = 'SELECT count(*) FROM singer GROUP BY country';
+    script({ pathSql: (question) => (question === q.question ? query : undefined), rules: { select: () => ['forgets-to-group'], rewrite: () => rewrite } });
+    const { result } = await ask(3, { preset: 'quick', pipeline: { correction: { enabled: true, rules: true } } });
+    // The grouping is the rule's own difference, so only the shape of the rows refuses it.
+    expect(result.sql).toBe(query);
+    expect(result.trace.find((t) => t.step === 'correctWithRules')!.outcome).toMatch(
+      /refused \(the rewrite groups rows it does not show: it selects only aggregates\)/,
+    );
   });
 });
