@@ -34,9 +34,14 @@ export function readKnowledgeFile(file: string): KnowledgeBundle {
 
 /** Writes the bundle (replacing the file whole, so a crash leaves the old one). */
 export function writeKnowledgeFile(file: string, bundle: KnowledgeBundle): void {
+  writeGzippedJson(file, bundle);
+}
+
+/** Writes `value` as gzipped JSON, replacing the file whole (a crash leaves the old one). */
+export function writeGzippedJson(file: string, value: unknown): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const partial = `${file}.partial`;
-  writeFileSync(partial, gzipSync(`${JSON.stringify(bundle, null, 1)}\n`));
+  writeFileSync(partial, gzipSync(`${JSON.stringify(value, null, 1)}\n`));
   renameSync(partial, file);
 }
 

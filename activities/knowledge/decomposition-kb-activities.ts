@@ -11,12 +11,9 @@ import { freezeTrainingSample, unfinishedQuestions, type StoredSample } from '..
 import type { Embedder } from '../embeddings/embedder';
 import type { VectorStore } from '../vectors/vector-store';
 import { storeDecompositionExamples } from './decomposition-examples';
+import { decompositionRecords, recordedIndexes, saveDecompositionRecord, type StoredDecompositionRecord } from './decomposition-kb-records';
 
 const SAMPLES = 'decomposition-kb-samples';
-const RECORDS = 'decomposition-kb-records';
-const recordKey = (jobId: string, index: number) => `${jobId}/${String(index).padStart(7, '0')}`;
-
-type StoredRecord = DecompositionRecord & { usage: RunUsage };
 
 export interface DecompositionKbJobDeps {
   databases: DatabaseRegistry;
@@ -49,15 +46,10 @@ async function sqlReader(): Promise<(text: string) => boolean> {
 }
 
 export function createDecompositionKbActivities(deps: DecompositionKbJobDeps) {
-  const records = async (jobId: string) => {
-    const keys = await deps.artifacts.list(RECORDS, `${jobId}/`);
-    return (await Promise.all(keys.map((k) => deps.artifacts.get<StoredRecord>(RECORDS, k)))).filter((r): r is StoredRecord => r !== undefined);
-  };
-
   return {
     async openDecompositionJob(input: BuildDecompositionKbInput): Promise<DecompositionJobStatus> {
       const sample = await freezeTrainingSample(deps.artifacts, SAMPLES, input);
-      const done = await records(input.jobId);
+      const done = await decompositionRecords(deps.artifacts, input.jobId);
       return {
         total: sample.questions.length,
         done: done.length,
@@ -72,8 +64,7 @@ export function createDecompositionKbActivities(deps: DecompositionKbJobDeps) {
     async nextDecompositionQuestions(input: { jobId: string; from: number; count: number }): Promise<{ questions: BenchmarkQuestion[]; scannedTo: number }> {
       const sample = await deps.artifacts.get<StoredSample>(SAMPLES, input.jobId);
       if (!sample) throw new Error(`decomposition job ${input.jobId} has no sample`);
-      const finished = new Set((await deps.artifacts.list(RECORDS, `${input.jobId}/`)).map((k) => Number(k.slice(input.jobId.length + 1))));
-      return unfinishedQuestions(sample, finished, input.from, input.count);
+      return unfinishedQuestions(sample, await recordedIndexes(deps.artifacts, input.jobId), input.from, input.count);
     },
 
     /** Written last for a question: a correct answer's DAG becomes an example, and the question counts as done. */
@@ -97,7 +88,7 @@ export function createDecompositionKbActivities(deps: DecompositionKbJobDeps) {
         await storeDecompositionExamples({ store: deps.artifacts, vectors: deps.vectors, embedder: deps.embedder }, [
           { question: question.question, evidence: question.evidence, database: question.dbId, dag: answer.dag! },
         ]);
-      const record: StoredRecord = {
+      const record: StoredDecompositionRecord = {
         index: question.index,
         dbId: question.dbId,
         question: question.question,
@@ -109,7 +100,7 @@ export function createDecompositionKbActivities(deps: DecompositionKbJobDeps) {
         llmCalls: answer.usage.llmCalls - answer.usage.cacheHits,
         usage: answer.usage,
       };
-      await deps.artifacts.put(RECORDS, recordKey(input.jobId, question.index), record);
+      await saveDecompositionRecord(deps.artifacts, input.jobId, record);
       const { usage: _usage, ...brief } = record;
       return brief;
     },
