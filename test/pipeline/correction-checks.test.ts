@@ -72,12 +72,21 @@ describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', (
       input({ sql: 'SELECT weigth FROM Pets', schema: pets, execution: { ok: false, kind: 'sql_error', message: 'no such column: weigth' } }),
     );
     expect(typo.find((f) => f.check === 'unknown-name')?.fix).toBeUndefined(); // a typo is a guess: the reviser is told, nothing is rewritten
-    expect(unknown('no such column: T1.pettype')).toBe('there is no column pettype; the schema spells it Pets.PetType');
+    expect(unknown('no such column: T1.pet_Type')).toBe('there is no column pet_Type; the schema spells it Pets.PetType');
     expect(unknown("Unknown column 'T2.weigth' in 'field list'")).toBe('there is no column weigth; the schema spells it Pets.weight');
     expect(unknown('no such table: pet')).toBeUndefined(); // short names: no guessing
     expect(unknown('no such table: pets_table')).toBeUndefined();
-    expect(unknown("Table 'shop.PETS' doesn't exist")).toBe('there is no table PETS; the schema spells it Pets');
+    // MySQL's table names follow the file system's case (on Linux, case matters): PETS is a misspelling there.
+    const onMysql = runChecks(
+      input({ schema: { ...pets, dialect: 'mysql' }, execution: { ok: false, kind: 'sql_error', message: "Table 'shop.PETS' doesn't exist" } }),
+    );
+    expect(onMysql.find((f) => f.check === 'unknown-name')?.message).toBe('there is no table PETS; the schema spells it Pets');
+    expect(unknown('no such table: PETS')).toBeUndefined();
     expect(unknown('no such column: colour')).toBeUndefined(); // nothing close
+    // SQLite's names and MySQL's columns ignore case: PETTYPE is no misspelling of PetType but a column the
+    // tables in scope lack (column-of-other-table's business), and respelling it would change nothing.
+    expect(unknown('no such column: T1.PETTYPE')).toBeUndefined();
+    expect(unknown("Unknown column 'WEIGHT' in 'field list'")).toBeUndefined();
     expect(unknown('near "FROM": syntax error')).toBeUndefined();
   });
 

@@ -15,7 +15,10 @@ export function unknownName(input: CheckInput): Finding | null {
   const missing = missingName(input.execution.message);
   if (!missing) return null;
   const candidates = missing.kind === 'column' ? columnNames(input.schema) : input.schema.tables.map((t) => t.name);
-  const matches = closest(missing.name, candidates);
+  // SQLite's names and MySQL's column names ignore case: a name the schema has but for case was not
+  // misspelt but read through the wrong table (column-of-other-table says which), and respelling it fixes nothing.
+  const caseBlind = input.schema.dialect === 'sqlite' || (input.schema.dialect === 'mysql' && missing.kind === 'column');
+  const matches = closest(missing.name, candidates, caseBlind);
   if (!matches.length) return null;
   const message = `there is no ${missing.kind} ${missing.name}; the schema spells it ${matches.join(' or ')}`;
   // One column spelt the same but for case and underscores: plain code can rewrite it.
@@ -46,11 +49,15 @@ function columnNames(schema: SchemaInfo): string[] {
 
 const squash = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** The candidates (`table.column` or `table`) whose last part is spelled like `name`: exact after squashing, else within two edits. */
-function closest(name: string, candidates: string[]): string[] {
+/**
+ * The candidates (`table.column` or `table`) whose last part is spelled like `name`: exact after
+ * squashing, else within two edits; never `name` itself (case aside when `caseBlind`).
+ */
+function closest(name: string, candidates: string[], caseBlind: boolean): string[] {
   const target = squash(name);
   const last = (c: string) => squash(c.slice(c.lastIndexOf('.') + 1));
-  const exact = candidates.filter((c) => last(c) === target && c.slice(c.lastIndexOf('.') + 1) !== name);
+  const same = (a: string, b: string) => (caseBlind ? a.toLowerCase() === b.toLowerCase() : a === b);
+  const exact = candidates.filter((c) => last(c) === target && !same(c.slice(c.lastIndexOf('.') + 1), name));
   if (exact.length) return exact.slice(0, 3);
   if (target.length < 5) return [];
   return candidates.filter((c) => editDistanceAtMost(last(c), target, 2)).slice(0, 3);
