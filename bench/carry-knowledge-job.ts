@@ -10,35 +10,29 @@
  *
  * A finished base travels as a knowledge bundle instead (bench/carry-knowledge.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
-import { indexEmbeddersFromEnv, vectorStoreFromEnv } from '../activities/indexing/index-backends';
+import { existsSync } from 'node:fs';
+import { indexEmbeddersFromEnv } from '../activities/indexing/index-backends';
 import { exportDecompositionJobs, importDecompositionJobs, type DecompositionJobCarry } from '../activities/knowledge/decomposition-kb-records';
 import { runCarryScript } from './carry-script';
-import { writeGzippedJson } from './knowledge-carry';
+import { readGzippedJson, withHomeVectors, writeGzippedJson } from './knowledge-carry';
 
 const counts = (c: { records: number; examples: number }) => `question_records: ${c.records}\ndecomposition_examples: ${c.examples}\n`;
 
 runCarryScript('carry-knowledge-job.ts', '.json.gz', {
-  export: async (home, store, file) => {
-    const vectors = vectorStoreFromEnv(home, process.env);
-    try {
+  export: (home, store, file) =>
+    withHomeVectors(home, process.env, async (vectors) => {
       const carry = await exportDecompositionJobs({ store, vectors });
       writeGzippedJson(file, carry);
       return counts({ records: carry.records.length, examples: carry.examples.length });
-    } finally {
-      await vectors.close();
-    }
-  },
+    }),
   import: async (home, store, file) => {
     if (!existsSync(file)) throw new Error(`${file} does not exist`);
-    const carry = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as DecompositionJobCarry;
+    const carry = readGzippedJson<DecompositionJobCarry>(file);
     if (!Array.isArray(carry.records) || !Array.isArray(carry.examples)) throw new Error(`${file} is not a knowledge job carry {records, examples}`);
-    const vectors = vectorStoreFromEnv(home, process.env);
-    try {
-      return counts(await importDecompositionJobs({ store, vectors, embedder: indexEmbeddersFromEnv(process.env).questions }, carry));
-    } finally {
-      await vectors.close();
-    }
+    return counts(
+      await withHomeVectors(home, process.env, (vectors) =>
+        importDecompositionJobs({ store, vectors, embedder: indexEmbeddersFromEnv(process.env).questions }, carry),
+      ),
+    );
   },
 });

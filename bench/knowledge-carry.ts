@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ArtifactStore } from '../activities/artifacts/artifact-store';
+import type { VectorStore } from '../activities/vectors/vector-store';
 import { indexEmbeddersFromEnv, vectorStoreFromEnv } from '../activities/indexing/index-backends';
 import { exportKnowledge, importKnowledge, isEmptyKnowledge, knowledgeFingerprint, type KnowledgeBundle } from '../activities/knowledge/knowledge-bundle';
 
@@ -19,7 +20,7 @@ export function readKnowledgeFile(file: string): KnowledgeBundle {
   if (!existsSync(file)) return { decompositions: [], rules: [] };
   let bundle: Partial<KnowledgeBundle>;
   try {
-    bundle = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as Partial<KnowledgeBundle>;
+    bundle = readGzippedJson<Partial<KnowledgeBundle>>(file);
   } catch (err) {
     throw new Error(`${file} is not a gzipped JSON knowledge bundle (${(err as Error).message}); pass --knowledge '' to run without one`);
   }
@@ -37,6 +38,21 @@ export function writeKnowledgeFile(file: string, bundle: KnowledgeBundle): void 
   writeGzippedJson(file, bundle);
 }
 
+/** The gzipped JSON in `file` (throws on a missing file or one that is not gzipped JSON). */
+export function readGzippedJson<T>(file: string): T {
+  return JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as T;
+}
+
+/** Runs `work` with the vector store the home's environment names, closed after it. */
+export async function withHomeVectors<T>(home: string, env: NodeJS.ProcessEnv, work: (vectors: VectorStore) => Promise<T>): Promise<T> {
+  const vectors = vectorStoreFromEnv(home, env);
+  try {
+    return await work(vectors);
+  } finally {
+    await vectors.close();
+  }
+}
+
 /** Writes `value` as gzipped JSON, replacing the file whole (a crash leaves the old one). */
 export function writeGzippedJson(file: string, value: unknown): void {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -47,12 +63,7 @@ export function writeGzippedJson(file: string, value: unknown): void {
 
 /** The knowledge a home holds (its artifact store and the vector store its environment names). */
 export async function exportHomeKnowledge(home: string, store: ArtifactStore, env: NodeJS.ProcessEnv): Promise<KnowledgeBundle> {
-  const vectors = vectorStoreFromEnv(home, env);
-  try {
-    return await exportKnowledge({ store, vectors });
-  } finally {
-    await vectors.close();
-  }
+  return withHomeVectors(home, env, (vectors) => exportKnowledge({ store, vectors }));
 }
 
 /**
@@ -73,12 +84,7 @@ export async function importHomeKnowledge(
   env: NodeJS.ProcessEnv,
   bundle: KnowledgeBundle,
 ): Promise<{ decompositions: number; rules: number }> {
-  const vectors = vectorStoreFromEnv(home, env);
-  try {
-    return await importKnowledge({ store, vectors, embedder: indexEmbeddersFromEnv(env).questions }, bundle);
-  } finally {
-    await vectors.close();
-  }
+  return withHomeVectors(home, env, (vectors) => importKnowledge({ store, vectors, embedder: indexEmbeddersFromEnv(env).questions }, bundle));
 }
 
 /**
