@@ -132,9 +132,30 @@ describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', (
         'UNION SELECT T3.Name FROM employee AS T3 JOIN hiring AS T2 ON T3.Employee_ID = T2.Employee_ID',
       description: 'T2.Name → T1.Name, T3.Name',
     });
-    // A subquery could bind the alias in another scope: told, not rewritten.
-    const nested = 'SELECT T2.Name FROM shop AS T1 JOIN hiring AS T2 ON T1.Shop_ID = T2.Shop_ID WHERE T1.Shop_ID IN (SELECT Shop_ID FROM hiring)';
-    expect(finding(nested, 'no such column: T2.Name')?.fix).toBeUndefined();
+    // A subquery is its own SELECT: the aliases resolve as SQL resolves them. Here T2 is the outer hiring
+    // wherever it is written, and T1 the outer shop, so every T2.Name is rewritten, the inner one too.
+    const nested =
+      'SELECT T2.Name FROM shop AS T1 JOIN hiring AS T2 ON T1.Shop_ID = T2.Shop_ID ' +
+      'WHERE T1.Shop_ID IN (SELECT Shop_ID FROM hiring WHERE T2.Name IS NOT NULL)';
+    expect(finding(nested, 'no such column: T2.Name')?.fix).toEqual({
+      sql:
+        'SELECT T1.Name FROM shop AS T1 JOIN hiring AS T2 ON T1.Shop_ID = T2.Shop_ID ' +
+        'WHERE T1.Shop_ID IN (SELECT Shop_ID FROM hiring WHERE T1.Name IS NOT NULL)',
+      description: 'T2.Name → T1.Name',
+    });
+    // The alias bound inside the subquery is rewritten with the subquery's own table.
+    const inner =
+      "SELECT Name FROM shop WHERE Shop_ID IN (SELECT T2.Shop_ID FROM hiring AS T2 JOIN employee AS T3 ON T2.Employee_ID = T3.Employee_ID WHERE T2.City = 'x')";
+    expect(finding(inner, 'no such column: T2.City')?.fix?.sql).toBe(inner.replace('T2.City', 'T3.City'));
+    // Where the column is written, an inner SELECT reuses the owner's alias for another table: not sure, only told.
+    const shadowed =
+      'SELECT T1.City FROM shop AS T1 JOIN hiring AS T2 ON T1.Shop_ID = T2.Shop_ID ' +
+      'WHERE T2.Employee_ID IN (SELECT T1.Employee_ID FROM employee AS T1 WHERE T2.Name = T1.Name)';
+    const told = finding(shadowed, 'no such column: T2.Name');
+    expect(told?.message).toBe('T2 (hiring) has no column Name; shop (T1) of the query has it: qualify it with that table');
+    expect(told?.fix).toBeUndefined();
+    // The alias bound twice in one SELECT: which table it means is not plain code's call.
+    expect(finding('SELECT T2.Name FROM shop AS T2 JOIN hiring AS T2 ON T2.Shop_ID = T2.Shop_ID', 'no such column: T2.Name')?.fix).toBeUndefined();
     // The column is in a table the query does not read.
     expect(finding('SELECT T1.City FROM hiring AS T1', 'no such column: T1.City')?.message).toBe(
       'T1 (hiring) has no column City; shop and employee have it, and the query does not read them: join the table that holds it',

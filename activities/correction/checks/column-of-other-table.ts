@@ -14,11 +14,12 @@ import { distinct, hasColumn, same } from './query-tables';
  * car_names`) gets the tables of the schema that have it. Names compare case-blind; a misspelt
  * column is `unknown-name`'s.
  *
- * The rewrite (`fix`) is offered only when plain code is sure: in each branch of the query (a
- * UNION, INTERSECT or EXCEPT has several, each its own scope) where the qualifier stands for a
- * table without the column, that branch is a single SELECT (no subquery whose aliases could be
- * in another scope) with exactly one table, read once, that has the column.
- * `correction.qualifierFixes` decides whether it is applied.
+ * The rewrite (`fix`) is offered only when plain code is sure, reading scopes as SQL does (each
+ * SELECT is one, a subquery sees the aliases of the SELECTs around it, the branches of a UNION,
+ * INTERSECT or EXCEPT see only their own): every `qualifier.column` whose qualifier resolves to a
+ * table without the column is in reach of exactly one table, read once in the qualifier's own
+ * SELECT, that has the column, and that table's alias (or name) resolves to it where the column is
+ * written (no inner SELECT reuses it). `correction.qualifierFixes` decides whether it is applied.
  */
 export function columnOfOtherTable(input: CheckInput): Finding | null {
   if (input.execution.ok) return null;
@@ -29,22 +30,21 @@ export function columnOfOtherTable(input: CheckInput): Finding | null {
   const { schema } = input;
   if (missing.qualifier === null) return columnOfUnreadTable(input.sql, tokens, schema, missing.column);
   const qualifier = missing.qualifier;
-  // The branches where the qualifier stands for one table, and that table lacks the column.
-  const wrong = topLevelBranches(tokens)
-    .map((branch) => ({ tokens: branch, sources: tableSources(input.sql, branch, schema) }))
-    .map((b) => ({ ...b, bound: distinct(b.sources.filter((s) => same(s.alias ?? s.table, qualifier)).map((s) => s.table)) }))
-    .filter((b) => b.bound.length === 1 && !hasColumn(schema, b.bound[0], missing.column))
-    .map((b) => ({ ...b, owners: distinct(b.sources.map((s) => s.table)).filter((t) => hasColumn(schema, t, missing.column)) }));
-  if (!wrong.length) return null;
-  const [first] = wrong;
-  const stands = same(first.bound[0], qualifier) ? first.bound[0] : `${qualifier} (${first.bound[0]})`;
-  if (!first.owners.length) return unreadHolders(schema, missing.column, `${stands} has no column ${missing.column}`);
-  const refs = first.owners.map((t) => first.sources.find((s) => s.table === t)!).map((s) => (s.alias ? `${s.table} (${s.alias})` : s.table));
-  const message = `${stands} has no column ${missing.column}; ${listed(refs)} of the query ${first.owners.length > 1 ? 'have' : 'has'} it: qualify it with that table`;
-  const rewrites = wrong.map((b) => sureRewrite(input.sql, b.tokens, b.sources, b.owners, { qualifier, column: missing.column }));
-  const sure = rewrites.every((r) => r !== null) ? (rewrites as Rewrite[]) : null;
-  const sql = sure ? applyRewrites(input.sql, sure) : null;
-  const to = [...new Set((sure ?? []).map((r) => `${r.ownerRef}.${missing.column}`))].join(', ');
+  const scopes = selectScopes(tokens);
+  const sources = tableSources(input.sql, tokens, schema, scopes);
+  // The tables the qualifier stands for that lack the column (one per SELECT that binds it).
+  const lacking = sources.filter((s) => same(refOf(s), qualifier) && !hasColumn(schema, s.table, missing.column));
+  if (!lacking.length) return null;
+  const [first] = lacking;
+  const stands = same(first.table, qualifier) ? first.table : `${qualifier} (${first.table})`;
+  const owners = inReach(sources, scopes, first.scope).filter((s) => hasColumn(schema, s.table, missing.column));
+  const ownerTables = distinct(owners.map((s) => s.table));
+  if (!ownerTables.length) return unreadHolders(schema, missing.column, `${stands} has no column ${missing.column}`);
+  const refs = ownerTables.map((t) => owners.find((s) => s.table === t)!).map((s) => (s.alias ? `${s.table} (${s.alias})` : s.table));
+  const message = `${stands} has no column ${missing.column}; ${listed(refs)} of the query ${ownerTables.length > 1 ? 'have' : 'has'} it: qualify it with that table`;
+  const edits = sureEdits(input.sql, tokens, sources, scopes, { qualifier, column: missing.column }, schema);
+  const sql = edits ? applyEdits(input.sql, edits) : null;
+  const to = distinct((edits ?? []).map((e) => `${e.text}.${missing.column}`)).join(', ');
   return {
     check: 'column-of-other-table',
     severity: 'error',
@@ -55,7 +55,7 @@ export function columnOfOtherTable(input: CheckInput): Finding | null {
 
 /** An unqualified column no table of the query has: which tables of the schema have it. */
 function columnOfUnreadTable(sql: string, tokens: SqlToken[], schema: SchemaInfo, column: string): Finding | null {
-  const read = distinct(tableSources(sql, tokens, schema).map((s) => s.table));
+  const read = distinct(tableSources(sql, tokens, schema, selectScopes(tokens)).map((s) => s.table));
   if (!read.length || read.some((t) => hasColumn(schema, t, column))) return null;
   return unreadHolders(schema, column, `no table the query reads (${listed(read)}) has a column ${column}`);
 }
@@ -78,7 +78,12 @@ interface TableSource {
   alias: string | null;
   /** The token of its alias, or of its name when it has none. */
   token: SqlToken;
+  /** The SELECT whose FROM clause reads it (see `selectScopes`). */
+  scope: number;
 }
+
+/** What the query calls a table it reads: its alias, else its name. */
+const refOf = (s: TableSource) => s.alias ?? s.table;
 
 /** SQLite's, MySQL's and PostgreSQL's wording of a missing column, with its qualifier if written with one. */
 function missingColumn(message: string): { qualifier: string | null; column: string } | null {
@@ -105,7 +110,7 @@ const ENDS_FROM = new Set('WHERE GROUP ORDER HAVING LIMIT OFFSET UNION INTERSECT
  * reading (after FROM, JOIN or a comma of a FROM list, a table name, then `AS alias` or a bare
  * alias). A name the schema does not have (a CTE, a derived table) is left out.
  */
-function tableSources(sql: string, tokens: SqlToken[], schema: SchemaInfo): TableSource[] {
+function tableSources(sql: string, tokens: SqlToken[], schema: SchemaInfo, scopes: Scopes): TableSource[] {
   const sources: TableSource[] = [];
   const schemaName = (t: SqlToken | undefined) =>
     t && (t.kind === 'word' || t.kind === 'quoted') ? schema.tables.find((s) => s.name.toUpperCase() === t.upper)?.name : undefined;
@@ -125,7 +130,8 @@ function tableSources(sql: string, tokens: SqlToken[], schema: SchemaInfo): Tabl
     const next = tokens[at + 1];
     const aliasToken = next?.kind === 'word' && next.upper === 'AS' ? tokens[at + 2] : next;
     const isAlias = aliasToken && (aliasToken.kind === 'quoted' || (aliasToken.kind === 'word' && !NOT_AN_ALIAS.has(aliasToken.upper)));
-    sources.push(isAlias ? { table, alias: written(sql, aliasToken), token: aliasToken } : { table, alias: null, token: tokens[at] });
+    const scope = scopes.of[at];
+    sources.push(isAlias ? { table, alias: written(sql, aliasToken), token: aliasToken, scope } : { table, alias: null, token: tokens[at], scope });
   }
   return sources;
 }
@@ -137,64 +143,96 @@ function written(sql: string, token: SqlToken): string {
   return token.kind === 'quoted' ? token.upper : '';
 }
 
-/** In one branch: where its `qualifier.column` words start and how long the qualifier is, and what replaces it. */
-interface Rewrite {
-  ownerRef: string;
-  qualifiers: { start: number; length: number }[];
-}
-
-/** The rewrite of one branch (the owner by its alias, else its name), or null unless plain code is sure (see above). */
-function sureRewrite(
-  sql: string,
-  tokens: SqlToken[],
-  sources: TableSource[],
-  owners: string[],
-  missing: { qualifier: string; column: string },
-): Rewrite | null {
-  const selects = tokens.filter((t) => t.kind === 'word' && t.upper === 'SELECT').length;
-  const ownerSources = owners.length === 1 ? sources.filter((s) => s.table === owners[0]) : [];
-  if (selects !== 1 || ownerSources.length !== 1 || ownerSources[0].token.kind !== 'word') return null;
-  const qualifiers: Rewrite['qualifiers'] = [];
-  for (let i = 0; i + 2 < tokens.length; i++) {
-    const [q, dot, c] = [tokens[i], tokens[i + 1], tokens[i + 2]];
-    if (
-      q.kind === 'word' &&
-      dot.kind === 'symbol' &&
-      dot.text === '.' &&
-      c.kind === 'word' &&
-      same(q.upper, missing.qualifier) &&
-      same(c.upper, missing.column)
-    ) {
-      qualifiers.push({ start: q.start, length: written(sql, q).length });
-    }
-  }
-  return qualifiers.length ? { ownerRef: written(sql, ownerSources[0].token), qualifiers } : null;
-}
-
-function applyRewrites(sql: string, rewrites: Rewrite[]): string {
-  const edits = rewrites.flatMap((r) => r.qualifiers.map((q) => ({ ...q, text: r.ownerRef }))).sort((a, b) => a.start - b.start);
-  let out = '';
-  let at = 0;
-  for (const { start, length, text } of edits) {
-    out += sql.slice(at, start) + text;
-    at = start + length;
-  }
-  return out + sql.slice(at);
+/**
+ * The SELECTs of a query as scopes: `of[i]` is the scope of token i, `parent[s]` the scope whose
+ * names scope s also sees (-1 for none). A `(` followed by SELECT or WITH opens a scope inside
+ * the current one; UNION, INTERSECT and EXCEPT start a sibling of the current one.
+ */
+interface Scopes {
+  of: number[];
+  parent: number[];
 }
 
 const SET_OPERATORS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
 
-/** The query's branches: its tokens split at UNION, INTERSECT and EXCEPT outside parentheses. */
-function topLevelBranches(tokens: SqlToken[]): SqlToken[][] {
-  const branches: SqlToken[][] = [[]];
-  let depth = 0;
-  for (const t of tokens) {
-    if (t.kind === 'symbol' && t.text === '(') depth++;
-    if (t.kind === 'symbol' && t.text === ')') depth--;
-    if (depth === 0 && t.kind === 'word' && SET_OPERATORS.has(t.upper)) branches.push([]);
-    else branches[branches.length - 1].push(t);
+function selectScopes(tokens: SqlToken[]): Scopes {
+  const parent = [-1];
+  const of: number[] = [];
+  const open: number[] = []; // for each open parenthesis, the scope to return to at its `)`
+  let current = 0;
+  const start = (enclosing: number) => parent.push(enclosing) - 1;
+  tokens.forEach((t, i) => {
+    of[i] = current;
+    const next = tokens[i + 1];
+    if (t.kind === 'symbol' && t.text === '(') {
+      open.push(current);
+      if (next?.kind === 'word' && (next.upper === 'SELECT' || next.upper === 'WITH')) current = start(current);
+    } else if (t.kind === 'symbol' && t.text === ')') {
+      current = open.pop() ?? current;
+    } else if (t.kind === 'word' && SET_OPERATORS.has(t.upper)) {
+      current = start(parent[current]);
+    }
+  });
+  return { of, parent };
+}
+
+/** The tables a SELECT can name: its own, then those of the SELECTs around it. */
+function inReach(sources: TableSource[], scopes: Scopes, scope: number): TableSource[] {
+  const reach: TableSource[] = [];
+  for (let s = scope; s !== -1; s = scopes.parent[s]) reach.push(...sources.filter((x) => x.scope === s));
+  return reach;
+}
+
+/** The table a name stands for where it is written: the nearest SELECT that binds it, if that binds it once. */
+function resolve(name: string, sources: TableSource[], scopes: Scopes, scope: number): TableSource | null {
+  for (let s = scope; s !== -1; s = scopes.parent[s]) {
+    const bound = sources.filter((x) => x.scope === s && same(refOf(x), name));
+    if (bound.length) return bound.length === 1 ? bound[0] : null;
   }
-  return branches;
+  return null;
+}
+
+/** One qualifier to replace: where it starts in the text, how long it is, and the owner's alias or name. */
+interface Edit {
+  start: number;
+  length: number;
+  text: string;
+}
+
+/** The qualifier rewrites of every wrong `qualifier.column`, or null unless plain code is sure of each (see above). */
+function sureEdits(
+  sql: string,
+  tokens: SqlToken[],
+  sources: TableSource[],
+  scopes: Scopes,
+  missing: { qualifier: string; column: string },
+  schema: SchemaInfo,
+): Edit[] | null {
+  const edits: Edit[] = [];
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    const [q, dot, c] = [tokens[i], tokens[i + 1], tokens[i + 2]];
+    const names = q.kind === 'word' && dot.kind === 'symbol' && dot.text === '.' && c.kind === 'word';
+    if (!names || !same(q.upper, missing.qualifier) || !same(c.upper, missing.column)) continue;
+    const bound = resolve(missing.qualifier, sources, scopes, scopes.of[i]);
+    if (!bound) return null;
+    if (hasColumn(schema, bound.table, missing.column)) continue; // this one reads a table that has it
+    const owners = sources.filter((s) => s.scope === bound.scope && hasColumn(schema, s.table, missing.column));
+    if (owners.length !== 1 || owners[0].token.kind !== 'word') return null;
+    const ownerRef = written(sql, owners[0].token);
+    if (resolve(ownerRef, sources, scopes, scopes.of[i]) !== owners[0]) return null;
+    edits.push({ start: q.start, length: written(sql, q).length, text: ownerRef });
+  }
+  return edits.length ? edits : null;
+}
+
+function applyEdits(sql: string, edits: Edit[]): string {
+  let out = '';
+  let at = 0;
+  for (const { start, length, text } of [...edits].sort((a, b) => a.start - b.start)) {
+    out += sql.slice(at, start) + text;
+    at = start + length;
+  }
+  return out + sql.slice(at);
 }
 
 const listed = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0]);
