@@ -153,7 +153,9 @@ export interface CorrectionConfig {
   /**
    * Likewise for a column named through the wrong table (`T2.Name` where T2 is `hiring` and the
    * query's `shop` has `Name`): requalified by plain code when exactly one table of the query has
-   * it, kept only when the SQL gets better. Not in the papers: it is the commonest execution error
+   * it; when none does and the one table of the schema that has it is where a foreign key of the
+   * qualifier's table leads (a forgotten lookup join), that table is joined through the key. Kept
+   * only when the SQL gets better. Not in the papers: it is the commonest execution error
    * of a 1.5B model over joins (README, "Accuracy with the local model"). `hybrid`, `dextersql`
    * and `quick` do it.
    */

@@ -26,6 +26,14 @@ const input = (over: Partial<CheckInput>): CheckInput => ({
 });
 const checks = (over: Partial<CheckInput>) => runChecks(input(over)).map((f) => `${f.severity}:${f.check}`);
 
+/** A table of TEXT columns, the first its key, with foreign keys as [column, table, column]. */
+const table = (name: string, columns: string[], foreignKeys: [string, string, string][] = []) => ({
+  name,
+  columns: columns.map((c) => ({ name: c, type: 'TEXT', nullable: true, primaryKey: false })),
+  primaryKey: [columns[0]],
+  foreignKeys: foreignKeys.map(([from, toTable, to]) => ({ fromTable: name, fromColumns: [from], toTable, toColumns: [to] })),
+});
+
 describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', () => {
   it('finds nothing in a query that runs and returns plausible rows', () => {
     expect(checks({})).toEqual([]);
@@ -91,12 +99,6 @@ describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', (
   });
 
   it('names the table a column belongs to when the query named it through another table', () => {
-    const table = (name: string, columns: string[]) => ({
-      name,
-      columns: columns.map((c) => ({ name: c, type: 'TEXT', nullable: true, primaryKey: false })),
-      primaryKey: [],
-      foreignKeys: [],
-    });
     const shops: SchemaInfo = {
       dialect: 'sqlite',
       tables: [table('shop', ['Shop_ID', 'Name', 'City']), table('hiring', ['Shop_ID', 'Employee_ID']), table('employee', ['Employee_ID', 'Name', 'City'])],
@@ -171,6 +173,54 @@ describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', (
     expect(finding(join, 'no such column: T2.Nmae')).toBeUndefined();
     expect(finding(join, 'no such column: T2.Colour')).toBeUndefined();
     expect(runChecks(input({ sql: join, schema: shops })).some((f) => f.check === 'column-of-other-table')).toBe(false);
+  });
+
+  it('joins the table a foreign key leads to when only that table has the column', () => {
+    const kennels: SchemaInfo = {
+      dialect: 'sqlite',
+      tables: [
+        table('Owners', ['owner_id', 'first_name']),
+        table('Sizes', ['size_code', 'size_description']),
+        table(
+          'Dogs',
+          ['dog_id', 'owner_id', 'size_code', 'dog_name'],
+          [
+            ['owner_id', 'Owners', 'owner_id'],
+            ['size_code', 'Sizes', 'size_code'],
+          ],
+        ),
+      ],
+    };
+    const finding = (sql: string, message: string, schema = kennels) =>
+      runChecks(input({ sql, schema, execution: { ok: false, kind: 'sql_error', message } })).find((f) => f.check === 'column-of-other-table');
+
+    const owners = "SELECT T1.first_name, T2.size_description FROM Owners AS T1 JOIN Dogs AS T2 ON T1.owner_id = T2.owner_id WHERE T2.size_description <> 'x'";
+    const joined = finding(owners, 'no such column: T2.size_description');
+    expect(joined?.message).toBe('T2 (Dogs) has no column size_description; Sizes has it, and the query does not read it: join the table that holds it');
+    expect(joined?.fix).toEqual({
+      sql:
+        'SELECT T1.first_name, T3.size_description FROM Owners AS T1 JOIN Dogs AS T2 ON T1.owner_id = T2.owner_id ' +
+        "JOIN Sizes AS T3 ON T2.size_code = T3.size_code WHERE T3.size_description <> 'x'",
+      description: 'T2.size_description → T3.size_description, JOIN Sizes AS T3 ON T2.size_code = T3.size_code',
+    });
+    // A table without an alias, the join at the end of the query; on PostgreSQL a mixed-case name is quoted.
+    expect(finding('SELECT Dogs.size_description FROM Dogs', 'no such column: Dogs.size_description')?.fix?.sql).toBe(
+      'SELECT T1.size_description FROM Dogs JOIN Sizes AS T1 ON Dogs.size_code = T1.size_code',
+    );
+    expect(finding('SELECT d.size_description FROM dogs d;', 'column d.size_description does not exist', { ...kennels, dialect: 'postgres' })?.fix?.sql).toBe(
+      'SELECT T1.size_description FROM dogs d JOIN "Sizes" AS T1 ON d.size_code = T1.size_code;',
+    );
+    // The key leads the other way (one owner, many dogs): joining would repeat owners. Told, not rewritten.
+    const reverse = finding('SELECT T1.dog_name FROM Owners AS T1', 'no such column: T1.dog_name');
+    expect(reverse?.message).toContain('Dogs has it');
+    expect(reverse?.fix).toBeUndefined();
+    // A comma list of tables: an appended JOIN's ON clause could not see them on MySQL.
+    expect(
+      finding('SELECT T2.size_description FROM Owners AS T1, Dogs AS T2 WHERE T1.owner_id = T2.owner_id', 'no such column: T2.size_description')?.fix,
+    ).toBeUndefined();
+    // Two tables have the column: which one is meant is the reviser's call.
+    const twice = { ...kennels, tables: [...kennels.tables, table('Breeds', ['breed_code', 'size_description'])] };
+    expect(finding(owners, 'no such column: T2.size_description', twice)?.fix).toBeUndefined();
   });
 
   it('warns about empty results, all-NULL columns and a count where a list was asked', () => {

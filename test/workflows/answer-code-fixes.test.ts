@@ -5,7 +5,8 @@ import { withScriptedPipeline } from '../support/scripted-pipeline-stack';
  * The code fixes of correction: a candidate naming a column the database does not know is
  * rewritten by plain code before any model is asked, when the schema has exactly one column spelt
  * the same but for case and underscores (`correction.spellingFixes`), or when the column was named
- * through the wrong table and exactly one table of the query has it (`correction.qualifierFixes`).
+ * through the wrong table and exactly one table of the query has it, or the one table of the schema
+ * that has it is where a foreign key of the qualifier's table leads (`correction.qualifierFixes`).
  * On in hybrid, dextersql and quick; switched off, the reviser is told what the checks found.
  */
 describe('the code fixes of correction', () => {
@@ -56,6 +57,26 @@ describe('the code fixes of correction', () => {
       expect(paper.result.outcome).toBe('execution_error'); // the scripted reviser keeps the wrong table
     });
   }, 180_000);
+
+  it('joins the table a foreign key leads to when the column is only there, in quick', async () => {
+    const question = 'Which concerts did singer 2 sing in? Give their names.';
+    // concert_Name is only in concert, and singer_in_concert's concert_ID references it.
+    const withoutJoin = "SELECT T1.concert_Name FROM singer_in_concert AS T1 WHERE T1.Singer_ID = '2'";
+    const joined = "SELECT T2.concert_Name FROM singer_in_concert AS T1 JOIN concert AS T2 ON T1.concert_ID = T2.concert_ID WHERE T1.Singer_ID = '2'";
+    await withScriptedPipeline(new Map([[question, joined]]), { pathSql: () => withoutJoin, revisedSql: () => withoutJoin }, async (stack) => {
+      const database = spiderDatabasePath('concert_singer');
+      const on = await stack.client.ask({ question, database, preset: 'quick' });
+      expect(on.result.outcome).toBe('answered');
+      expect(on.result.sql).toBe(joined);
+      const fixes = on.result.trace.filter((t) => t.step === 'codeFix');
+      expect(fixes[0]?.outcome).toMatch(/^T1\.concert_Name → T2\.concert_Name, JOIN concert AS T2 ON T1\.concert_ID = T2\.concert_ID: /);
+      expect(on.result.usage.llmCalls).toBe(1);
+
+      const off = await stack.client.ask({ question, database, preset: 'quick', pipeline: { correction: { qualifierFixes: false } } });
+      expect(off.result.trace.some((t) => t.step === 'codeFix')).toBe(false);
+      expect(off.result.outcome).toBe('execution_error');
+    });
+  }, 120_000);
 
   it('runs the code fixes without the reviser in quick (no model call), and a preset can switch them off', async () => {
     const question = 'Show each concert name with the location of its stadium.';

@@ -3,6 +3,8 @@ import type { SchemaInfo } from '../../../core/database/schema-types';
 import { tokensOrNull, type SqlToken } from '../../database/sql-tokens';
 import type { CheckInput } from './check-input';
 import { distinct, hasColumn, same } from './query-tables';
+import { lookupJoin } from './lookup-join';
+import { applyEdits, inReach, refOf, resolve, selectScopes, tableSources, written, type Edit, type Scopes, type TableSource } from './query-scopes';
 
 /**
  * The database refused a column named through a table that does not have it: `T2.Name` where T2
@@ -19,7 +21,9 @@ import { distinct, hasColumn, same } from './query-tables';
  * INTERSECT or EXCEPT see only their own): every `qualifier.column` whose qualifier resolves to a
  * table without the column is in reach of exactly one table, read once in the qualifier's own
  * SELECT, that has the column, and that table's alias (or name) resolves to it where the column is
- * written (no inner SELECT reuses it). `correction.qualifierFixes` decides whether it is applied.
+ * written (no inner SELECT reuses it). When the query reads no table that has it, the one table
+ * of the schema that has it may be where a foreign key of the qualifier's table leads: that table
+ * is joined (lookup-join.ts). `correction.qualifierFixes` decides whether either is applied.
  */
 export function columnOfOtherTable(input: CheckInput): Finding | null {
   if (input.execution.ok) return null;
@@ -39,7 +43,11 @@ export function columnOfOtherTable(input: CheckInput): Finding | null {
   const stands = same(first.table, qualifier) ? first.table : `${qualifier} (${first.table})`;
   const owners = inReach(sources, scopes, first.scope).filter((s) => hasColumn(schema, s.table, missing.column));
   const ownerTables = distinct(owners.map((s) => s.table));
-  if (!ownerTables.length) return unreadHolders(schema, missing.column, `${stands} has no column ${missing.column}`);
+  if (!ownerTables.length) {
+    const told = unreadHolders(schema, missing.column, `${stands} has no column ${missing.column}`);
+    const fix = told && lookupJoin(input.sql, tokens, schema, scopes, sources, { qualifier, column: missing.column });
+    return told && (fix ? { ...told, fix } : told);
+  }
   const refs = ownerTables.map((t) => owners.find((s) => s.table === t)!).map((s) => (s.alias ? `${s.table} (${s.alias})` : s.table));
   const message = `${stands} has no column ${missing.column}; ${listed(refs)} of the query ${ownerTables.length > 1 ? 'have' : 'has'} it: qualify it with that table`;
   const edits = sureEdits(input.sql, tokens, sources, scopes, { qualifier, column: missing.column }, schema);
@@ -72,19 +80,6 @@ function unreadHolders(schema: SchemaInfo, column: string, problem: string): Fin
   };
 }
 
-interface TableSource {
-  /** As the schema spells it. */
-  table: string;
-  alias: string | null;
-  /** The token of its alias, or of its name when it has none. */
-  token: SqlToken;
-  /** The SELECT whose FROM clause reads it (see `selectScopes`). */
-  scope: number;
-}
-
-/** What the query calls a table it reads: its alias, else its name. */
-const refOf = (s: TableSource) => s.alias ?? s.table;
-
 /** SQLite's, MySQL's and PostgreSQL's wording of a missing column, with its qualifier if written with one. */
 function missingColumn(message: string): { qualifier: string | null; column: string } | null {
   const written =
@@ -94,109 +89,6 @@ function missingColumn(message: string): { qualifier: string | null; column: str
   const parts = written?.split('.').map((p) => p.replace(/^[`"[]|[`"\]]$/g, ''));
   if (!parts || parts.length > 2 || parts.some((p) => !p)) return null;
   return parts.length === 2 ? { qualifier: parts[0], column: parts[1] } : { qualifier: null, column: parts[0] };
-}
-
-/** A bare word as the scanner reads one (activities/database/sql-tokens.ts). */
-const WORD = /^[A-Za-z_\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*/;
-
-/** Words that end a FROM clause's table list or come between a table and what follows it. */
-const NOT_AN_ALIAS = new Set(
-  'ON USING WHERE GROUP ORDER HAVING LIMIT OFFSET UNION INTERSECT EXCEPT JOIN INNER LEFT RIGHT FULL OUTER CROSS NATURAL WINDOW AS'.split(' '),
-);
-const ENDS_FROM = new Set('WHERE GROUP ORDER HAVING LIMIT OFFSET UNION INTERSECT EXCEPT WINDOW SELECT'.split(' '));
-
-/**
- * The schema tables a query reads in its FROM and JOIN clauses, with their aliases: a lexical
- * reading (after FROM, JOIN or a comma of a FROM list, a table name, then `AS alias` or a bare
- * alias). A name the schema does not have (a CTE, a derived table) is left out.
- */
-function tableSources(sql: string, tokens: SqlToken[], schema: SchemaInfo, scopes: Scopes): TableSource[] {
-  const sources: TableSource[] = [];
-  const schemaName = (t: SqlToken | undefined) =>
-    t && (t.kind === 'word' || t.kind === 'quoted') ? schema.tables.find((s) => s.name.toUpperCase() === t.upper)?.name : undefined;
-  let inFrom = false;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t.kind === 'word' && ENDS_FROM.has(t.upper)) inFrom = false;
-    if (t.kind === 'symbol' && t.text === ')') inFrom = false;
-    const opens = (t.kind === 'word' && (t.upper === 'FROM' || t.upper === 'JOIN')) || (inFrom && t.kind === 'symbol' && t.text === ',');
-    if (!opens) continue;
-    if (t.kind === 'word' && t.upper === 'FROM') inFrom = true;
-    let at = i + 1;
-    // `db.table`: the last part names the table.
-    while (tokens[at + 1]?.kind === 'symbol' && (tokens[at + 1] as { text: string }).text === '.') at += 2;
-    const table = schemaName(tokens[at]);
-    if (!table) continue;
-    const next = tokens[at + 1];
-    const aliasToken = next?.kind === 'word' && next.upper === 'AS' ? tokens[at + 2] : next;
-    const isAlias = aliasToken && (aliasToken.kind === 'quoted' || (aliasToken.kind === 'word' && !NOT_AN_ALIAS.has(aliasToken.upper)));
-    const scope = scopes.of[at];
-    sources.push(isAlias ? { table, alias: written(sql, aliasToken), token: aliasToken, scope } : { table, alias: null, token: tokens[at], scope });
-  }
-  return sources;
-}
-
-/** A word as the query spells it; a quoted name without its quotes. */
-function written(sql: string, token: SqlToken): string {
-  // Not `upper.length`: upper-casing can change a length ('ß' → 'SS').
-  if (token.kind === 'word') return WORD.exec(sql.slice(token.start))?.[0] ?? token.upper;
-  return token.kind === 'quoted' ? token.upper : '';
-}
-
-/**
- * The SELECTs of a query as scopes: `of[i]` is the scope of token i, `parent[s]` the scope whose
- * names scope s also sees (-1 for none). A `(` followed by SELECT or WITH opens a scope inside
- * the current one; UNION, INTERSECT and EXCEPT start a sibling of the current one.
- */
-interface Scopes {
-  of: number[];
-  parent: number[];
-}
-
-const SET_OPERATORS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
-
-function selectScopes(tokens: SqlToken[]): Scopes {
-  const parent = [-1];
-  const of: number[] = [];
-  const open: number[] = []; // for each open parenthesis, the scope to return to at its `)`
-  let current = 0;
-  const start = (enclosing: number) => parent.push(enclosing) - 1;
-  tokens.forEach((t, i) => {
-    of[i] = current;
-    const next = tokens[i + 1];
-    if (t.kind === 'symbol' && t.text === '(') {
-      open.push(current);
-      if (next?.kind === 'word' && (next.upper === 'SELECT' || next.upper === 'WITH')) current = start(current);
-    } else if (t.kind === 'symbol' && t.text === ')') {
-      current = open.pop() ?? current;
-    } else if (t.kind === 'word' && SET_OPERATORS.has(t.upper)) {
-      current = start(parent[current]);
-    }
-  });
-  return { of, parent };
-}
-
-/** The tables a SELECT can name: its own, then those of the SELECTs around it. */
-function inReach(sources: TableSource[], scopes: Scopes, scope: number): TableSource[] {
-  const reach: TableSource[] = [];
-  for (let s = scope; s !== -1; s = scopes.parent[s]) reach.push(...sources.filter((x) => x.scope === s));
-  return reach;
-}
-
-/** The table a name stands for where it is written: the nearest SELECT that binds it, if that binds it once. */
-function resolve(name: string, sources: TableSource[], scopes: Scopes, scope: number): TableSource | null {
-  for (let s = scope; s !== -1; s = scopes.parent[s]) {
-    const bound = sources.filter((x) => x.scope === s && same(refOf(x), name));
-    if (bound.length) return bound.length === 1 ? bound[0] : null;
-  }
-  return null;
-}
-
-/** One qualifier to replace: where it starts in the text, how long it is, and the owner's alias or name. */
-interface Edit {
-  start: number;
-  length: number;
-  text: string;
 }
 
 /** The qualifier rewrites of every wrong `qualifier.column`, or null unless plain code is sure of each (see above). */
@@ -223,16 +115,6 @@ function sureEdits(
     edits.push({ start: q.start, length: written(sql, q).length, text: ownerRef });
   }
   return edits.length ? edits : null;
-}
-
-function applyEdits(sql: string, edits: Edit[]): string {
-  let out = '';
-  let at = 0;
-  for (const { start, length, text } of [...edits].sort((a, b) => a.start - b.start)) {
-    out += sql.slice(at, start) + text;
-    at = start + length;
-  }
-  return out + sql.slice(at);
 }
 
 const listed = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0]);
