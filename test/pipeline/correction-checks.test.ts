@@ -158,6 +158,16 @@ describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', (
     expect(told?.fix).toBeUndefined();
     // The alias bound twice in one SELECT: which table it means is not plain code's call.
     expect(finding('SELECT T2.Name FROM shop AS T2 JOIN hiring AS T2 ON T2.Shop_ID = T2.Shop_ID', 'no such column: T2.Name')?.fix).toBeUndefined();
+    // A qualifier that names no table of the query: an alias never given, a table name under its alias.
+    const unbound = finding('SELECT T2.City FROM shop AS T1 JOIN hiring AS T3 ON T1.Shop_ID = T3.Shop_ID', 'no such column: T2.City');
+    expect(unbound?.message).toBe('the query reads no table named or aliased T2 to read City from; shop (T1) of the query has it: qualify it with that table');
+    expect(unbound?.fix?.sql).toBe('SELECT T1.City FROM shop AS T1 JOIN hiring AS T3 ON T1.Shop_ID = T3.Shop_ID');
+    const underAlias = finding('SELECT shop.Name FROM shop AS s JOIN hiring AS h ON s.Shop_ID = h.Shop_ID', 'no such column: shop.Name');
+    expect(underAlias?.message).toMatch(/^shop is aliased s in the query, so shop\.Name names nothing/);
+    expect(underAlias?.fix?.sql).toBe('SELECT s.Name FROM shop AS s JOIN hiring AS h ON s.Shop_ID = h.Shop_ID');
+    // Unbound, and two tables of the query have it; or bound in another branch only: told, not rewritten.
+    expect(finding('SELECT T9.Name FROM shop AS T1 JOIN employee AS T3 ON T1.City = T3.City', 'no such column: T9.Name')?.fix).toBeUndefined();
+    expect(finding('SELECT T2.Name FROM shop AS T1 UNION SELECT T2.Name FROM hiring AS T2', 'no such column: T2.Name')?.fix).toBeUndefined();
     // The column is in a table the query does not read.
     expect(finding('SELECT T1.City FROM hiring AS T1', 'no such column: T1.City')?.message).toBe(
       'T1 (hiring) has no column City; shop and employee have it, and the query does not read them: join the table that holds it',

@@ -13,14 +13,16 @@ import { applyEdits, inReach, refOf, resolve, selectScopes, tableSources, writte
  * T2.Name" it writes the same again. The finding says which table the qualifier stands for and
  * which table of the query has the column; when the query does not read one, which table of the
  * schema does. An unqualified column that no table of the query has (`SELECT Cylinders FROM
- * car_names`) gets the tables of the schema that have it. Names compare case-blind; a misspelt
- * column is `unknown-name`'s.
+ * car_names`) gets the tables of the schema that have it. So does a qualifier that names no table
+ * of the query (`T4.x` where no T4 was given; `orchestra.x` where orchestra is aliased T2): the
+ * model lost track of its aliases. Names compare case-blind; a misspelt column is `unknown-name`'s.
  *
  * The rewrite (`fix`) is offered only when plain code is sure, reading scopes as SQL does (each
  * SELECT is one, a subquery sees the aliases of the SELECTs around it, the branches of a UNION,
  * INTERSECT or EXCEPT see only their own): every `qualifier.column` whose qualifier resolves to a
  * table without the column is in reach of exactly one table, read once in the qualifier's own
- * SELECT, that has the column, and that table's alias (or name) resolves to it where the column is
+ * SELECT (for a qualifier that names no table: in the nearest SELECT around it that has one), that
+ * has the column, and that table's alias (or name) resolves to it where the column is
  * written (no inner SELECT reuses it). When the query reads no table that has it, the one table
  * of the schema that has it may be where a foreign key of the qualifier's table leads: that table
  * is joined (lookup-join.ts). `correction.qualifierFixes` decides whether either is applied.
@@ -36,20 +38,30 @@ export function columnOfOtherTable(input: CheckInput): Finding | null {
   const qualifier = missing.qualifier;
   const scopes = selectScopes(tokens);
   const sources = tableSources(input.sql, tokens, schema, scopes);
-  // The tables the qualifier stands for that lack the column (one per SELECT that binds it).
-  const lacking = sources.filter((s) => same(refOf(s), qualifier) && !hasColumn(schema, s.table, missing.column));
-  if (!lacking.length) return null;
-  const [first] = lacking;
-  const stands = same(first.table, qualifier) ? first.table : `${qualifier} (${first.table})`;
-  const owners = inReach(sources, scopes, first.scope).filter((s) => hasColumn(schema, s.table, missing.column));
+  const has = (s: TableSource) => hasColumn(schema, s.table, missing.column);
+  // The tables the qualifier stands for that lack the column (one per SELECT that binds it), or,
+  // when it stands for no table of the query (an alias never given, a table name under its alias),
+  // the whole query is where the column is looked for.
+  const named = sources.filter((s) => same(refOf(s), qualifier));
+  const lacking = named.filter((s) => !has(s));
+  if (named.length && !lacking.length) return null;
+  const aliased = sources.find((s) => s.alias && same(s.table, qualifier));
+  const stands = !named.length
+    ? aliased
+      ? `${aliased.table} is aliased ${aliased.alias} in the query, so ${qualifier}.${missing.column} names nothing`
+      : `the query reads no table named or aliased ${qualifier} to read ${missing.column} from`
+    : same(lacking[0].table, qualifier)
+      ? `${lacking[0].table} has no column ${missing.column}`
+      : `${qualifier} (${lacking[0].table}) has no column ${missing.column}`;
+  const owners = (named.length ? inReach(sources, scopes, lacking[0].scope) : sources).filter(has);
   const ownerTables = distinct(owners.map((s) => s.table));
   if (!ownerTables.length) {
-    const told = unreadHolders(schema, missing.column, `${stands} has no column ${missing.column}`);
-    const fix = told && lookupJoin(input.sql, tokens, schema, scopes, sources, { qualifier, column: missing.column });
+    const told = unreadHolders(schema, missing.column, stands);
+    const fix = told && named.length ? lookupJoin(input.sql, tokens, schema, scopes, sources, { qualifier, column: missing.column }) : null;
     return told && (fix ? { ...told, fix } : told);
   }
   const refs = ownerTables.map((t) => owners.find((s) => s.table === t)!).map((s) => (s.alias ? `${s.table} (${s.alias})` : s.table));
-  const message = `${stands} has no column ${missing.column}; ${listed(refs)} of the query ${ownerTables.length > 1 ? 'have' : 'has'} it: qualify it with that table`;
+  const message = `${stands}; ${listed(refs)} of the query ${ownerTables.length > 1 ? 'have' : 'has'} it: qualify it with that table`;
   const edits = sureEdits(input.sql, tokens, sources, scopes, { qualifier, column: missing.column }, schema);
   const sql = edits ? applyEdits(input.sql, edits) : null;
   const to = distinct((edits ?? []).map((e) => `${e.text}.${missing.column}`)).join(', ');
@@ -106,15 +118,28 @@ function sureEdits(
     const names = q.kind === 'word' && dot.kind === 'symbol' && dot.text === '.' && c.kind === 'word';
     if (!names || !same(q.upper, missing.qualifier) || !same(c.upper, missing.column)) continue;
     const bound = resolve(missing.qualifier, sources, scopes, scopes.of[i]);
-    if (!bound) return null;
-    if (hasColumn(schema, bound.table, missing.column)) continue; // this one reads a table that has it
-    const owners = sources.filter((s) => s.scope === bound.scope && hasColumn(schema, s.table, missing.column));
+    if (bound && hasColumn(schema, bound.table, missing.column)) continue; // this one reads a table that has it
+    // Bound somewhere, just not here: which table was meant is not plain code's call.
+    if (!bound && sources.some((s) => same(refOf(s), missing.qualifier))) return null;
+    // The tables that could be meant: those of the qualifier's SELECT; with no qualifier to go by,
+    // those of the nearest SELECT around the column that has any (as SQL reads a bare column).
+    const owners = bound
+      ? sources.filter((s) => s.scope === bound.scope && hasColumn(schema, s.table, missing.column))
+      : nearestOwners(sources, scopes, scopes.of[i], (s) => hasColumn(schema, s.table, missing.column));
     if (owners.length !== 1 || owners[0].token.kind !== 'word') return null;
     const ownerRef = written(sql, owners[0].token);
     if (resolve(ownerRef, sources, scopes, scopes.of[i]) !== owners[0]) return null;
     edits.push({ start: q.start, length: written(sql, q).length, text: ownerRef });
   }
   return edits.length ? edits : null;
+}
+
+function nearestOwners(sources: TableSource[], scopes: Scopes, scope: number, has: (s: TableSource) => boolean): TableSource[] {
+  for (let s = scope; s !== -1; s = scopes.parent[s]) {
+    const owners = sources.filter((x) => x.scope === s && has(x));
+    if (owners.length) return owners;
+  }
+  return [];
 }
 
 const listed = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0]);
