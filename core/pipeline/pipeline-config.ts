@@ -144,7 +144,8 @@ export interface CorrectionConfig {
   rules: boolean;
   /**
    * Before any model is asked, apply the rewrites plain code is sure of (a column the database does
-   * not know whose one right spelling the schema has: `pet_type` → `PetType`), kept only when the SQL
+   * not know whose one right spelling the schema has: `pet_type` → `PetType`, `People_Name` →
+   * `Name` of `people`), kept only when the SQL
    * gets better. Not in the papers: a 1.5B reviser told the right spelling wrote the wrong one again
    * three rounds running. `hybrid`, `dextersql` and `quick` do it; `decosearch`, as published,
    * does not. Like `qualifierFixes`, it runs with `enabled` off too (no model is asked).

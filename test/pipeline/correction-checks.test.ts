@@ -98,6 +98,32 @@ describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', (
     expect(unknown('near "FROM": syntax error')).toBeUndefined();
   });
 
+  it("respells a column written with its table's name in front", () => {
+    const poker: SchemaInfo = {
+      dialect: 'sqlite',
+      tables: [table('people', ['People_ID', 'Name', 'Height']), table('poker_player', ['Poker_Player_ID', 'People_ID', 'Earnings'])],
+    };
+    const finding = (sql: string, message: string, schema = poker) =>
+      runChecks(input({ sql, schema, execution: { ok: false, kind: 'sql_error', message } })).find((f) => f.check === 'unknown-name');
+    const sql = 'SELECT T1.People_Name FROM poker_player AS T1 JOIN people AS T2 ON T1.People_ID = T2.People_ID ORDER BY T1.people_name';
+    const prefixed = finding(sql, 'no such column: T1.People_Name');
+    expect(prefixed?.message).toBe("there is no column People_Name; the schema has people.Name (the table's name, then its column)");
+    // Respelt everywhere; that T1 is poker_player is column-of-other-table's to fix next.
+    expect(prefixed?.fix).toEqual({
+      sql: 'SELECT T1.Name FROM poker_player AS T1 JOIN people AS T2 ON T1.People_ID = T2.People_ID ORDER BY T1.Name',
+      description: 'People_Name → Name',
+    });
+    // A plural table read singular, run together: singers + Age.
+    const singers: SchemaInfo = { dialect: 'sqlite', tables: [table('singers', ['Singer_ID', 'Age'])] };
+    expect(finding('SELECT singerAge FROM singers', 'no such column: singerAge', singers)?.fix?.sql).toBe('SELECT Age FROM singers');
+    // Two readings (people.Name, people_n.ame): told, not rewritten.
+    const two: SchemaInfo = { dialect: 'sqlite', tables: [...poker.tables, table('people_n', ['ame'])] };
+    expect(finding(sql, 'no such column: T1.People_Name', two)?.message).toContain('people.Name or people_n.ame');
+    expect(finding(sql, 'no such column: T1.People_Name', two)?.fix).toBeUndefined();
+    // Nothing reads so: no finding.
+    expect(finding('SELECT T1.Player_Name FROM poker_player AS T1', 'no such column: T1.Player_Name')).toBeUndefined();
+  });
+
   it('names the table a column belongs to when the query named it through another table', () => {
     const shops: SchemaInfo = {
       dialect: 'sqlite',

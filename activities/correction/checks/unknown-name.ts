@@ -19,7 +19,7 @@ export function unknownName(input: CheckInput): Finding | null {
   // misspelt but read through the wrong table (column-of-other-table says which), and respelling it fixes nothing.
   const caseBlind = input.schema.dialect === 'sqlite' || (input.schema.dialect === 'mysql' && missing.kind === 'column');
   const matches = closest(missing.name, candidates, caseBlind);
-  if (!matches.length) return null;
+  if (!matches.length) return missing.kind === 'column' ? tablePrefixed(input, missing.name) : null;
   const message = `there is no ${missing.kind} ${missing.name}; the schema spells it ${matches.join(' or ')}`;
   // One column spelt the same but for case and underscores: plain code can rewrite it.
   const [only] = matches;
@@ -27,6 +27,31 @@ export function unknownName(input: CheckInput): Finding | null {
   const sure = missing.kind === 'column' && matches.length === 1 && squash(column) === squash(missing.name) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(column);
   const sql = sure ? respellName(input.sql, input.schema.dialect, missing.name, column) : null;
   return { check: 'unknown-name', severity: 'error', message, ...(sql ? { fix: { sql, description: `${missing.name} → ${column}` } } : {}) };
+}
+
+/**
+ * A column written with its table's name in front (`People_Name`, `singer_name`, `studentAge`)
+ * where that table has the column (`people.Name`): a small model's way of saying which table's
+ * name it means. Told only "no such column", it writes the same again. Plain code respells it
+ * when exactly one table and column read so (the table's name as spelt or without a plural s or es);
+ * when the query reads that table through another alias, `column-of-other-table` requalifies it
+ * next.
+ */
+function tablePrefixed(input: CheckInput, name: string): Finding | null {
+  const target = squash(name);
+  const prefixes = (table: string) => [squash(table), squash(table).replace(/s$/, ''), squash(table).replace(/es$/, '')];
+  const readings = input.schema.tables.flatMap((t) =>
+    t.columns
+      .filter((c) => squash(c.name).length >= 2 && prefixes(t.name).some((prefix) => prefix + squash(c.name) === target))
+      .map((c) => ({ table: t.name, column: c.name })),
+  );
+  if (!readings.length) return null;
+  const listed = readings.slice(0, 3).map((r) => `${r.table}.${r.column}`);
+  const message = `there is no column ${name}; the schema has ${listed.join(' or ')} (the table's name, then its column)`;
+  const [only] = readings;
+  const sure = readings.length === 1 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(only.column);
+  const sql = sure ? respellName(input.sql, input.schema.dialect, name, only.column) : null;
+  return { check: 'unknown-name', severity: 'error', message, ...(sql ? { fix: { sql, description: `${name} → ${only.column}` } } : {}) };
 }
 
 /** SQLite's and MySQL's wording of a missing column or table; the name without its qualifier. */
