@@ -3,8 +3,9 @@ import { withScriptedPipeline } from '../support/scripted-pipeline-stack';
 
 /**
  * hybrid's question checks: a candidate that runs but joins a table for nothing the question names
- * is sent to the reviser with the warning, and the join-free revision is kept; with the checks off
- * (the paper presets' setting) the same candidate is answered as written.
+ * is cut by plain code, or else sent to the reviser with the warning, and the join-free revision is
+ * kept; with the checks off (the paper presets' setting) the same candidate is answered as written.
+ * quick makes the cut too, with no call beyond its one.
  */
 describe('the question checks of correction', () => {
   it('cuts, or else revises, a candidate that joins a table the question does not need, only when questionChecks is on', async () => {
@@ -30,6 +31,14 @@ describe('the question checks of correction', () => {
       const off = await stack.client.ask({ question, database, preset: 'hybrid', pipeline: { correction: { questionChecks: false, joinFixes: false } } });
       expect(off.result.sql).toBe(joined);
       expect(off.result.trace.filter((t) => t.step === 'reviseSql')).toEqual([]);
+
+      // quick cuts it too, with its one model call and no other.
+      const quick = await stack.client.ask({ question, database, preset: 'quick' });
+      expect(quick.result.sql).toBe('SELECT T1.Name FROM singer AS T1 ORDER BY T1.Age DESC LIMIT 1');
+      expect(quick.result.usage.llmCalls).toBe(1);
+      const asWritten = await stack.client.ask({ question, database, preset: 'quick', pipeline: { correction: { joinFixes: false } } });
+      expect(asWritten.result.sql).toBe(joined);
+      expect(asWritten.result.usage.llmCalls).toBe(1);
     });
   }, 120_000);
 });
