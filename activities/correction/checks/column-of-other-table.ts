@@ -4,7 +4,19 @@ import { tokensOrNull, type SqlToken } from '../../database/sql-tokens';
 import type { CheckInput } from './check-input';
 import { distinct, hasColumn, same } from './query-tables';
 import { lookupJoin } from './lookup-join';
-import { applyEdits, inReach, refOf, resolve, selectScopes, tableSources, written, type Edit, type Scopes, type TableSource } from './query-scopes';
+import {
+  applyEdits,
+  inReach,
+  qualifiedUses,
+  refOf,
+  resolve,
+  selectScopes,
+  tableSources,
+  written,
+  type Edit,
+  type Scopes,
+  type TableSource,
+} from './query-scopes';
 
 /**
  * The database refused a column named through a table that does not have it: `T2.Name` where T2
@@ -113,10 +125,7 @@ function sureEdits(
   schema: SchemaInfo,
 ): Edit[] | null {
   const edits: Edit[] = [];
-  for (let i = 0; i + 2 < tokens.length; i++) {
-    const [q, dot, c] = [tokens[i], tokens[i + 1], tokens[i + 2]];
-    const names = q.kind === 'word' && dot.kind === 'symbol' && dot.text === '.' && c.kind === 'word';
-    if (!names || !same(q.upper, missing.qualifier) || !same(c.upper, missing.column)) continue;
+  for (const i of qualifiedUses(tokens, missing.qualifier, missing.column)) {
     const bound = resolve(missing.qualifier, sources, scopes, scopes.of[i]);
     if (bound && hasColumn(schema, bound.table, missing.column)) continue; // this one reads a table that has it
     // Bound somewhere, just not here: which table was meant is not plain code's call.
@@ -129,7 +138,7 @@ function sureEdits(
     if (owners.length !== 1 || owners[0].token.kind !== 'word') return null;
     const ownerRef = written(sql, owners[0].token);
     if (resolve(ownerRef, sources, scopes, scopes.of[i]) !== owners[0]) return null;
-    edits.push({ start: q.start, length: written(sql, q).length, text: ownerRef });
+    edits.push({ start: tokens[i].start, length: written(sql, tokens[i]).length, text: ownerRef });
   }
   return edits.length ? edits : null;
 }

@@ -2,7 +2,7 @@ import type { Dialect, SchemaInfo } from '../../../core/database/schema-types';
 import type { SqlToken } from '../../database/sql-tokens';
 import { quoteIdentifier } from '../../database/sql-identifiers';
 import { hasColumn, same } from './query-tables';
-import { applyEdits, ENDS_FROM, resolve, written, type Edit, type Scopes, type TableSource } from './query-scopes';
+import { applyEdits, ENDS_FROM, qualifiedUses, resolve, written, type Edit, type Scopes, type TableSource } from './query-scopes';
 
 /**
  * The rewrite for a column named through a table that lacks it when no table the query reads has
@@ -33,16 +33,12 @@ export function lookupJoin(
   if (holders.length !== 1) return null;
   const [holder] = holders;
   // Every use of the qualifier with the column, and the one table they all resolve to.
-  const uses: number[] = [];
+  const uses = qualifiedUses(tokens, missing.qualifier, missing.column);
   let from: TableSource | null = null;
-  for (let i = 0; i + 2 < tokens.length; i++) {
-    const [q, dot, c] = [tokens[i], tokens[i + 1], tokens[i + 2]];
-    if (q.kind !== 'word' || dot.kind !== 'symbol' || dot.text !== '.' || c.kind !== 'word') continue;
-    if (!same(q.upper, missing.qualifier) || !same(c.upper, missing.column)) continue;
+  for (const i of uses) {
     const bound = resolve(missing.qualifier, sources, scopes, scopes.of[i]);
     if (!bound || (from && bound !== from)) return null;
     from = bound;
-    uses.push(i);
   }
   if (!from || from.token.kind !== 'word' || same(from.table, holder.name)) return null;
   const keys = (schema.tables.find((t) => same(t.name, from.table))?.foreignKeys ?? []).filter((k) => same(k.toTable, holder.name));

@@ -135,3 +135,14 @@ export function applyEdits(sql: string, edits: Edit[]): string {
   }
   return out + sql.slice(at);
 }
+
+/** Where the query writes `qualifier.column` (case aside): the indexes of the qualifier's tokens. */
+export function qualifiedUses(tokens: SqlToken[], qualifier: string, column: string): number[] {
+  const uses: number[] = [];
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    const [q, dot, c] = [tokens[i], tokens[i + 1], tokens[i + 2]];
+    if (q.kind !== 'word' || dot.kind !== 'symbol' || dot.text !== '.' || c.kind !== 'word') continue;
+    if (same(q.upper, qualifier) && same(c.upper, column)) uses.push(i);
+  }
+  return uses;
+}
