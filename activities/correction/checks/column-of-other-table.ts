@@ -7,6 +7,7 @@ import { lookupJoin } from './lookup-join';
 import {
   applyEdits,
   inReach,
+  nearest,
   qualifiedUses,
   refOf,
   resolve,
@@ -134,21 +135,13 @@ function sureEdits(
     // those of the nearest SELECT around the column that has any (as SQL reads a bare column).
     const owners = bound
       ? sources.filter((s) => s.scope === bound.scope && hasColumn(schema, s.table, missing.column))
-      : nearestOwners(sources, scopes, scopes.of[i], (s) => hasColumn(schema, s.table, missing.column));
+      : nearest(sources, scopes, scopes.of[i], (s) => hasColumn(schema, s.table, missing.column));
     if (owners.length !== 1 || owners[0].token.kind !== 'word') return null;
     const ownerRef = written(sql, owners[0].token);
     if (resolve(ownerRef, sources, scopes, scopes.of[i]) !== owners[0]) return null;
     edits.push({ start: tokens[i].start, length: written(sql, tokens[i]).length, text: ownerRef });
   }
   return edits.length ? edits : null;
-}
-
-function nearestOwners(sources: TableSource[], scopes: Scopes, scope: number, has: (s: TableSource) => boolean): TableSource[] {
-  for (let s = scope; s !== -1; s = scopes.parent[s]) {
-    const owners = sources.filter((x) => x.scope === s && has(x));
-    if (owners.length) return owners;
-  }
-  return [];
 }
 
 const listed = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0]);

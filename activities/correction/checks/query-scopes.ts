@@ -109,13 +109,19 @@ export function inReach(sources: TableSource[], scopes: Scopes, scope: number): 
   return reach;
 }
 
+/** The tables of the nearest SELECT around `scope` (itself first) that reads any table `pick` accepts. */
+export function nearest(sources: TableSource[], scopes: Scopes, scope: number, pick: (s: TableSource) => boolean): TableSource[] {
+  for (let s = scope; s !== -1; s = scopes.parent[s]) {
+    const found = sources.filter((x) => x.scope === s && pick(x));
+    if (found.length) return found;
+  }
+  return [];
+}
+
 /** The table a name stands for where it is written: the nearest SELECT that binds it, if that binds it once. */
 export function resolve(name: string, sources: TableSource[], scopes: Scopes, scope: number): TableSource | null {
-  for (let s = scope; s !== -1; s = scopes.parent[s]) {
-    const bound = sources.filter((x) => x.scope === s && same(refOf(x), name));
-    if (bound.length) return bound.length === 1 ? bound[0] : null;
-  }
-  return null;
+  const bound = nearest(sources, scopes, scope, (x) => same(refOf(x), name));
+  return bound.length === 1 ? bound[0] : null;
 }
 
 /** A change to the query's text: `length` characters at `start` (none for an insertion) become `text`. */
