@@ -19,7 +19,7 @@ export type ColumnNotes = Map<string, string>;
  * anything else (spaces, quotes, unicode, a leading digit) or is a keyword of either dialect
  * (`order`, `group`, `rank`), so a model copying the schema writes valid SQL.
  */
-function quote(name: string, dialect: SchemaInfo['dialect']): string {
+export function quote(name: string, dialect: SchemaInfo['dialect']): string {
   if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !isSqliteKeyword(name) && !isMysqlReservedWord(name)) return name;
   return dialect === 'mysql' ? '`' + name.replace(/`/g, '``') + '`' : '"' + name.replace(/"/g, '""') + '"';
 }

@@ -246,6 +246,14 @@ describe('diagnostic checks (plain-code detectors, DexterSQL §3.4.1 Step 1)', (
     expect(finding('SELECT d.size_description FROM dogs d;', 'column d.size_description does not exist', { ...kennels, dialect: 'postgres' })?.fix?.sql).toBe(
       'SELECT T1.size_description FROM dogs d JOIN "Sizes" AS T1 ON d.size_code = T1.size_code;',
     );
+    // A table named by a keyword is quoted.
+    const ordered = {
+      ...kennels,
+      tables: [...kennels.tables, table('Order', ['order_id', 'note']), table('Lines', ['line_id', 'order_id'], [['order_id', 'Order', 'order_id']])],
+    };
+    expect(finding('SELECT L.note FROM Lines AS L', 'no such column: L.note', ordered)?.fix?.sql).toBe(
+      'SELECT T1.note FROM Lines AS L JOIN "Order" AS T1 ON L.order_id = T1.order_id',
+    );
     // The key leads the other way (one owner, many dogs): joining would repeat owners. Told, not rewritten.
     const reverse = finding('SELECT T1.dog_name FROM Owners AS T1', 'no such column: T1.dog_name');
     expect(reverse?.message).toContain('Dogs has it');

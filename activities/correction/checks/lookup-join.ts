@@ -1,5 +1,6 @@
 import type { Dialect, SchemaInfo } from '../../../core/database/schema-types';
 import type { SqlToken } from '../../database/sql-tokens';
+import { quote } from '../../../core/schema-text';
 import { quoteIdentifier } from '../../database/sql-identifiers';
 import { hasColumn, same } from './query-tables';
 import { applyEdits, ENDS_FROM, qualifiedUses, resolve, written, type Edit, type Scopes, type TableSource } from './query-scopes';
@@ -98,8 +99,10 @@ function freshAlias(tokens: SqlToken[]): string {
   return `T${n}`;
 }
 
-/** A name as the query can write it: bare when the engine reads it back unchanged, else quoted. */
+/**
+ * A name as the query can write it: as the schema shown to the model writes it (keywords quoted,
+ * core/schema-text.ts), and quoted on PostgreSQL when it has capitals, which bare it would fold.
+ */
 function name(identifier: string, dialect: Dialect): string {
-  const bare = /^[A-Za-z_][A-Za-z0-9_]*$/.test(identifier) && (dialect !== 'postgres' || identifier === identifier.toLowerCase());
-  return bare ? identifier : quoteIdentifier(identifier, dialect);
+  return dialect === 'postgres' && identifier !== identifier.toLowerCase() ? quoteIdentifier(identifier, dialect) : quote(identifier, dialect);
 }
